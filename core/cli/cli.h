@@ -1,0 +1,103 @@
+/*
+ * cli.h - shared pieces of the gpuperf command: option helpers, opening
+ * devices, running scripts, and the report writers.
+ */
+#ifndef GP_CLI_H
+#define GP_CLI_H
+
+#include <stdio.h>
+
+#include <cjson/cJSON.h>
+
+#include "arch.h"
+#include "device.h"
+#include "engine.h"
+#include "script.h"
+#include "util.h"
+#include "workload.h"
+
+/* Exit statuses. */
+#define GP_EXIT_OK 0
+#define GP_EXIT_FAIL 1  /* bad input, failed prediction */
+#define GP_EXIT_USAGE 2 /* bad command line */
+
+/* One subcommand. */
+typedef struct gp_cmd {
+    const char *name;
+    const char *synopsis; /* one line for `gpuperf --help` */
+    int (*run)(int argc, char **argv);
+    void (*help)(FILE *out);
+} gp_cmd_t;
+
+/* Print "gpuperf CMD: message" to stderr; returns `status`. */
+int gp_cli_fail(const char *cmd, int status, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* A loaded device with its plugin. */
+typedef struct gp_cli_device {
+    gp_device_t dev;
+    const gp_arch_t *arch;
+} gp_cli_device_t;
+
+/* Open a device by name or path, or report why not (returns GP_EXIT_FAIL). */
+int gp_cli_open_device(const char *cmd, const char *name, gp_cli_device_t *out);
+
+/* Split "a,b,c" into at most max entries (pointers into buf). */
+int gp_cli_split_list(char *buf, char **items, int max);
+
+/* Accumulated -p key=value options. */
+typedef struct gp_cli_params {
+    gp_param_kv_t kv[64];
+    size_t n;
+} gp_cli_params_t;
+
+/* Add "key=value"; returns -1 with a message on malformed input. */
+int gp_cli_add_param(const char *cmd, gp_cli_params_t *p, char *arg);
+
+/* Script limits from the command line. */
+typedef struct gp_cli_script_opts {
+    gp_script_opts_t opts;
+} gp_cli_script_opts_t;
+
+/* Parse a non-negative integer option value (accepts 2^20 style). */
+int gp_cli_parse_u64(const char *cmd, const char *opt, const char *text, uint64_t *out);
+
+/* ---- reports (report.c) ---- */
+
+/* Human-readable prediction. */
+void gp_report_predict_text(FILE *out, const gp_device_t *dev, const gp_workload_t *wl,
+                            const gp_prediction_t *pred);
+
+/* Prediction as JSON (caller deletes). */
+cJSON *gp_report_predict_json(const gp_device_t *dev, const gp_workload_t *wl,
+                              const gp_prediction_t *pred);
+
+/* Device summary as JSON (caller deletes). */
+cJSON *gp_report_device_json(const gp_device_t *dev);
+
+/* Occupancy as text / JSON. */
+void gp_report_occupancy_text(FILE *out, const gp_device_t *dev, const gp_launch_t *l,
+                              const gp_occupancy_t *o);
+cJSON *gp_report_occupancy_json(const gp_device_t *dev, const gp_launch_t *l,
+                                const gp_occupancy_t *o);
+
+/* Print a cJSON document to stdout followed by a newline. */
+int gp_print_json(cJSON *doc);
+
+/* Write the Chrome trace-event JSON of a prediction (trace.c). */
+int gp_trace_write(const char *path, const gp_device_t *dev, const gp_workload_t *wl,
+                   const gp_prediction_t *pred, gp_err_t *err);
+
+/* ---- subcommands ---- */
+int gp_cmd_devices(int argc, char **argv);
+void gp_help_devices(FILE *out);
+int gp_cmd_plugins(int argc, char **argv);
+void gp_help_plugins(FILE *out);
+int gp_cmd_occupancy(int argc, char **argv);
+void gp_help_occupancy(FILE *out);
+int gp_cmd_predict(int argc, char **argv);
+void gp_help_predict(FILE *out);
+int gp_cmd_compare(int argc, char **argv);
+void gp_help_compare(FILE *out);
+
+#endif /* GP_CLI_H */

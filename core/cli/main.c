@@ -1,0 +1,133 @@
+/*
+ * main.c - the gpuperf command: subcommand dispatch, global help.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "log.h"
+
+#ifndef GP_VERSION
+#define GP_VERSION "0.1.0"
+#endif
+
+static const gp_cmd_t COMMANDS[] = {
+    {"devices", "list the device files found, with arch, compute capability and SMs",
+     gp_cmd_devices, gp_help_devices},
+    {"plugins", "list the architecture plugins found, their ABI and compute capabilities",
+     gp_cmd_plugins, gp_help_plugins},
+    {"occupancy", "blocks per SM, active warps and the limiting resource of a launch",
+     gp_cmd_occupancy, gp_help_occupancy},
+    {"predict", "predict the time of every launch of a workload script on one device",
+     gp_cmd_predict, gp_help_predict},
+    {"compare", "predict a workload on several devices side by side", gp_cmd_compare,
+     gp_help_compare},
+};
+
+static int g_verbose;
+
+/* Log handler: warnings and errors always, the rest with -v. */
+static void log_to_stderr(void *ud, int level, const char *who, const char *msg)
+{
+    static const char *const names[] = {"error", "warning", "info", "debug"};
+    (void)ud;
+    if (level <= GP_LOG_WARN || level <= GP_LOG_INFO + g_verbose - 1)
+        fprintf(stderr, "gpuperf: %s: %s: %s\n", who, names[level & 3], msg);
+}
+
+static void usage(FILE *out)
+{
+    size_t i;
+    fprintf(out,
+            "gpuperf %s - predict how long CUDA kernels take on NVIDIA GPUs, from the G80\n"
+            "(compute capability 1.0) to Hopper (9.0), without the GPU.\n\n"
+            "usage: gpuperf [-v] COMMAND [options]\n\n"
+            "commands:\n",
+            GP_VERSION);
+    for (i = 0; i < GP_ARRAY_LEN(COMMANDS); i++)
+        fprintf(out, "  %-12s %s\n", COMMANDS[i].name, COMMANDS[i].synopsis);
+    fprintf(out,
+            "\n"
+            "A workload is a Lua script describing kernels (launch shape, registers, shared\n"
+            "memory, per-thread work, memory access patterns); a device is an INI file\n"
+            "(devices/NAME.ini) naming its architecture plugin. Start with:\n\n"
+            "  gpuperf devices\n"
+            "  gpuperf predict --device h200-sxm scripts/saxpy.lua\n"
+            "  gpuperf compare --devices geforce-8800-gtx,tesla-c1060,h200-sxm scripts/saxpy.lua\n"
+            "  gpuperf occupancy --device h200-sxm --threads 256 --regs 32 --smem 0\n\n"
+            "`gpuperf COMMAND --help` explains each command. Environment:\n"
+            "  GPUPERF_DEVICE_PATH  extra folders of device files (colon-separated)\n"
+            "  GPUPERF_PLUGIN_PATH  extra folders of plugins (colon-separated)\n\n"
+            "options:\n"
+            "  -v, --verbose   more diagnostics on stderr (repeat for more)\n"
+            "  -h, --help      this text\n"
+            "      --version   print the version\n");
+}
+
+int main(int argc, char **argv)
+{
+    size_t i;
+    int argi = 1, rc;
+    gp_log_set_handler(log_to_stderr, NULL);
+    while (argi < argc && argv[argi][0] == '-') {
+        const char *a = argv[argi];
+        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+            usage(stdout);
+            return GP_EXIT_OK;
+        }
+        if (strcmp(a, "--version") == 0) {
+            printf("gpuperf %s (plugin ABI %d.%d)\n", GP_VERSION, GP_ABI_MAJOR, GP_ABI_MINOR);
+            return GP_EXIT_OK;
+        }
+        if (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0) {
+            g_verbose++;
+            argi++;
+            continue;
+        }
+        if (strcmp(a, "-vv") == 0) {
+            g_verbose += 2;
+            argi++;
+            continue;
+        }
+        fprintf(stderr, "gpuperf: unknown option '%s' (see gpuperf --help)\n", a);
+        return GP_EXIT_USAGE;
+    }
+    if (argi >= argc) {
+        usage(stderr);
+        return GP_EXIT_USAGE;
+    }
+    if (strcmp(argv[argi], "help") == 0) {
+        if (argi + 1 < argc) {
+            for (i = 0; i < GP_ARRAY_LEN(COMMANDS); i++)
+                if (strcmp(COMMANDS[i].name, argv[argi + 1]) == 0) {
+                    COMMANDS[i].help(stdout);
+                    return GP_EXIT_OK;
+                }
+        }
+        usage(stdout);
+        return GP_EXIT_OK;
+    }
+    for (i = 0; i < GP_ARRAY_LEN(COMMANDS); i++) {
+        if (strcmp(COMMANDS[i].name, argv[argi]) == 0) {
+            int j;
+            for (j = argi + 1; j < argc; j++) {
+                if (strcmp(argv[j], "--") == 0)
+                    break;
+                if (strcmp(argv[j], "-h") == 0 || strcmp(argv[j], "--help") == 0) {
+                    COMMANDS[i].help(stdout);
+                    return GP_EXIT_OK;
+                }
+            }
+            rc = COMMANDS[i].run(argc - argi, argv + argi);
+            gp_arch_unload_all();
+            return rc;
+        }
+    }
+    fprintf(stderr, "gpuperf: unknown command '%s'; the commands are:", argv[argi]);
+    for (i = 0; i < GP_ARRAY_LEN(COMMANDS); i++)
+        fprintf(stderr, " %s", COMMANDS[i].name);
+    fprintf(stderr, " (see gpuperf --help)\n");
+    return GP_EXIT_USAGE;
+}

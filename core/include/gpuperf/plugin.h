@@ -1,0 +1,673 @@
+/*
+ * gpuperf/plugin.h - the architecture plugin ABI.
+ *
+ * This header is everything a plugin author needs. A plugin is a shared
+ * object that exports exactly one symbol, GP_PLUGIN_SYMBOL, a function that
+ * returns a pointer to a constant gp_plugin_t descriptor. The descriptor
+ * starts with the ABI version the plugin was built against; the loader checks
+ * it (and every required callback) before it calls anything else.
+ *
+ * What a generation *does* (allocation rules, warp issue, coalescing, caches)
+ * lives in a plugin; what a particular card *has* (SM count, clocks,
+ * bandwidths, latencies) lives in its device file and reaches the plugin as a
+ * const gp_device_t. Plugins call back into gpuperf only through the const
+ * gp_host_t they are handed, so they need no symbols from the executable.
+ *
+ * Versioning promise: within one GP_ABI_MAJOR, structs only grow at the end
+ * (into their reserved space) and gp_host_t only gains function pointers at
+ * its end. The loader refuses a plugin whose major differs from the host's or
+ * whose minor is newer than the host's.
+ *
+ * Units: every field carries its unit in its name (_cycles, _bytes, _us,
+ * _gbps, _mhz). "cycles" are SM (shader) clock cycles at core_clock_mhz.
+ * Callbacks are pure functions of their inputs: they keep no state between
+ * calls, allocate nothing the caller must free and may be called from several
+ * threads at once. They return 0 on success, or non-zero after writing a
+ * one-line reason (no trailing newline) into err (errlen bytes, always
+ * NUL-terminated).
+ */
+#ifndef GPUPERF_PLUGIN_H
+#define GPUPERF_PLUGIN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ABI version of this header. */
+#define GP_ABI_MAJOR 1
+#define GP_ABI_MINOR 0
+
+/* Name of the one symbol a plugin exports; its type is gp_plugin_entry_fn. */
+#define GP_PLUGIN_SYMBOL "gpuperf_plugin"
+
+/* Marks the entry point as exported even under -fvisibility=hidden. */
+#if defined(__GNUC__)
+#define GP_PLUGIN_EXPORT __attribute__((visibility("default")))
+#else
+#define GP_PLUGIN_EXPORT
+#endif
+
+/* Limits of the fixed-size fields below. */
+#define GP_NAME_MAX 64        /* device and plugin names, with the NUL */
+#define GP_MAX_CCS 16         /* compute capabilities one plugin may serve */
+#define GP_MAX_ARCH_PARAMS 32 /* plugin-declared device keys ([arch] section) */
+
+/* ------------------------------------------------------------------------ */
+/* Device: what one card has (read from its INI file, validated by gpuperf)  */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * A device as loaded from devices/NAME.ini. All values are validated before a
+ * plugin sees them: counts are positive where the key is required, optional
+ * keys that a file leaves out are 0 (meaning "the card has none" or "not
+ * known"). Section and key names in the INI file match the field names below
+ * (for example [memory] dram_bandwidth_gbps).
+ */
+typedef struct gp_device {
+    /* [device] */
+    char name[GP_NAME_MAX];      /* display name, e.g. "NVIDIA H200 SXM" */
+    char id[GP_NAME_MAX];        /* file base name, e.g. "h200-sxm" */
+    char arch[GP_NAME_MAX];      /* plugin name, e.g. "hopper" */
+    uint32_t cc_major, cc_minor; /* compute capability */
+    uint32_t sm_count;
+    double core_clock_mhz;   /* SM (shader) clock: one "cycle" everywhere */
+    double memory_clock_mhz; /* informational */
+
+    /* [sm] */
+    uint32_t warp_size;
+    uint32_t max_threads_per_block;
+    uint32_t max_threads_per_sm;
+    uint32_t max_blocks_per_sm;
+    uint32_t registers_per_sm;
+    uint32_t max_registers_per_block;
+    uint32_t max_registers_per_thread;
+    uint32_t schedulers_per_sm;
+    uint32_t dispatch_per_scheduler; /* instructions a scheduler issues per cycle */
+    uint64_t shared_memory_per_sm_bytes;     /* largest shared-memory carve-out */
+    uint64_t shared_memory_per_block_bytes;  /* default per-block limit */
+    uint64_t shared_memory_per_block_optin_bytes; /* opt-in limit (>= default) */
+    uint64_t reserved_shared_memory_per_block_bytes;
+    uint64_t l1_shared_bytes; /* unified L1 + shared array; 0 if separate */
+    uint64_t l1_bytes;        /* L1 for global loads when not unified; 0 none */
+    uint64_t max_grid_x, max_grid_y, max_grid_z;
+    uint32_t max_block_x, max_block_y, max_block_z;
+
+    /* [throughput]: results per clock per SM */
+    double fp32_lanes;
+    double fp64_lanes;
+    double fp16_lanes;
+    double int32_lanes;
+    double sfu_lanes;
+    double conversion_lanes;
+    double ldst_lanes;
+    double shared_memory_bytes_per_clock;
+    double tensor_fp16_flops_per_clock; /* dense, per SM; 0: no tensor cores */
+    double tensor_bf16_flops_per_clock;
+    double tensor_tf32_flops_per_clock;
+    double tensor_fp64_flops_per_clock;
+    double tensor_int8_ops_per_clock;
+    double tensor_fp8_flops_per_clock;
+
+    /* [memory] */
+    uint64_t dram_bytes;
+    double dram_bandwidth_gbps;   /* theoretical peak, GB/s (1e9 bytes) */
+    double dram_sustained_gbps;   /* measured streaming ceiling (read+write) */
+    uint64_t l2_bytes;
+    double l2_bandwidth_gbps;
+    uint32_t sector_bytes;        /* smallest memory transaction */
+    uint32_t l1_line_bytes;
+    uint32_t dram_fetch_bytes;    /* bytes DRAM delivers per L2 miss */
+    uint64_t readonly_cache_bytes; /* texture / read-only data cache per SM */
+    uint64_t constant_cache_bytes; /* per SM */
+    double pcie_bandwidth_gbps;   /* host link, one direction */
+    double pcie_latency_us;
+    double nvlink_bandwidth_gbps; /* peer link, one direction; 0: none */
+    double nvlink_latency_us;
+
+    /* [latency]: dependent-issue latencies, cycles */
+    double fp32_cycles;
+    double fp64_cycles;
+    double fp16_cycles;
+    double int32_cycles;
+    double sfu_cycles;
+    double conversion_cycles;
+    double branch_cycles;
+    double shared_memory_cycles;
+    double l1_hit_cycles;
+    double l2_hit_cycles;
+    double dram_cycles;
+    double constant_cycles;
+    double barrier_cycles;
+    double atomic_cycles;
+    double tensor_cycles;
+
+    /* [launch] */
+    double launch_overhead_us;  /* host time per launch, back to back */
+    double launch_latency_us;   /* from submission until the kernel runs and
+                                   its completion is seen, for a null kernel */
+    double block_launch_cycles; /* per-SM cost of starting one block */
+
+    /* [arch]: the keys the plugin declared in gp_plugin_t.params, in order;
+       a key the file leaves out holds the declared default. */
+    double arch_params[GP_MAX_ARCH_PARAMS];
+
+    uint64_t reserved[32];
+} gp_device_t;
+
+/* ------------------------------------------------------------------------ */
+/* Kernels: launch shape and per-thread work (from a workload script)        */
+/* ------------------------------------------------------------------------ */
+
+typedef struct gp_dim3 {
+    uint64_t x, y, z;
+} gp_dim3_t;
+
+/* L1/shared split preference (cudaFuncSetCacheConfig). */
+typedef enum gp_cache_pref {
+    GP_CACHE_PREFER_NONE = 0,
+    GP_CACHE_PREFER_SHARED = 1,
+    GP_CACHE_PREFER_L1 = 2,
+    GP_CACHE_PREFER_EQUAL = 3
+} gp_cache_pref_t;
+
+/* How global loads are cached (-Xptxas -dlcm=...). */
+typedef enum gp_global_cache {
+    GP_GLOBAL_CACHE_DEFAULT = 0, /* the generation's default */
+    GP_GLOBAL_CACHE_ALL = 1,     /* "ca": L1 and L2 */
+    GP_GLOBAL_CACHE_L2 = 2       /* "cg": L2 only */
+} gp_global_cache_t;
+
+/*
+ * The launch shape: everything occupancy depends on. block and grid are the
+ * dimensions as written in the launch; threads_per_block is their product.
+ */
+typedef struct gp_launch {
+    gp_dim3_t grid;
+    gp_dim3_t block;
+    uint64_t threads_per_block;
+    uint32_t regs_per_thread;
+    uint64_t static_smem_bytes;
+    uint64_t dynamic_smem_bytes;
+    uint32_t cache_pref;       /* gp_cache_pref_t */
+    int32_t carveout_percent;  /* -1: default; 0..100: shared-memory carve-out */
+    uint32_t global_cache;     /* gp_global_cache_t */
+    uint32_t bank_bytes;       /* 0: default; 4 or 8 (Kepler bank mode) */
+    uint32_t barriers_per_block; /* named barriers (Hopper limit); 0 or 1 usual */
+    uint32_t reserved[15];
+} gp_launch_t;
+
+/* Kinds of per-thread work. */
+typedef enum gp_op_kind {
+    GP_OP_FP32 = 0,  /* fp32 add/mul/fma */
+    GP_OP_FP64,      /* fp64 add/mul/fma */
+    GP_OP_FP16,      /* half-precision arithmetic (not tensor) */
+    GP_OP_INT,       /* 32-bit integer / logic / compare */
+    GP_OP_SFU,       /* transcendental: sin, exp, rsqrt, ... */
+    GP_OP_CONV,      /* type conversion */
+    GP_OP_BRANCH,    /* branch / control */
+    GP_OP_BARRIER,   /* __syncthreads */
+    GP_OP_TENSOR,    /* matrix (tensor-core) work, see gp_op_t.tensor_type */
+    GP_OP_LOAD,      /* memory load, see gp_op_t.space and .access */
+    GP_OP_STORE,     /* memory store */
+    GP_OP_ATOMIC,    /* read-modify-write */
+    GP_OP_ASYNC_COPY,/* global -> shared copy without registers (8.0+) */
+    GP_OP_LOOP,      /* repeat the next body_len ops count times */
+    GP_OP_DIVERGE,   /* the warp splits into count paths; each runs the body */
+    GP_OP_KIND_COUNT
+} gp_op_kind_t;
+
+/* Memory spaces for GP_OP_LOAD / STORE / ATOMIC. */
+typedef enum gp_space {
+    GP_SPACE_GLOBAL = 0,
+    GP_SPACE_SHARED,
+    GP_SPACE_LOCAL,
+    GP_SPACE_CONSTANT,
+    GP_SPACE_TEXTURE, /* read-only / texture path */
+    GP_SPACE_COUNT
+} gp_space_t;
+
+/* Address patterns across the threads of a warp. */
+typedef enum gp_pattern {
+    GP_PATTERN_UNIT = 0,   /* thread i touches element i (+ offset) */
+    GP_PATTERN_STRIDE,     /* thread i touches element i*stride (+ offset) */
+    GP_PATTERN_RANDOM,     /* independent random elements in the footprint */
+    GP_PATTERN_BROADCAST,  /* every thread of the warp touches one element */
+    GP_PATTERN_COUNT
+} gp_pattern_t;
+
+/* Address sharing of atomics. */
+typedef enum gp_atomic_scope {
+    GP_ATOMIC_DISTINCT = 0, /* every thread its own address */
+    GP_ATOMIC_PER_WARP,     /* one address per warp */
+    GP_ATOMIC_SAME          /* every thread of the grid one address */
+} gp_atomic_scope_t;
+
+/* Tensor-core operand types. */
+typedef enum gp_tensor_type {
+    GP_TENSOR_FP16 = 0,
+    GP_TENSOR_BF16,
+    GP_TENSOR_TF32,
+    GP_TENSOR_FP64,
+    GP_TENSOR_INT8,
+    GP_TENSOR_FP8,
+    GP_TENSOR_TYPE_COUNT
+} gp_tensor_type_t;
+
+/*
+ * How the threads of a warp address memory for one load/store/atomic.
+ * Element i of the buffer lives at byte offset i * elem_bytes from a base
+ * aligned to 256 bytes.
+ */
+typedef struct gp_access {
+    uint32_t elem_bytes;     /* bytes per thread per access: 1, 2, 4, 8, 16 */
+    uint32_t pattern;        /* gp_pattern_t */
+    int64_t stride_elems;    /* GP_PATTERN_STRIDE: elements between threads */
+    int64_t offset_elems;    /* misalignment of thread 0, in elements */
+    uint64_t footprint_bytes;/* bytes of the buffer this launch touches */
+    uint32_t buffer;         /* workload buffer index (UINT32_MAX: none) */
+    uint32_t conflict_ways;  /* shared: bank-conflict degree; 0 = derive */
+    uint32_t atomic_scope;   /* gp_atomic_scope_t */
+    uint32_t reserved[7];
+} gp_access_t;
+
+/*
+ * One entry of a kernel's per-thread work. Ops form a flat array; LOOP and
+ * DIVERGE own the body_len ops that follow them (bodies nest).
+ *
+ * count: instructions per thread (arithmetic), accesses per thread (memory),
+ *        barriers (BARRIER), flops per thread (TENSOR), trip count (LOOP),
+ *        paths (DIVERGE: a warp runs the body once per path, one after the
+ *        other, each thread taking one path).
+ * ilp:   independent dependency chains among these instructions (>= 1). Ops
+ *        follow each other in program order: an op waits for the result of
+ *        the op before it, except that consecutive loads issue together
+ *        (their latencies overlap) and stores never make the next op wait.
+ */
+typedef struct gp_op {
+    uint32_t kind;      /* gp_op_kind_t */
+    uint32_t body_len;  /* LOOP / DIVERGE: number of ops in the body */
+    double count;
+    double ilp;
+    uint32_t space;     /* memory ops: gp_space_t */
+    uint32_t tensor_type; /* TENSOR: gp_tensor_type_t */
+    gp_access_t access; /* memory ops */
+    uint32_t line;      /* script line that described the op */
+    uint32_t reserved[7];
+} gp_op_t;
+
+/* A kernel launch as the engine hands it to a plugin. */
+typedef struct gp_kernel {
+    const char *name;
+    gp_launch_t launch;
+    const gp_op_t *ops;
+    uint32_t n_ops;
+    uint32_t line;        /* script line of the launch */
+    uint64_t total_blocks;/* grid.x * grid.y * grid.z */
+    uint64_t reserved[8];
+} gp_kernel_t;
+
+/* ------------------------------------------------------------------------ */
+/* Facet 1: SM resources                                                     */
+/* ------------------------------------------------------------------------ */
+
+/* What limits the number of resident blocks. */
+typedef enum gp_limiter {
+    GP_LIMIT_NONE = 0,
+    GP_LIMIT_WARPS,       /* thread / warp slots */
+    GP_LIMIT_BLOCKS,      /* resident block slots */
+    GP_LIMIT_REGISTERS,
+    GP_LIMIT_SHARED_MEMORY,
+    GP_LIMIT_BARRIERS,
+    /* the launch cannot run at all: */
+    GP_LIMIT_BLOCK_SIZE,      /* too many threads per block, or a bad dimension */
+    GP_LIMIT_REGS_PER_THREAD, /* above the per-thread maximum */
+    GP_LIMIT_REGS_PER_BLOCK,  /* above the per-block register file */
+    GP_LIMIT_SMEM_PER_BLOCK,  /* above the per-block shared memory */
+    GP_LIMIT_GRID,            /* grid dimension above the maximum */
+    GP_LIMIT_COUNT
+} gp_limiter_t;
+
+/* Occupancy of one launch on one SM. */
+typedef struct gp_occupancy {
+    uint32_t blocks_per_sm;  /* 0: the launch cannot run; see limiter */
+    uint32_t limiter;        /* gp_limiter_t: the binding limit */
+    uint32_t warps_per_block;
+    uint32_t active_warps;   /* blocks_per_sm * warps_per_block */
+    uint32_t max_warps;      /* warp slots per SM */
+    double occupancy;        /* active_warps / max_warps, 0..1 */
+    /* the limit each resource alone would impose (UINT32_MAX: none) */
+    uint32_t limit_warps, limit_blocks, limit_registers, limit_shared_memory,
+        limit_barriers;
+    uint32_t regs_per_block_allocated;  /* after allocation rounding */
+    uint64_t smem_per_block_allocated;  /* after rounding + reservation */
+    uint64_t smem_per_sm_configured;    /* the carve-out the launch gets */
+    uint64_t l1_bytes_available;        /* L1 left for caching, per SM */
+    char detail[160]; /* for a launch that cannot run: what broke, by how much */
+    uint64_t reserved[8];
+} gp_occupancy_t;
+
+/*
+ * Rules for the common occupancy computation (host->occupancy_standard),
+ * given as data by a plugin for one compute capability.
+ */
+typedef enum gp_reg_granularity {
+    GP_REG_ALLOC_WARP = 0,  /* registers per warp, warps per SM rounded down */
+    GP_REG_ALLOC_BLOCK = 1  /* registers per block (1.x): warps rounded up */
+} gp_reg_granularity_t;
+
+typedef struct gp_alloc_rules {
+    uint32_t reg_granularity;    /* gp_reg_granularity_t */
+    uint32_t reg_alloc_unit;     /* registers */
+    uint32_t warp_alloc_granularity; /* BLOCK: warps per block rounded up to
+                                        this; WARP: sub-partitions per SM */
+    uint32_t max_regs_per_thread;    /* occupancy-calculator limit */
+    uint32_t smem_alloc_unit;    /* bytes */
+    uint32_t max_blocks_per_sm;  /* 0: take the device file's */
+    /* registers-per-thread values that allocate in units of
+       reg_alloc_unit_alt instead (the 2.x quirk); 0-terminated */
+    uint32_t reg_alt_list[16];
+    uint32_t reg_alloc_unit_alt;
+    /* shared-memory carve-outs the SM can be configured with, KiB ascending,
+       0-terminated after the first entry (which may itself be 0); empty
+       (n_carveouts 0) for a fixed split */
+    uint32_t carveout_kib[16];
+    uint32_t n_carveouts;
+    /* 1: cudaFuncCachePrefer* chooses between shared_memory_per_sm_bytes and
+       shared_memory_per_sm_bytes - (l1_max - l1_min) (Kepler, Fermi) */
+    uint32_t cache_config_split;
+    uint32_t l1_min_kib, l1_max_kib;
+    uint32_t barriers_per_sm_per_block_slot; /* Hopper: 2; 0: no limit */
+    uint32_t reserved[8];
+} gp_alloc_rules_t;
+
+/* ------------------------------------------------------------------------ */
+/* Facet 2: warp scheduling                                                  */
+/* ------------------------------------------------------------------------ */
+
+/* Execution pipes whose throughput can bound a block. */
+typedef enum gp_pipe {
+    GP_PIPE_ISSUE = 0, /* the schedulers' issue slots */
+    GP_PIPE_FP32,
+    GP_PIPE_FP64,
+    GP_PIPE_FP16,
+    GP_PIPE_INT,
+    GP_PIPE_SFU,
+    GP_PIPE_CONV,
+    GP_PIPE_TENSOR,
+    GP_PIPE_LDST,      /* address units / memory instruction issue */
+    GP_PIPE_SHARED,    /* shared-memory banks */
+    GP_PIPE_L1,        /* L1 / texture data path */
+    GP_PIPE_COUNT
+} gp_pipe_t;
+
+/*
+ * Cost of one warp-wide instruction (or, for memory ops, one warp-wide
+ * access), as a generation executes it.
+ */
+typedef struct gp_op_cost {
+    /* SM cycles each pipe is busy for this warp instruction; the pipe's
+       capacity is one cycle per cycle per SM */
+    double pipe_cycles[GP_PIPE_COUNT];
+    double latency_cycles;   /* until a dependent instruction may issue */
+    /* memory traffic caused by one warp access, bytes */
+    double l1_bytes;         /* served by L1 / texture / constant cache */
+    double l2_bytes;         /* requested from L2 (sectors x sector size) */
+    double dram_bytes;       /* of which go on to DRAM (misses x fetch size) */
+    double transactions;     /* memory transactions / replays, informational */
+    double reserved[8];
+} gp_op_cost_t;
+
+/*
+ * What the engine knows about the SM when it asks for a cost: how many
+ * blocks and warps are resident, how many SMs are busy, and the share of
+ * the GPU's memory system this SM can count on.
+ */
+typedef struct gp_residency {
+    uint32_t blocks;          /* blocks of this kernel on the SM */
+    uint32_t warps_sm;        /* resident warps of every kernel on the SM */
+    uint32_t active_sms;      /* SMs running any block GPU-wide */
+    uint32_t reserved0;
+    double dram_share;        /* fraction of DRAM bandwidth for this SM */
+    double l2_share;          /* fraction of L2 bandwidth for this SM */
+    double l2_capacity_bytes; /* L2 capacity this kernel's data can use */
+    uint64_t reserved[8];
+} gp_residency_t;
+
+/* ------------------------------------------------------------------------ */
+/* Facet 3 (memory) uses gp_op_cost_t too; the block cost combines them.     */
+/* ------------------------------------------------------------------------ */
+
+/* What bounds a block. */
+typedef enum gp_bound {
+    GP_BOUND_LATENCY = 0,   /* dependent chains: too few warps / too little ILP */
+    GP_BOUND_ISSUE,         /* instruction issue */
+    GP_BOUND_COMPUTE,       /* an arithmetic pipe (fp32, fp64, sfu, tensor...) */
+    GP_BOUND_SHARED,        /* shared-memory bandwidth / bank conflicts */
+    GP_BOUND_L1,
+    GP_BOUND_L2,
+    GP_BOUND_DRAM,          /* DRAM bandwidth */
+    GP_BOUND_MEMORY_LATENCY,/* memory latency with too little parallelism */
+    GP_BOUND_LAUNCH,        /* block dispatch / launch overhead */
+    GP_BOUND_COUNT
+} gp_bound_t;
+
+/*
+ * Cost of one block of a kernel at a given residency: the time from its
+ * start to its end while `res.blocks` blocks of the kernel share the SM
+ * (the SM finishes res.blocks such blocks in about time_cycles), and the
+ * pieces it was built from.
+ */
+typedef struct gp_block_cost {
+    double time_cycles;     /* the answer */
+    uint32_t bound;         /* gp_bound_t */
+    uint32_t bound_pipe;    /* gp_pipe_t, when bound is COMPUTE or ISSUE */
+    double latency_cycles;  /* critical path of one warp, alone */
+    double throughput_cycles; /* SM pipes busy, for res.blocks blocks */
+    double memory_cycles;   /* DRAM / L2 bandwidth time, res.blocks blocks */
+    double pipe_cycles[GP_PIPE_COUNT]; /* per block */
+    double warp_instructions; /* per block, all warps */
+    double l1_bytes, l2_bytes, dram_bytes; /* per block */
+    double reserved[8];
+} gp_block_cost_t;
+
+/*
+ * Memory rules of a generation, for the common op cost (host->op_cost_standard).
+ * Everything a generation's memory system does differently is a field here.
+ */
+typedef struct gp_mem_rules {
+    uint32_t coalesce_threads;   /* threads coalesced together: 32, or 16 (1.x) */
+    uint32_t segment_bytes[5];   /* global transaction size for 1, 2, 4, 8 and
+                                    16-byte words (32 from 2.0 on: sectors) */
+    uint32_t min_segment_bytes;  /* segments shrink while half is unused, down to
+                                    this (1.2/1.3: 32); equal to segment: never */
+    uint32_t strict_coalescing;  /* 1.0/1.1: thread k must read word k of an
+                                    aligned segment, else one transaction each */
+    uint32_t has_l2;             /* an L2 caches global memory */
+    uint32_t l1_caches_global;   /* global loads go through L1 by default */
+    uint32_t l1_segment_bytes;   /* what an L1 miss fetches from L2 (128 on
+                                    Fermi/Kepler lines; 32 on sectored L1s) */
+    uint32_t local_in_l1;        /* local memory (spills) is cached in L1 */
+    uint32_t banks;              /* shared-memory banks */
+    uint32_t bank_bytes;         /* bytes per bank; launch.bank_bytes may override */
+    uint32_t bank_threads;       /* threads whose conflicts are resolved together */
+    uint32_t has_async_copy;     /* global->shared copies without registers */
+    uint32_t atomics_in_l2;      /* global atomics resolved in L2 (else DRAM) */
+    uint32_t reserved[16];
+} gp_mem_rules_t;
+
+/* Generation-wide facts the engine needs. */
+typedef struct gp_arch_info {
+    uint32_t max_concurrent_kernels; /* 1: no concurrent kernels */
+    uint32_t reserved[15];
+} gp_arch_info_t;
+
+/* ------------------------------------------------------------------------ */
+/* Host services                                                             */
+/* ------------------------------------------------------------------------ */
+
+typedef struct gp_plugin gp_plugin_t;
+typedef struct gp_host gp_host_t;
+
+typedef enum gp_log_level {
+    GP_LOG_ERROR = 0,
+    GP_LOG_WARN = 1,
+    GP_LOG_INFO = 2,
+    GP_LOG_DEBUG = 3
+} gp_log_level_t;
+
+/*
+ * Services gpuperf offers plugins: logging and the model arithmetic that
+ * several generations share. Append-only within a major ABI version; check
+ * `size` before using a member added after the minor you were built for.
+ */
+struct gp_host {
+    uint32_t abi_major, abi_minor;
+    uint32_t size; /* sizeof(gp_host_t) as the host knows it */
+    uint32_t reserved0;
+
+    /* Log a message (printf format) in the plugin's name. */
+    void (*log)(int level, const char *plugin, const char *fmt, ...)
+#if defined(__GNUC__)
+        __attribute__((format(printf, 3, 4)))
+#endif
+        ;
+
+    /*
+     * The occupancy calculation shared by every generation, parameterised by
+     * `rules`: limits from warps, blocks, registers, shared memory and
+     * barriers, and every reason a launch cannot run. Returns 0 (an
+     * impossible launch is a result: blocks_per_sm 0 and the limiter).
+     */
+    int (*occupancy_standard)(const gp_device_t *dev, const gp_launch_t *launch,
+                              const gp_alloc_rules_t *rules, gp_occupancy_t *out,
+                              char *err, size_t errlen);
+
+    /*
+     * Distinct aligned segments of segment_bytes that `threads` consecutive
+     * threads touch for one access (the generic coalescing count). Optional
+     * shrinking halves a segment while only one half is used, down to
+     * min_segment_bytes (the 1.2/1.3 rule); pass min == segment to disable.
+     * Returns the transactions and their total bytes through *bytes.
+     */
+    double (*coalesce)(const gp_access_t *acc, uint32_t threads,
+                       uint32_t segment_bytes, uint32_t min_segment_bytes,
+                       double *bytes);
+
+    /* Bank-conflict degree (serialised passes) of one shared-memory access by
+       `threads` threads over `banks` banks of bank_bytes each. */
+    double (*bank_conflicts)(const gp_access_t *acc, uint32_t threads,
+                             uint32_t banks, uint32_t bank_bytes);
+
+    /* Fraction of a buffer's re-reads that hit in a cache of cache_bytes
+       (footprint_bytes distinct bytes, accessed_bytes in total). */
+    double (*reuse_hit_rate)(double footprint_bytes, double accessed_bytes,
+                             double cache_bytes);
+
+    /*
+     * The common block-cost model: walks the kernel's ops, asks the plugin's
+     * op_cost facet for each, and combines issue, pipe, latency and memory
+     * times for the given residency. Plugins whose generation fits it call
+     * this from their block_cost callback.
+     */
+    int (*block_cost_standard)(const gp_plugin_t *plugin, const gp_device_t *dev,
+                               const gp_kernel_t *kernel, const gp_occupancy_t *occ,
+                               const gp_residency_t *res, gp_block_cost_t *out,
+                               char *err, size_t errlen);
+
+    /*
+     * The common cost of one warp-wide instance of an op (never LOOP or
+     * DIVERGE): arithmetic from the device's lanes and latencies, memory
+     * from `rules` (coalescing, caches, banks). Plugins call it from their
+     * op_cost callback for the ops their generation does not treat specially.
+     */
+    int (*op_cost_standard)(const gp_device_t *dev, const gp_kernel_t *kernel,
+                            const gp_op_t *op, const gp_occupancy_t *occ,
+                            const gp_residency_t *res, const gp_mem_rules_t *rules,
+                            gp_op_cost_t *out, char *err, size_t errlen);
+
+    void *reserved[23];
+};
+
+/* ------------------------------------------------------------------------ */
+/* The descriptor                                                            */
+/* ------------------------------------------------------------------------ */
+
+/* A compute capability a plugin serves. */
+typedef struct gp_cc {
+    uint32_t major, minor;
+} gp_cc_t;
+
+/*
+ * A device key a plugin adds to the [arch] section of its device files.
+ * The value lands in gp_device_t.arch_params[i] for the i-th declared key.
+ */
+typedef struct gp_param_spec {
+    const char *key;   /* e.g. "warp_split_cycles"; unit in the name */
+    double min, max;   /* accepted range, inclusive */
+    double default_value;
+    int required;      /* 1: a device file must set it */
+    const char *help;  /* one line */
+} gp_param_spec_t;
+
+struct gp_plugin {
+    uint32_t abi_major; /* GP_ABI_MAJOR the plugin was built with */
+    uint32_t abi_minor; /* GP_ABI_MINOR the plugin was built with */
+    const char *name;        /* matches `arch =` in device files: [a-z0-9-]+ */
+    const char *description; /* one line */
+    const char *version;     /* the plugin's own version string */
+    uint32_t n_ccs;
+    gp_cc_t ccs[GP_MAX_CCS]; /* compute capabilities served */
+    const gp_param_spec_t *params; /* [arch] keys; may be NULL */
+    uint32_t n_params;
+
+    /* Facet 1, SM resources: occupancy of a launch (required). */
+    int (*occupancy)(const gp_host_t *host, const gp_device_t *dev,
+                     const gp_launch_t *launch, gp_occupancy_t *out,
+                     char *err, size_t errlen);
+
+    /*
+     * Facets 2 and 3, warp scheduling and memory timings: the cost of one
+     * warp-wide instance of `op` (never LOOP or DIVERGE) in `kernel`, given the
+     * occupancy and residency (required).
+     */
+    int (*op_cost)(const gp_host_t *host, const gp_device_t *dev,
+                   const gp_kernel_t *kernel, const gp_op_t *op,
+                   const gp_occupancy_t *occ, const gp_residency_t *res,
+                   gp_op_cost_t *out, char *err, size_t errlen);
+
+    /* The cost of one block at a residency (required; most plugins call
+       host->block_cost_standard). */
+    int (*block_cost)(const gp_host_t *host, const gp_device_t *dev,
+                      const gp_kernel_t *kernel, const gp_occupancy_t *occ,
+                      const gp_residency_t *res, gp_block_cost_t *out,
+                      char *err, size_t errlen);
+
+    /* Generation-wide facts (required). */
+    int (*arch_info)(const gp_host_t *host, const gp_device_t *dev,
+                     gp_arch_info_t *out, char *err, size_t errlen);
+
+    /* Optional: extra checks of a device file after gpuperf's own; NULL ok. */
+    int (*check_device)(const gp_host_t *host, const gp_device_t *dev,
+                        char *err, size_t errlen);
+
+    void *reserved[16];
+};
+
+/* The type of the exported entry point. */
+typedef const gp_plugin_t *(*gp_plugin_entry_fn)(void);
+
+/*
+ * Declares the entry point, so a plugin defines it with
+ *     GP_PLUGIN_EXPORT const gp_plugin_t *gpuperf_plugin(void) { return &d; }
+ * and -Wmissing-prototypes stays quiet.
+ */
+GP_PLUGIN_EXPORT const gp_plugin_t *gpuperf_plugin(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GPUPERF_PLUGIN_H */

@@ -1,0 +1,373 @@
+/*
+ * arch.c - loading architecture plugins, checking them, calling them safely.
+ */
+#include "arch.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <dlfcn.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "host.h"
+
+#define MAX_LOADED 64
+
+static gp_arch_t g_loaded[MAX_LOADED];
+static size_t g_n_loaded;
+static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* 1 if s is a valid plugin name: [a-z0-9_-]+, at most GP_NAME_MAX-1. */
+static int valid_plugin_name(const char *s)
+{
+    size_t i;
+    if (!s || !*s || strlen(s) >= GP_NAME_MAX)
+        return 0;
+    for (i = 0; s[i]; i++)
+        if (!(islower((unsigned char)s[i]) || isdigit((unsigned char)s[i]) || s[i] == '-' ||
+              s[i] == '_'))
+            return 0;
+    return 1;
+}
+
+/* Check everything in a descriptor before anything else is trusted. */
+static int check_descriptor(const char *path, const gp_plugin_t *p, gp_err_t *err)
+{
+    uint32_t i;
+    if (p->abi_major != GP_ABI_MAJOR)
+        return gp_err_set(err,
+                          "%s: plugin ABI %u.%u, but gpuperf speaks ABI %d.%d (major versions "
+                          "must match); rebuild the plugin against this gpuperf's plugin.h",
+                          path, p->abi_major, p->abi_minor, GP_ABI_MAJOR, GP_ABI_MINOR);
+    if (p->abi_minor > GP_ABI_MINOR)
+        return gp_err_set(err,
+                          "%s: plugin ABI %u.%u is newer than gpuperf's %d.%d; upgrade gpuperf "
+                          "or rebuild the plugin against this plugin.h",
+                          path, p->abi_major, p->abi_minor, GP_ABI_MAJOR, GP_ABI_MINOR);
+    if (!valid_plugin_name(p->name))
+        return gp_err_set(err, "%s: descriptor name is missing or not [a-z0-9_-]+", path);
+    if (!p->description)
+        return gp_err_set(err, "%s: plugin '%s' has no description", path, p->name);
+    if (p->n_ccs == 0 || p->n_ccs > GP_MAX_CCS)
+        return gp_err_set(err, "%s: plugin '%s' declares %u compute capabilities (1..%d)",
+                          path, p->name, p->n_ccs, GP_MAX_CCS);
+    for (i = 0; i < p->n_ccs; i++)
+        if (p->ccs[i].major == 0 || p->ccs[i].major > 99 || p->ccs[i].minor > 9)
+            return gp_err_set(err, "%s: plugin '%s' declares compute capability %u.%u",
+                              path, p->name, p->ccs[i].major, p->ccs[i].minor);
+#define NEED(cb)                                                                     \
+    if (!p->cb)                                                                      \
+        return gp_err_set(err, "%s: plugin '%s' lacks the required callback '%s'", path, \
+                          p->name, #cb);
+    NEED(occupancy)
+    NEED(op_cost)
+    NEED(block_cost)
+    NEED(arch_info)
+#undef NEED
+    if (p->n_params > GP_MAX_ARCH_PARAMS || (p->n_params && !p->params))
+        return gp_err_set(err, "%s: plugin '%s' declares %u [arch] keys (at most %d)", path,
+                          p->name, p->n_params, GP_MAX_ARCH_PARAMS);
+    for (i = 0; i < p->n_params; i++) {
+        const gp_param_spec_t *ps = &p->params[i];
+        if (!ps->key || !*ps->key || strlen(ps->key) >= 64 || !gp_is_plain_name(ps->key))
+            return gp_err_set(err, "%s: plugin '%s' declares an invalid [arch] key #%u", path,
+                              p->name, i);
+        if (!(ps->min <= ps->default_value && ps->default_value <= ps->max) ||
+            !isfinite(ps->min) || !isfinite(ps->max))
+            return gp_err_set(err, "%s: plugin '%s': [arch] %s has default %g outside %g..%g",
+                              path, p->name, ps->key, ps->default_value, ps->min, ps->max);
+    }
+    return 0;
+}
+
+int gp_arch_open_file(const char *path, gp_arch_t *out, gp_err_t *err)
+{
+    void *h;
+    void *sym;
+    gp_plugin_entry_fn entry;
+    const gp_plugin_t *p;
+    memset(out, 0, sizeof *out);
+    dlerror();
+    h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (!h) {
+        const char *why = dlerror();
+        return gp_err_set(err, "%s: not a loadable plugin: %s", path,
+                          why ? why : "unknown dlopen error");
+    }
+    dlerror();
+    sym = dlsym(h, GP_PLUGIN_SYMBOL);
+    if (!sym) {
+        dlclose(h);
+        return gp_err_set(err,
+                          "%s: no '%s' symbol: not a gpuperf plugin (a plugin exports "
+                          "GP_PLUGIN_EXPORT const gp_plugin_t *%s(void))",
+                          path, GP_PLUGIN_SYMBOL, GP_PLUGIN_SYMBOL);
+    }
+    memcpy(&entry, &sym, sizeof entry);
+    p = entry();
+    if (!p) {
+        dlclose(h);
+        return gp_err_set(err, "%s: %s() returned no descriptor", path, GP_PLUGIN_SYMBOL);
+    }
+    if (check_descriptor(path, p, err)) {
+        dlclose(h);
+        return -1;
+    }
+    out->handle = h;
+    out->plugin = p;
+    gp_strlcpy(out->path, path, sizeof out->path);
+    return 0;
+}
+
+void gp_arch_close(gp_arch_t *a)
+{
+    if (a && a->handle)
+        dlclose(a->handle);
+    if (a)
+        memset(a, 0, sizeof *a);
+}
+
+const gp_arch_t *gp_arch_get(const char *name, gp_err_t *err)
+{
+    gp_search_path_t sp;
+    size_t i;
+    const gp_arch_t *found = NULL;
+    char first_error[600] = "";
+    pthread_mutex_lock(&g_lock);
+    for (i = 0; i < g_n_loaded; i++)
+        if (strcmp(g_loaded[i].plugin->name, name) == 0) {
+            found = &g_loaded[i];
+            goto out;
+        }
+    if (!valid_plugin_name(name)) {
+        gp_err_set(err, "'%s' is not a plugin name", name);
+        goto out;
+    }
+    gp_paths_plugins(&sp);
+    for (i = 0; i < sp.n && !found; i++) {
+        char path[GP_PATH_MAX];
+        FILE *f;
+        gp_arch_t a;
+        gp_err_t e;
+        gp_snprintf(path, sizeof path, "%s/%s.so", sp.dirs[i], name);
+        f = fopen(path, "rb");
+        if (!f)
+            continue;
+        fclose(f);
+        if (gp_arch_open_file(path, &a, &e)) {
+            if (!*first_error)
+                gp_strlcpy(first_error, e.msg, sizeof first_error);
+            continue;
+        }
+        if (strcmp(a.plugin->name, name) != 0) {
+            if (!*first_error)
+                gp_snprintf(first_error, sizeof first_error,
+                            "%s: file is named %s.so but its descriptor says '%s'", path, name,
+                            a.plugin->name);
+            gp_arch_close(&a);
+            continue;
+        }
+        if (g_n_loaded == MAX_LOADED) {
+            gp_arch_close(&a);
+            gp_err_set(err, "more than %d plugins loaded", MAX_LOADED);
+            goto out;
+        }
+        g_loaded[g_n_loaded] = a;
+        found = &g_loaded[g_n_loaded++];
+    }
+    if (!found) {
+        char dirs[1024] = "";
+        for (i = 0; i < sp.n; i++)
+            if (strlen(dirs) + strlen(sp.dirs[i]) + 3 < sizeof dirs) {
+                if (*dirs)
+                    strcat(dirs, ", ");
+                strcat(dirs, sp.dirs[i]);
+            }
+        if (*first_error)
+            gp_err_set(err, "plugin '%s' did not load: %s", name, first_error);
+        else
+            gp_err_set(err,
+                       "no plugin named '%s' (looked for %s.so in: %s); `gpuperf plugins` "
+                       "lists what is installed, GPUPERF_PLUGIN_PATH adds folders",
+                       name, name, *dirs ? dirs : "no plugin folder exists");
+    }
+out:
+    pthread_mutex_unlock(&g_lock);
+    return found;
+}
+
+void gp_arch_unload_all(void)
+{
+    size_t i;
+    pthread_mutex_lock(&g_lock);
+    for (i = 0; i < g_n_loaded; i++)
+        gp_arch_close(&g_loaded[i]);
+    g_n_loaded = 0;
+    pthread_mutex_unlock(&g_lock);
+}
+
+/* qsort comparator for file names. */
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+void gp_arch_scan(gp_arch_scan_fn fn, void *ud)
+{
+    gp_search_path_t sp;
+    size_t i;
+    gp_paths_plugins(&sp);
+    for (i = 0; i < sp.n; i++) {
+        DIR *d = opendir(sp.dirs[i]);
+        struct dirent *de;
+        char **names = NULL;
+        size_t n = 0, cap = 0, j;
+        if (!d)
+            continue;
+        while ((de = readdir(d)) != NULL) {
+            size_t len = strlen(de->d_name);
+            if (len < 4 || strcmp(de->d_name + len - 3, ".so") != 0)
+                continue;
+            if (n == cap) {
+                char **nn = realloc(names, (cap = cap ? cap * 2 : 16) * sizeof *names);
+                if (!nn)
+                    break;
+                names = nn;
+            }
+            names[n] = strdup(de->d_name);
+            if (names[n])
+                n++;
+        }
+        closedir(d);
+        if (n)
+            qsort(names, n, sizeof *names, cmp_str);
+        for (j = 0; j < n; j++) {
+            char path[GP_PATH_MAX];
+            gp_arch_t a;
+            gp_err_t e;
+            gp_snprintf(path, sizeof path, "%s/%s", sp.dirs[i], names[j]);
+            if (gp_arch_open_file(path, &a, &e) == 0) {
+                fn(ud, path, &a, NULL);
+                gp_arch_close(&a);
+            } else {
+                fn(ud, path, NULL, e.msg);
+            }
+            free(names[j]);
+        }
+        free(names);
+    }
+}
+
+int gp_arch_serves(const gp_arch_t *a, uint32_t major, uint32_t minor)
+{
+    uint32_t i;
+    for (i = 0; i < a->plugin->n_ccs; i++)
+        if (a->plugin->ccs[i].major == major && a->plugin->ccs[i].minor == minor)
+            return 1;
+    return 0;
+}
+
+void gp_arch_ccs_text(const gp_arch_t *a, char *out, size_t size)
+{
+    uint32_t i;
+    size_t used = 0;
+    out[0] = '\0';
+    for (i = 0; i < a->plugin->n_ccs && used + 8 < size; i++)
+        used += (size_t)snprintf(out + used, size - used, "%s%u.%u", i ? ", " : "",
+                                 a->plugin->ccs[i].major, a->plugin->ccs[i].minor);
+}
+
+/* ------------------------------------------------------------ checked calls */
+
+/* 1 if x is finite and >= 0. */
+static int ok_nonneg(double x)
+{
+    return isfinite(x) && x >= 0;
+}
+
+int gp_arch_occupancy(const gp_arch_t *a, const gp_device_t *dev, const gp_launch_t *launch,
+                      gp_occupancy_t *out, gp_err_t *err)
+{
+    char msg[512] = "";
+    memset(out, 0, sizeof *out);
+    if (a->plugin->occupancy(gp_host(), dev, launch, out, msg, sizeof msg) != 0) {
+        msg[sizeof msg - 1] = '\0';
+        return gp_err_set(err, "plugin '%s' (occupancy): %s", a->plugin->name,
+                          *msg ? msg : "failed without a reason");
+    }
+    out->detail[sizeof out->detail - 1] = '\0';
+    if (out->limiter >= GP_LIMIT_COUNT || !(out->occupancy >= 0 && out->occupancy <= 1.0001) ||
+        out->blocks_per_sm > dev->max_threads_per_sm + dev->max_blocks_per_sm * 64u ||
+        (out->blocks_per_sm > 0 && out->warps_per_block == 0))
+        return gp_err_set(err,
+                          "plugin '%s' (occupancy) returned an impossible result: %u blocks, "
+                          "occupancy %g, limiter %u",
+                          a->plugin->name, out->blocks_per_sm, out->occupancy, out->limiter);
+    return 0;
+}
+
+int gp_arch_block_cost(const gp_arch_t *a, const gp_device_t *dev, const gp_kernel_t *k,
+                       const gp_occupancy_t *occ, const gp_residency_t *res,
+                       gp_block_cost_t *out, gp_err_t *err)
+{
+    char msg[512] = "";
+    memset(out, 0, sizeof *out);
+    if (a->plugin->block_cost(gp_host(), dev, k, occ, res, out, msg, sizeof msg) != 0) {
+        msg[sizeof msg - 1] = '\0';
+        return gp_err_set(err, "plugin '%s' (block_cost) for kernel '%s': %s", a->plugin->name,
+                          k->name, *msg ? msg : "failed without a reason");
+    }
+    if (!(isfinite(out->time_cycles) && out->time_cycles > 0))
+        return gp_err_set(err,
+                          "plugin '%s' (block_cost) returned a block time of %g cycles for "
+                          "kernel '%s'; times must be positive and finite",
+                          a->plugin->name, out->time_cycles, k->name);
+    if (!ok_nonneg(out->dram_bytes) || !ok_nonneg(out->l2_bytes) || !ok_nonneg(out->l1_bytes) ||
+        out->bound >= GP_BOUND_COUNT || out->bound_pipe >= GP_PIPE_COUNT)
+        return gp_err_set(err, "plugin '%s' (block_cost) returned invalid traffic or bound",
+                          a->plugin->name);
+    return 0;
+}
+
+int gp_arch_info(const gp_arch_t *a, const gp_device_t *dev, gp_arch_info_t *out,
+                 gp_err_t *err)
+{
+    char msg[512] = "";
+    memset(out, 0, sizeof *out);
+    if (a->plugin->arch_info(gp_host(), dev, out, msg, sizeof msg) != 0) {
+        msg[sizeof msg - 1] = '\0';
+        return gp_err_set(err, "plugin '%s' (arch_info): %s", a->plugin->name,
+                          *msg ? msg : "failed without a reason");
+    }
+    if (out->max_concurrent_kernels == 0)
+        out->max_concurrent_kernels = 1;
+    return 0;
+}
+
+const char *gp_limiter_name(uint32_t limiter)
+{
+    static const char *const names[GP_LIMIT_COUNT] = {
+        "none",          "warps",          "blocks",          "registers",
+        "shared_memory", "barriers",       "block_size",      "registers_per_thread",
+        "registers_per_block", "shared_memory_per_block", "grid_size"};
+    return limiter < GP_LIMIT_COUNT ? names[limiter] : "?";
+}
+
+const char *gp_bound_name(uint32_t bound)
+{
+    static const char *const names[GP_BOUND_COUNT] = {
+        "latency", "issue", "compute", "shared_memory", "l1", "l2", "dram",
+        "memory_latency", "launch"};
+    return bound < GP_BOUND_COUNT ? names[bound] : "?";
+}
+
+const char *gp_pipe_name(uint32_t pipe)
+{
+    static const char *const names[GP_PIPE_COUNT] = {
+        "issue", "fp32", "fp64", "fp16", "int", "sfu", "conversion", "tensor",
+        "ldst", "shared", "l1"};
+    return pipe < GP_PIPE_COUNT ? names[pipe] : "?";
+}

@@ -1,0 +1,780 @@
+/*
+ * device.c - device files: schema, strict INI loading with inih, search.
+ */
+#include "device.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <ini.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "paths.h"
+
+#define MAX_FILE_BYTES (1u << 20) /* a device file is a few KiB */
+#define MAX_LINE_CHARS 190        /* inih (Debian build) reads 200-byte lines */
+
+typedef enum key_type { T_STR, T_CC, T_U32, T_U64, T_F64 } key_type_t;
+
+/* One schema entry: where a key lives and what it accepts. */
+typedef struct key_spec {
+    const char *section;
+    const char *key;
+    key_type_t type;
+    size_t offset;
+    int required;
+    double min, max;
+    const char *help; /* unit or meaning, for messages and docs */
+} key_spec_t;
+
+#define OFF(f) offsetof(gp_device_t, f)
+#define REQ 1
+#define OPT 0
+#define BIG 1e18
+
+/* The schema. Sections and keys match gp_device_t field names. */
+static const key_spec_t SCHEMA[] = {
+    {"device", "name", T_STR, OFF(name), REQ, 0, 0, "display name"},
+    {"device", "arch", T_STR, OFF(arch), REQ, 0, 0, "plugin name, e.g. hopper"},
+    {"device", "compute_capability", T_CC, 0, REQ, 1.0, 99.9, "major.minor, e.g. 9.0"},
+    {"device", "sm_count", T_U32, OFF(sm_count), REQ, 1, 4096, "streaming multiprocessors"},
+    {"device", "core_clock_mhz", T_F64, OFF(core_clock_mhz), REQ, 1, 10000, "SM clock, MHz"},
+    {"device", "memory_clock_mhz", T_F64, OFF(memory_clock_mhz), OPT, 0, 100000, "MHz"},
+
+    {"sm", "warp_size", T_U32, OFF(warp_size), REQ, 1, 64, "threads"},
+    {"sm", "max_threads_per_block", T_U32, OFF(max_threads_per_block), REQ, 1, 65536, "threads"},
+    {"sm", "max_threads_per_sm", T_U32, OFF(max_threads_per_sm), REQ, 1, 65536, "threads"},
+    {"sm", "max_blocks_per_sm", T_U32, OFF(max_blocks_per_sm), REQ, 1, 1024, "blocks"},
+    {"sm", "registers_per_sm", T_U32, OFF(registers_per_sm), REQ, 1, 1 << 24, "32-bit registers"},
+    {"sm", "max_registers_per_block", T_U32, OFF(max_registers_per_block), REQ, 1, 1 << 24, "registers"},
+    {"sm", "max_registers_per_thread", T_U32, OFF(max_registers_per_thread), REQ, 1, 4096, "registers"},
+    {"sm", "schedulers_per_sm", T_U32, OFF(schedulers_per_sm), REQ, 1, 64, "warp schedulers"},
+    {"sm", "dispatch_per_scheduler", T_U32, OFF(dispatch_per_scheduler), OPT, 1, 8, "instructions per cycle (default 1)"},
+    {"sm", "shared_memory_per_sm_bytes", T_U64, OFF(shared_memory_per_sm_bytes), REQ, 1, 1 << 30, "bytes"},
+    {"sm", "shared_memory_per_block_bytes", T_U64, OFF(shared_memory_per_block_bytes), REQ, 1, 1 << 30, "bytes"},
+    {"sm", "shared_memory_per_block_optin_bytes", T_U64, OFF(shared_memory_per_block_optin_bytes), OPT, 0, 1 << 30, "bytes (default: the per-block limit)"},
+    {"sm", "reserved_shared_memory_per_block_bytes", T_U64, OFF(reserved_shared_memory_per_block_bytes), OPT, 0, 1 << 20, "bytes"},
+    {"sm", "l1_shared_bytes", T_U64, OFF(l1_shared_bytes), OPT, 0, 1 << 30, "bytes of the unified L1/shared array"},
+    {"sm", "l1_bytes", T_U64, OFF(l1_bytes), OPT, 0, 1 << 30, "bytes of a separate L1"},
+    {"sm", "max_grid_x", T_U64, OFF(max_grid_x), REQ, 1, 4294967295.0, "blocks"},
+    {"sm", "max_grid_y", T_U64, OFF(max_grid_y), REQ, 1, 4294967295.0, "blocks"},
+    {"sm", "max_grid_z", T_U64, OFF(max_grid_z), REQ, 1, 4294967295.0, "blocks"},
+    {"sm", "max_block_x", T_U32, OFF(max_block_x), REQ, 1, 65536, "threads"},
+    {"sm", "max_block_y", T_U32, OFF(max_block_y), REQ, 1, 65536, "threads"},
+    {"sm", "max_block_z", T_U32, OFF(max_block_z), REQ, 1, 65536, "threads"},
+
+    {"throughput", "fp32_lanes", T_F64, OFF(fp32_lanes), REQ, 0.01, 65536, "results/clock/SM"},
+    {"throughput", "fp64_lanes", T_F64, OFF(fp64_lanes), REQ, 0, 65536, "results/clock/SM (0: none)"},
+    {"throughput", "fp16_lanes", T_F64, OFF(fp16_lanes), OPT, 0, 65536, "results/clock/SM"},
+    {"throughput", "int32_lanes", T_F64, OFF(int32_lanes), REQ, 0.01, 65536, "results/clock/SM"},
+    {"throughput", "sfu_lanes", T_F64, OFF(sfu_lanes), REQ, 0.01, 65536, "results/clock/SM"},
+    {"throughput", "conversion_lanes", T_F64, OFF(conversion_lanes), OPT, 0, 65536, "results/clock/SM"},
+    {"throughput", "ldst_lanes", T_F64, OFF(ldst_lanes), REQ, 0.01, 65536, "addresses/clock/SM"},
+    {"throughput", "shared_memory_bytes_per_clock", T_F64, OFF(shared_memory_bytes_per_clock), REQ, 1, 1 << 20, "bytes/clock/SM"},
+    {"throughput", "tensor_fp16_flops_per_clock", T_F64, OFF(tensor_fp16_flops_per_clock), OPT, 0, 1 << 24, "flops/clock/SM"},
+    {"throughput", "tensor_bf16_flops_per_clock", T_F64, OFF(tensor_bf16_flops_per_clock), OPT, 0, 1 << 24, "flops/clock/SM"},
+    {"throughput", "tensor_tf32_flops_per_clock", T_F64, OFF(tensor_tf32_flops_per_clock), OPT, 0, 1 << 24, "flops/clock/SM"},
+    {"throughput", "tensor_fp64_flops_per_clock", T_F64, OFF(tensor_fp64_flops_per_clock), OPT, 0, 1 << 24, "flops/clock/SM"},
+    {"throughput", "tensor_int8_ops_per_clock", T_F64, OFF(tensor_int8_ops_per_clock), OPT, 0, 1 << 24, "ops/clock/SM"},
+    {"throughput", "tensor_fp8_flops_per_clock", T_F64, OFF(tensor_fp8_flops_per_clock), OPT, 0, 1 << 24, "flops/clock/SM"},
+
+    {"memory", "dram_bytes", T_U64, OFF(dram_bytes), REQ, 1, BIG, "bytes"},
+    {"memory", "dram_bandwidth_gbps", T_F64, OFF(dram_bandwidth_gbps), REQ, 0.001, 1e6, "GB/s theoretical"},
+    {"memory", "dram_sustained_gbps", T_F64, OFF(dram_sustained_gbps), REQ, 0.001, 1e6, "GB/s measured streaming"},
+    {"memory", "l2_bytes", T_U64, OFF(l2_bytes), REQ, 0, 1ull << 34, "bytes (0: no L2 for global memory)"},
+    {"memory", "l2_bandwidth_gbps", T_F64, OFF(l2_bandwidth_gbps), OPT, 0, 1e6, "GB/s"},
+    {"memory", "sector_bytes", T_U32, OFF(sector_bytes), REQ, 1, 4096, "bytes"},
+    {"memory", "l1_line_bytes", T_U32, OFF(l1_line_bytes), OPT, 0, 4096, "bytes"},
+    {"memory", "dram_fetch_bytes", T_U32, OFF(dram_fetch_bytes), OPT, 0, 4096, "bytes (default: sector_bytes)"},
+    {"memory", "readonly_cache_bytes", T_U64, OFF(readonly_cache_bytes), OPT, 0, 1 << 30, "bytes per SM"},
+    {"memory", "constant_cache_bytes", T_U64, OFF(constant_cache_bytes), OPT, 0, 1 << 30, "bytes per SM"},
+    {"memory", "pcie_bandwidth_gbps", T_F64, OFF(pcie_bandwidth_gbps), OPT, 0, 1e5, "GB/s one direction"},
+    {"memory", "pcie_latency_us", T_F64, OFF(pcie_latency_us), OPT, 0, 1e4, "us"},
+    {"memory", "nvlink_bandwidth_gbps", T_F64, OFF(nvlink_bandwidth_gbps), OPT, 0, 1e5, "GB/s one direction"},
+    {"memory", "nvlink_latency_us", T_F64, OFF(nvlink_latency_us), OPT, 0, 1e4, "us"},
+
+    {"latency", "fp32_cycles", T_F64, OFF(fp32_cycles), REQ, 0.1, 1e5, "cycles"},
+    {"latency", "fp64_cycles", T_F64, OFF(fp64_cycles), OPT, 0, 1e5, "cycles"},
+    {"latency", "fp16_cycles", T_F64, OFF(fp16_cycles), OPT, 0, 1e5, "cycles"},
+    {"latency", "int32_cycles", T_F64, OFF(int32_cycles), REQ, 0.1, 1e5, "cycles"},
+    {"latency", "sfu_cycles", T_F64, OFF(sfu_cycles), REQ, 0.1, 1e5, "cycles"},
+    {"latency", "conversion_cycles", T_F64, OFF(conversion_cycles), OPT, 0, 1e5, "cycles"},
+    {"latency", "branch_cycles", T_F64, OFF(branch_cycles), OPT, 0, 1e5, "cycles"},
+    {"latency", "shared_memory_cycles", T_F64, OFF(shared_memory_cycles), REQ, 0.1, 1e5, "cycles"},
+    {"latency", "l1_hit_cycles", T_F64, OFF(l1_hit_cycles), OPT, 0, 1e5, "cycles"},
+    {"latency", "l2_hit_cycles", T_F64, OFF(l2_hit_cycles), OPT, 0, 1e5, "cycles"},
+    {"latency", "dram_cycles", T_F64, OFF(dram_cycles), REQ, 1, 1e6, "cycles"},
+    {"latency", "constant_cycles", T_F64, OFF(constant_cycles), OPT, 0, 1e5, "cycles"},
+    {"latency", "barrier_cycles", T_F64, OFF(barrier_cycles), OPT, 0, 1e5, "cycles"},
+    {"latency", "atomic_cycles", T_F64, OFF(atomic_cycles), OPT, 0, 1e6, "cycles"},
+    {"latency", "tensor_cycles", T_F64, OFF(tensor_cycles), OPT, 0, 1e5, "cycles"},
+
+    {"launch", "launch_overhead_us", T_F64, OFF(launch_overhead_us), REQ, 0, 1e5, "us per back-to-back launch"},
+    {"launch", "launch_latency_us", T_F64, OFF(launch_latency_us), REQ, 0, 1e5, "us, submission to completion of a null kernel"},
+    {"launch", "block_launch_cycles", T_F64, OFF(block_launch_cycles), REQ, 0, 1e7, "cycles per block per SM"},
+};
+#define N_SCHEMA GP_ARRAY_LEN(SCHEMA)
+
+static const char *const SECTIONS[] = {"device", "sm",     "throughput", "memory",
+                                       "latency", "launch", "arch"};
+#define N_SECTIONS GP_ARRAY_LEN(SECTIONS)
+
+/* One key=value as read, before validation. */
+typedef struct raw_entry {
+    int section; /* index into SECTIONS */
+    char key[64];
+    char value[200];
+    int line;
+} raw_entry_t;
+
+#define MAX_ENTRIES 256
+
+/* Parser state shared by the inih reader and handler. */
+typedef struct parse_state {
+    const char *label;
+    const char *text;
+    size_t len, pos;
+    int line;                 /* line the reader handed out last */
+    int section_line[N_SECTIONS];
+    int cur_section;          /* -1 before any header */
+    raw_entry_t entries[MAX_ENTRIES];
+    int n_entries;
+    gp_err_t *err;
+    int failed;
+} parse_state_t;
+
+/* Record the first error at the current line. */
+static int fail_at(parse_state_t *st, int line, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static int fail_at(parse_state_t *st, int line, const char *fmt, ...)
+{
+    if (!st->failed) {
+        char what[700];
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(what, sizeof what, fmt, ap);
+        va_end(ap);
+        gp_err_set(st->err, "%s:%d: %s", st->label, line, what);
+        st->failed = 1;
+    }
+    return 0;
+}
+
+static int section_index(const char *name)
+{
+    size_t i;
+    for (i = 0; i < N_SECTIONS; i++)
+        if (strcmp(SECTIONS[i], name) == 0)
+            return (int)i;
+    return -1;
+}
+
+/* Validate a section header line the reader is about to hand to inih. */
+static void check_header(parse_state_t *st, const char *line)
+{
+    const char *end = strchr(line, ']');
+    char name[64];
+    size_t n;
+    int idx;
+    if (!end) {
+        fail_at(st, st->line, "section header without ']'");
+        return;
+    }
+    n = (size_t)(end - line - 1);
+    if (n == 0 || n >= sizeof name) {
+        fail_at(st, st->line, "empty or over-long section name");
+        return;
+    }
+    memcpy(name, line + 1, n);
+    name[n] = '\0';
+    idx = section_index(name);
+    if (idx < 0) {
+        fail_at(st, st->line,
+                "unknown section [%s] (sections: [device] [sm] [throughput] [memory] "
+                "[latency] [launch] [arch])",
+                name);
+        return;
+    }
+    if (st->section_line[idx]) {
+        fail_at(st, st->line, "duplicate section [%s] (first at line %d)", name,
+                st->section_line[idx]);
+        return;
+    }
+    st->section_line[idx] = st->line;
+    st->cur_section = idx;
+}
+
+/*
+ * inih reader: hands out one line at a time, so the handler knows the line
+ * number, and refuses what inih would silently accept (binary data, long
+ * lines, indented continuation lines).
+ */
+static char *reader(char *str, int num, void *stream)
+{
+    parse_state_t *st = stream;
+    size_t start = st->pos, end, n, i;
+    const char *p;
+    if (st->pos >= st->len || st->failed)
+        return NULL;
+    end = start;
+    while (end < st->len && st->text[end] != '\n')
+        end++;
+    st->pos = end < st->len ? end + 1 : end;
+    st->line++;
+    n = end - start;
+    if (n > 0 && st->text[start + n - 1] == '\r')
+        n--;
+    for (i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)st->text[start + i];
+        if (c == 0 || (c < 0x20 && c != '\t') || c == 0x7f) {
+            fail_at(st, st->line, "binary data (byte 0x%02x) in a device file", c);
+            return NULL;
+        }
+    }
+    if (n > MAX_LINE_CHARS || (int)n >= num - 1) {
+        fail_at(st, st->line, "line longer than %d characters", MAX_LINE_CHARS);
+        return NULL;
+    }
+    p = st->text + start;
+    while (n > 0 && (*p == ' ' || *p == '\t')) { /* no continuation lines */
+        p++;
+        n--;
+    }
+    memcpy(str, p, n);
+    str[n] = '\0';
+    if (str[0] == '[')
+        check_header(st, str);
+    if (st->failed)
+        return NULL;
+    return str;
+}
+
+/* inih handler: collect key=value pairs, rejecting duplicates. */
+static int handler(void *user, const char *section, const char *name, const char *value)
+{
+    parse_state_t *st = user;
+    int idx, i;
+    raw_entry_t *e;
+    (void)section; /* the reader tracked it, with duplicate detection */
+    idx = st->cur_section;
+    if (idx < 0)
+        return fail_at(st, st->line, "'%s' appears before any [section]", name);
+    if (!*name)
+        return fail_at(st, st->line, "a key name is empty");
+    if (strlen(name) >= sizeof e->key)
+        return fail_at(st, st->line, "key name longer than %zu characters", sizeof e->key - 1);
+    for (i = 0; i < st->n_entries; i++)
+        if (st->entries[i].section == idx && strcmp(st->entries[i].key, name) == 0)
+            return fail_at(st, st->line, "duplicate key '%s' in [%s] (first at line %d)", name,
+                           SECTIONS[idx], st->entries[i].line);
+    if (st->n_entries >= MAX_ENTRIES)
+        return fail_at(st, st->line, "more than %d keys", MAX_ENTRIES);
+    e = &st->entries[st->n_entries++];
+    e->section = idx;
+    gp_strlcpy(e->key, name, sizeof e->key);
+    if (gp_strlcpy(e->value, value, sizeof e->value))
+        return fail_at(st, st->line, "value of '%s' too long", name);
+    e->line = st->line;
+    return 1;
+}
+
+static const key_spec_t *find_spec(int section, const char *key)
+{
+    size_t i;
+    for (i = 0; i < N_SCHEMA; i++)
+        if (strcmp(SCHEMA[i].section, SECTIONS[section]) == 0 &&
+            strcmp(SCHEMA[i].key, key) == 0)
+            return &SCHEMA[i];
+    return NULL;
+}
+
+/* Closest schema key in a section (for "did you mean"). */
+static const char *suggest_key(int section, const char *key)
+{
+    size_t i, best_score = 0;
+    const char *best = NULL;
+    for (i = 0; i < N_SCHEMA; i++) {
+        size_t score = 0, j;
+        const char *k = SCHEMA[i].key;
+        if (strcmp(SCHEMA[i].section, SECTIONS[section]) != 0)
+            continue;
+        for (j = 0; k[j] && key[j] && k[j] == key[j]; j++)
+            score++;
+        if (strstr(k, key) || strstr(key, k))
+            score += 4;
+        if (score > best_score) {
+            best_score = score;
+            best = k;
+        }
+    }
+    return best_score >= 4 ? best : NULL;
+}
+
+/* Parse a numeric value and check its range and integrality. */
+static int parse_value(parse_state_t *st, const raw_entry_t *e, double min, double max,
+                       int integral, double *out)
+{
+    gp_err_t perr;
+    double v;
+    if (gp_parse_number(e->value, &v, &perr)) {
+        fail_at(st, e->line, "[%s] %s: %s", SECTIONS[e->section], e->key, perr.msg);
+        return -1;
+    }
+    if (integral && v != floor(v)) {
+        fail_at(st, e->line, "[%s] %s = %s: must be a whole number", SECTIONS[e->section],
+                e->key, e->value);
+        return -1;
+    }
+    if (v < min || v > max) {
+        fail_at(st, e->line, "[%s] %s = %s: out of range (%g to %g)", SECTIONS[e->section],
+                e->key, e->value, min, max);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+/* Store one schema key into the device. */
+static int apply_key(parse_state_t *st, const key_spec_t *ks, const raw_entry_t *e,
+                     gp_device_t *dev)
+{
+    char *base = (char *)dev;
+    double v = 0;
+    switch (ks->type) {
+    case T_STR: {
+        const char *s = e->value;
+        size_t i;
+        if (!*s)
+            return fail_at(st, e->line, "[%s] %s is empty", ks->section, ks->key), -1;
+        for (i = 0; s[i]; i++)
+            if ((unsigned char)s[i] < 0x20)
+                return fail_at(st, e->line, "[%s] %s has control characters", ks->section,
+                               ks->key),
+                       -1;
+        if (gp_strlcpy(base + ks->offset, s, GP_NAME_MAX))
+            return fail_at(st, e->line, "[%s] %s longer than %d characters", ks->section,
+                           ks->key, GP_NAME_MAX - 1),
+                   -1;
+        return 0;
+    }
+    case T_CC: {
+        unsigned maj, min;
+        char tail;
+        if (sscanf(e->value, "%u.%u%c", &maj, &min, &tail) != 2 || maj < 1 || maj > 99 ||
+            min > 9 || !isdigit((unsigned char)e->value[0]))
+            return fail_at(st, e->line,
+                           "compute_capability = %s: write major.minor, e.g. 9.0 or 1.3",
+                           e->value),
+                   -1;
+        dev->cc_major = maj;
+        dev->cc_minor = min;
+        return 0;
+    }
+    case T_U32:
+        if (parse_value(st, e, ks->min, ks->max, 1, &v))
+            return -1;
+        *(uint32_t *)(base + ks->offset) = (uint32_t)v;
+        return 0;
+    case T_U64:
+        if (parse_value(st, e, ks->min, ks->max, 1, &v))
+            return -1;
+        *(uint64_t *)(base + ks->offset) = (uint64_t)v;
+        return 0;
+    case T_F64:
+        if (parse_value(st, e, ks->min, ks->max, 0, &v))
+            return -1;
+        *(double *)(base + ks->offset) = v;
+        return 0;
+    }
+    return -1;
+}
+
+/* Line of key `key` in `section`, or of the section header, or 1. */
+static int line_of(const parse_state_t *st, const char *section, const char *key)
+{
+    int s = section_index(section), i;
+    for (i = 0; i < st->n_entries; i++)
+        if (st->entries[i].section == s && strcmp(st->entries[i].key, key) == 0)
+            return st->entries[i].line;
+    return s >= 0 && st->section_line[s] ? st->section_line[s] : 1;
+}
+
+/* Checks that relate several keys. */
+static int check_consistency(parse_state_t *st, gp_device_t *d)
+{
+#define CHECK(cond, sec, key, ...)                                                  \
+    do {                                                                            \
+        if (!(cond))                                                                \
+            return fail_at(st, line_of(st, sec, key), __VA_ARGS__), -1;             \
+    } while (0)
+    if (!d->shared_memory_per_block_optin_bytes)
+        d->shared_memory_per_block_optin_bytes = d->shared_memory_per_block_bytes;
+    if (!d->dispatch_per_scheduler)
+        d->dispatch_per_scheduler = 1;
+    if (!d->dram_fetch_bytes)
+        d->dram_fetch_bytes = d->sector_bytes;
+    if (!d->l1_line_bytes)
+        d->l1_line_bytes = 128;
+    CHECK(d->max_threads_per_sm % d->warp_size == 0, "sm", "max_threads_per_sm",
+          "max_threads_per_sm = %u is not a multiple of warp_size %u", d->max_threads_per_sm,
+          d->warp_size);
+    CHECK(d->max_threads_per_block <= d->max_threads_per_sm || d->cc_major < 2, "sm",
+          "max_threads_per_block", "max_threads_per_block %u exceeds max_threads_per_sm %u",
+          d->max_threads_per_block, d->max_threads_per_sm);
+    CHECK(d->shared_memory_per_block_bytes <= d->shared_memory_per_sm_bytes, "sm",
+          "shared_memory_per_block_bytes",
+          "shared_memory_per_block_bytes %llu exceeds shared_memory_per_sm_bytes %llu",
+          (unsigned long long)d->shared_memory_per_block_bytes,
+          (unsigned long long)d->shared_memory_per_sm_bytes);
+    CHECK(d->shared_memory_per_block_optin_bytes >= d->shared_memory_per_block_bytes &&
+              d->shared_memory_per_block_optin_bytes <= d->shared_memory_per_sm_bytes,
+          "sm", "shared_memory_per_block_optin_bytes",
+          "shared_memory_per_block_optin_bytes must lie between the per-block (%llu) and "
+          "per-SM (%llu) sizes",
+          (unsigned long long)d->shared_memory_per_block_bytes,
+          (unsigned long long)d->shared_memory_per_sm_bytes);
+    CHECK(d->max_registers_per_block <= d->registers_per_sm || d->cc_major == 3, "sm",
+          "max_registers_per_block", "max_registers_per_block exceeds registers_per_sm");
+    CHECK(d->fp64_lanes == 0 || d->fp64_cycles > 0, "latency", "fp64_cycles",
+          "fp64_lanes is %g but [latency] fp64_cycles is missing", d->fp64_lanes);
+    CHECK(d->dram_sustained_gbps <= d->dram_bandwidth_gbps * 1.0001, "memory",
+          "dram_sustained_gbps", "dram_sustained_gbps %g exceeds dram_bandwidth_gbps %g",
+          d->dram_sustained_gbps, d->dram_bandwidth_gbps);
+    CHECK(d->max_block_x <= d->max_threads_per_block || d->max_block_x <= 1024, "sm",
+          "max_block_x", "max_block_x exceeds max_threads_per_block");
+    return 0;
+#undef CHECK
+}
+
+/* Validate the [arch] keys against what the plugin declared. */
+static int apply_arch_params(parse_state_t *st, const gp_plugin_t *p, gp_device_t *dev)
+{
+    int i;
+    uint32_t k;
+    int arch = section_index("arch");
+    int seen[GP_MAX_ARCH_PARAMS] = {0};
+    for (k = 0; k < p->n_params; k++)
+        dev->arch_params[k] = p->params[k].default_value;
+    for (i = 0; i < st->n_entries; i++) {
+        const raw_entry_t *e = &st->entries[i];
+        double v;
+        if (e->section != arch)
+            continue;
+        for (k = 0; k < p->n_params; k++)
+            if (strcmp(p->params[k].key, e->key) == 0)
+                break;
+        if (k == p->n_params)
+            return fail_at(st, e->line, "unknown key '%s' in [arch]: plugin '%s' declares %s%u key(s)",
+                           e->key, p->name, p->n_params ? "" : "no keys, ", p->n_params),
+                   -1;
+        if (parse_value(st, e, p->params[k].min, p->params[k].max, 0, &v))
+            return -1;
+        dev->arch_params[k] = v;
+        seen[k] = 1;
+    }
+    for (k = 0; k < p->n_params; k++)
+        if (p->params[k].required && !seen[k])
+            return fail_at(st, st->section_line[arch] ? st->section_line[arch] : 1,
+                           "[arch] lacks '%s', which plugin '%s' requires (%s)",
+                           p->params[k].key, p->name,
+                           p->params[k].help ? p->params[k].help : ""),
+                   -1;
+    return 0;
+}
+
+/* Check the arch name and load its plugin. */
+static int load_plugin(parse_state_t *st, gp_device_t *dev, const gp_arch_t **arch)
+{
+    const char *a = dev->arch;
+    size_t i;
+    int line = line_of(st, "device", "arch");
+    gp_err_t perr;
+    const gp_arch_t *ar;
+    char ccs[128];
+    if (strchr(a, '/') || strstr(a, ".so") || strchr(a, '\\'))
+        return fail_at(st, line,
+                       "arch = %s is a path; name a plugin instead (e.g. arch = hopper; "
+                       "`gpuperf plugins` lists them, GPUPERF_PLUGIN_PATH adds folders)",
+                       a),
+               -1;
+    for (i = 0; a[i]; i++)
+        if (!(islower((unsigned char)a[i]) || isdigit((unsigned char)a[i]) || a[i] == '-' ||
+              a[i] == '_'))
+            return fail_at(st, line,
+                           "arch = %s: a plugin name uses only a-z, 0-9, '-' and '_'", a),
+                   -1;
+    ar = gp_arch_get(a, &perr);
+    if (!ar)
+        return fail_at(st, line, "%s", perr.msg), -1;
+    if (!gp_arch_serves(ar, dev->cc_major, dev->cc_minor)) {
+        gp_arch_ccs_text(ar, ccs, sizeof ccs);
+        return fail_at(st, line_of(st, "device", "compute_capability"),
+                       "compute capability %u.%u is not served by plugin '%s' (it serves %s)",
+                       dev->cc_major, dev->cc_minor, a, ccs),
+               -1;
+    }
+    if (apply_arch_params(st, ar->plugin, dev))
+        return -1;
+    if (ar->plugin->check_device) {
+        char msg[512] = "";
+        if (ar->plugin->check_device(gp_host(), dev, msg, sizeof msg) != 0) {
+            msg[sizeof msg - 1] = '\0';
+            return fail_at(st, 1, "plugin '%s' rejects this device: %s", a,
+                           *msg ? msg : "(no reason given)"),
+                   -1;
+        }
+    }
+    if (arch)
+        *arch = ar;
+    return 0;
+}
+
+int gp_device_load_text(const char *label, const char *text, size_t len, gp_device_t *dev,
+                        const gp_arch_t **arch, gp_err_t *err)
+{
+    parse_state_t *st;
+    int rc, i;
+    size_t k;
+    const char *slash, *dot;
+    char id[GP_NAME_MAX];
+
+    if (arch)
+        *arch = NULL;
+    memset(dev, 0, sizeof *dev);
+    st = calloc(1, sizeof *st);
+    if (!st)
+        return gp_err_set(err, "%s: out of memory", label);
+    st->label = label;
+    st->text = text;
+    st->len = len;
+    st->cur_section = -1;
+    st->err = err;
+    if (len == 0 || strspn(text, " \t\r\n") == len) {
+        gp_err_set(err, "%s:1: the device file is empty", label);
+        free(st);
+        return -1;
+    }
+    rc = ini_parse_stream(reader, st, handler, st);
+    if (!st->failed && rc > 0)
+        fail_at(st, rc, "syntax error: expected [section], key = value or a ; comment");
+    else if (!st->failed && rc < 0)
+        fail_at(st, 1, "cannot be parsed (error %d)", rc);
+    if (st->failed)
+        goto fail;
+
+    /* every key must be known */
+    for (i = 0; i < st->n_entries; i++) {
+        const raw_entry_t *e = &st->entries[i];
+        const key_spec_t *ks;
+        if (strcmp(SECTIONS[e->section], "arch") == 0)
+            continue;
+        ks = find_spec(e->section, e->key);
+        if (!ks) {
+            const char *hint = suggest_key(e->section, e->key);
+            if (hint)
+                fail_at(st, e->line, "unknown key '%s' in [%s]; did you mean '%s'?", e->key,
+                        SECTIONS[e->section], hint);
+            else
+                fail_at(st, e->line, "unknown key '%s' in [%s] (see docs/device-files.md)",
+                        e->key, SECTIONS[e->section]);
+            goto fail;
+        }
+        if (apply_key(st, ks, e, dev))
+            goto fail;
+    }
+    /* every required key must be there */
+    for (k = 0; k < N_SCHEMA; k++) {
+        const key_spec_t *ks = &SCHEMA[k];
+        int found = 0, s = section_index(ks->section);
+        for (i = 0; i < st->n_entries && !found; i++)
+            found = st->entries[i].section == s && strcmp(st->entries[i].key, ks->key) == 0;
+        if (!found && ks->required) {
+            if (st->section_line[s])
+                fail_at(st, st->section_line[s], "[%s] lacks the required key '%s' (%s)",
+                        ks->section, ks->key, ks->help);
+            else
+                fail_at(st, 1, "missing section [%s] (first required key: %s, %s)",
+                        ks->section, ks->key, ks->help);
+            goto fail;
+        }
+    }
+    if (check_consistency(st, dev))
+        goto fail;
+
+    /* id = file base name without .ini */
+    slash = strrchr(label, '/');
+    gp_strlcpy(id, slash ? slash + 1 : label, sizeof id);
+    dot = strrchr(id, '.');
+    if (dot && strcmp(dot, ".ini") == 0)
+        id[dot - id] = '\0';
+    gp_strlcpy(dev->id, id, sizeof dev->id);
+
+    if (load_plugin(st, dev, arch))
+        goto fail;
+    free(st);
+    return 0;
+fail:
+    free(st);
+    memset(dev, 0, sizeof *dev);
+    return -1;
+}
+
+int gp_device_load(const char *path, gp_device_t *dev, const gp_arch_t **arch, gp_err_t *err)
+{
+    char *text = NULL;
+    size_t len = 0;
+    int rc;
+    if (gp_read_file(path, MAX_FILE_BYTES, &text, &len, err))
+        return -1;
+    if (memchr(text, '\0', len)) {
+        free(text);
+        return gp_err_set(err, "%s:1: binary data (NUL bytes) in a device file", path);
+    }
+    rc = gp_device_load_text(path, text, len, dev, arch, err);
+    free(text);
+    return rc;
+}
+
+int gp_device_resolve(const char *name_or_path, char *path, size_t size, gp_err_t *err)
+{
+    gp_search_path_t sp;
+    size_t i, n = strlen(name_or_path);
+    char tried[1024] = "";
+    FILE *f;
+    if (n == 0)
+        return gp_err_set(err, "empty device name");
+    if (strchr(name_or_path, '/') || (n > 4 && strcmp(name_or_path + n - 4, ".ini") == 0)) {
+        if (gp_strlcpy(path, name_or_path, size))
+            return gp_err_set(err, "%s: path too long", name_or_path);
+        return 0;
+    }
+    if (!gp_is_plain_name(name_or_path))
+        return gp_err_set(err, "device '%s': not a device name", name_or_path);
+    gp_paths_devices(&sp);
+    for (i = 0; i < sp.n; i++) {
+        gp_snprintf(path, size, "%s/%s.ini", sp.dirs[i], name_or_path);
+        f = fopen(path, "r");
+        if (f) {
+            fclose(f);
+            return 0;
+        }
+        if (strlen(tried) + strlen(sp.dirs[i]) + 3 < sizeof tried) {
+            if (*tried)
+                strcat(tried, ", ");
+            strcat(tried, sp.dirs[i]);
+        }
+    }
+    return gp_err_set(err,
+                      "device '%s' not found (looked in: %s); `gpuperf devices` lists the "
+                      "known cards, GPUPERF_DEVICE_PATH adds folders, or give a path to an "
+                      ".ini file",
+                      name_or_path, *tried ? tried : "no device folder exists");
+}
+
+int gp_device_open(const char *name_or_path, gp_device_t *dev, const gp_arch_t **arch,
+                   gp_err_t *err)
+{
+    char path[GP_PATH_MAX];
+    if (gp_device_resolve(name_or_path, path, sizeof path, err))
+        return -1;
+    return gp_device_load(path, dev, arch, err);
+}
+
+/* qsort comparator for file names. */
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+void gp_device_scan(gp_device_scan_fn fn, void *ud)
+{
+    gp_search_path_t sp;
+    size_t i;
+    char **seen = NULL;
+    size_t n_seen = 0, cap_seen = 0;
+    gp_paths_devices(&sp);
+    for (i = 0; i < sp.n; i++) {
+        DIR *d = opendir(sp.dirs[i]);
+        struct dirent *de;
+        char **names = NULL;
+        size_t n = 0, cap = 0, j;
+        if (!d)
+            continue;
+        while ((de = readdir(d)) != NULL) {
+            size_t len = strlen(de->d_name);
+            if (len < 5 || strcmp(de->d_name + len - 4, ".ini") != 0)
+                continue;
+            if (n == cap) {
+                char **nn = realloc(names, (cap = cap ? cap * 2 : 32) * sizeof *names);
+                if (!nn)
+                    break;
+                names = nn;
+            }
+            names[n] = strdup(de->d_name);
+            if (names[n])
+                n++;
+        }
+        closedir(d);
+        if (n)
+            qsort(names, n, sizeof *names, cmp_str);
+        for (j = 0; j < n; j++) {
+            char path[GP_PATH_MAX];
+            gp_device_t dev;
+            const gp_arch_t *arch = NULL;
+            gp_err_t err;
+            size_t s;
+            int dup = 0;
+            for (s = 0; s < n_seen; s++)
+                dup |= strcmp(seen[s], names[j]) == 0;
+            if (dup) {
+                free(names[j]);
+                continue;
+            }
+            if (n_seen == cap_seen) {
+                char **ns = realloc(seen, (cap_seen = cap_seen ? cap_seen * 2 : 32) * sizeof *seen);
+                if (!ns) {
+                    free(names[j]);
+                    continue;
+                }
+                seen = ns;
+            }
+            seen[n_seen++] = names[j];
+            gp_snprintf(path, sizeof path, "%s/%s", sp.dirs[i], names[j]);
+            if (gp_device_load(path, &dev, &arch, &err) == 0)
+                fn(ud, path, &dev, arch, NULL);
+            else
+                fn(ud, path, NULL, NULL, err.msg);
+        }
+        free(names);
+    }
+    for (i = 0; i < n_seen; i++)
+        free(seen[i]);
+    free(seen);
+}
+
+size_t gp_device_keys(const gp_device_key_info_t **out)
+{
+    static gp_device_key_info_t info[N_SCHEMA];
+    static int done;
+    size_t i;
+    if (!done) {
+        for (i = 0; i < N_SCHEMA; i++) {
+            info[i].section = SCHEMA[i].section;
+            info[i].key = SCHEMA[i].key;
+            info[i].unit_help = SCHEMA[i].help;
+            info[i].required = SCHEMA[i].required;
+            info[i].min = SCHEMA[i].min;
+            info[i].max = SCHEMA[i].max;
+        }
+        done = 1;
+    }
+    *out = info;
+    return N_SCHEMA;
+}
+
+double gp_device_cycle_us(const gp_device_t *dev)
+{
+    return 1.0 / dev->core_clock_mhz;
+}

@@ -1,0 +1,303 @@
+/*
+ * model.c - the common block-cost model shared by the architecture plugins.
+ *
+ * A block's warps each run the kernel's ops in program order. Walking the
+ * ops gives, per warp: the cycles each SM pipe is busy, the instructions
+ * issued, the bytes moved at each memory level, and the critical path (the
+ * dependent latencies a warp cannot hide by itself). For `res.blocks` blocks
+ * sharing an SM the time is then a smooth maximum of
+ *   - the latency term: the critical path of one warp,
+ *   - the throughput term: all resident blocks' demand on the busiest pipe,
+ *   - the memory term: their DRAM (or L2) bytes over this SM's share of the
+ *     bandwidth.
+ * A smooth maximum (a p-norm) rather than max() because a pipe or memory
+ * channel near saturation delays requests by queueing: the measured time of
+ * a kernel whose latency and bandwidth terms are equal is well above either
+ * (Volkov, "Understanding Latency Hiding on GPUs", PhD thesis, UC Berkeley
+ * 2016, ch. 4-6, shows the gradual knee for arithmetic and memory).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "arch.h"
+#include "host.h"
+#include "util.h"
+
+/* Exponent of the smooth maximum between latency and pipe throughput: pipes
+   have fixed service times, so the knee is sharp. */
+#define GP_KNEE_P_CORE 4.0
+/* Exponent between the core term and memory bandwidth: memory service times
+   vary (queueing in the memory system), so the knee is broad. */
+#define GP_KNEE_P_MEMORY 2.0
+/* Issue slots a loop spends per trip on its counter and branch: nvcc unrolls
+   simple counted loops by 4, leaving one compare-and-branch per 4 trips. */
+#define GP_LOOP_OVERHEAD_PER_TRIP 0.25
+/* Deepest op nesting the walk follows (scripts are limited to 32). */
+#define GP_MAX_DEPTH 64
+
+/* Per-warp totals of a run of ops. */
+typedef struct seg_sum {
+    double pipe[GP_PIPE_COUNT]; /* SM cycles of each pipe */
+    double instr;               /* warp instructions */
+    double chain;               /* critical path, cycles */
+    double mem_chain;           /* part of chain waiting on memory */
+    double l1, l2, dram;        /* bytes */
+} seg_sum_t;
+
+/* Everything a walk needs. */
+typedef struct walk_ctx {
+    const gp_plugin_t *plugin;
+    const gp_device_t *dev;
+    const gp_kernel_t *kernel;
+    const gp_occupancy_t *occ;
+    const gp_residency_t *res;
+    char *err;
+    size_t errlen;
+} walk_ctx_t;
+
+/* a += b * f */
+static void seg_add(seg_sum_t *a, const seg_sum_t *b, double f)
+{
+    int p;
+    for (p = 0; p < GP_PIPE_COUNT; p++)
+        a->pipe[p] += b->pipe[p] * f;
+    a->instr += b->instr * f;
+    a->chain += b->chain * f;
+    a->mem_chain += b->mem_chain * f;
+    a->l1 += b->l1 * f;
+    a->l2 += b->l2 * f;
+    a->dram += b->dram * f;
+}
+
+/* Issue-pipe cycles of one warp instruction. */
+static double issue_cycles(const gp_device_t *d)
+{
+    return 1.0 / ((double)d->schedulers_per_sm * (double)d->dispatch_per_scheduler);
+}
+
+/* Cycles one warp's own instruction keeps its scheduler's pipes busy. */
+static double warp_pipe_cycles(const gp_device_t *d, const gp_op_cost_t *c)
+{
+    double m = 0;
+    int p;
+    for (p = 0; p < GP_PIPE_COUNT; p++)
+        m = GP_MAX(m, c->pipe_cycles[p]);
+    return m * (double)d->schedulers_per_sm;
+}
+
+static int is_load(uint32_t kind)
+{
+    return kind == GP_OP_LOAD;
+}
+
+static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
+                seg_sum_t *out);
+
+/* Add the loop overhead of `trips` trips. */
+static void add_loop_overhead(const gp_device_t *d, double trips, seg_sum_t *s)
+{
+    double instr = trips * GP_LOOP_OVERHEAD_PER_TRIP;
+    double branch = d->branch_cycles > 0 ? d->branch_cycles : d->int32_cycles;
+    s->instr += instr;
+    s->pipe[GP_PIPE_ISSUE] += instr * issue_cycles(d);
+    s->pipe[GP_PIPE_INT] += instr * 32.0 / d->int32_lanes;
+    s->chain += instr * branch;
+}
+
+/* Walk ops[0..n), the body of one iteration, into *out. */
+static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
+                seg_sum_t *out)
+{
+    uint32_t i = 0;
+    double group_lat = 0; /* pending loads: their latencies overlap */
+    memset(out, 0, sizeof *out);
+    if (depth > GP_MAX_DEPTH) {
+        snprintf(cx->err, cx->errlen, "ops nested deeper than %d", GP_MAX_DEPTH);
+        return -1;
+    }
+    while (i < n) {
+        const gp_op_t *op = &ops[i];
+        double count = op->count > 0 ? op->count : 0;
+        double ilp = op->ilp >= 1 ? op->ilp : 1;
+        if (op->kind == GP_OP_LOOP || op->kind == GP_OP_DIVERGE) {
+            seg_sum_t body;
+            uint32_t len = op->body_len;
+            if (len > n - i - 1) {
+                snprintf(cx->err, cx->errlen, "op %u: body of %u ops runs past the end", i,
+                         len);
+                return -1;
+            }
+            out->chain += group_lat;
+            out->mem_chain += group_lat;
+            group_lat = 0;
+            if (walk(cx, op + 1, len, depth + 1, &body))
+                return -1;
+            if (op->kind == GP_OP_LOOP) {
+                seg_add(out, &body, count);
+                add_loop_overhead(cx->dev, count, out);
+            } else {
+                /* paths run one after another; each path's threads move their
+                   share of the bytes, so traffic stays that of one pass */
+                double paths = count >= 1 ? count : 1;
+                double l1 = body.l1, l2 = body.l2, dram = body.dram;
+                seg_add(out, &body, paths);
+                out->l1 += l1 - l1 * paths;
+                out->l2 += l2 - l2 * paths;
+                out->dram += dram - dram * paths;
+                add_loop_overhead(cx->dev, paths * 4.0, out); /* a branch per path */
+            }
+            i += 1 + len;
+            continue;
+        }
+        if (op->kind >= GP_OP_KIND_COUNT) {
+            snprintf(cx->err, cx->errlen, "op %u: unknown kind %u", i, op->kind);
+            return -1;
+        }
+        if (count > 0) {
+            gp_op_cost_t c;
+            char msg[256] = "";
+            int p;
+            memset(&c, 0, sizeof c);
+            if (cx->plugin->op_cost(gp_host(), cx->dev, cx->kernel, op, cx->occ,
+                                    cx->res, &c, msg, sizeof msg) != 0) {
+                msg[sizeof msg - 1] = '\0';
+                snprintf(cx->err, cx->errlen, "line %u: %s", op->line,
+                         *msg ? msg : "op_cost failed");
+                return -1;
+            }
+            for (p = 0; p < GP_PIPE_COUNT; p++) {
+                if (!(isfinite(c.pipe_cycles[p]) && c.pipe_cycles[p] >= 0)) {
+                    snprintf(cx->err, cx->errlen,
+                             "op_cost returned %g cycles on pipe %d for the op at line %u",
+                             c.pipe_cycles[p], p, op->line);
+                    return -1;
+                }
+                out->pipe[p] += count * c.pipe_cycles[p];
+            }
+            if (!(isfinite(c.latency_cycles) && c.latency_cycles >= 0) ||
+                !(isfinite(c.l1_bytes) && c.l1_bytes >= 0) ||
+                !(isfinite(c.l2_bytes) && c.l2_bytes >= 0) ||
+                !(isfinite(c.dram_bytes) && c.dram_bytes >= 0)) {
+                snprintf(cx->err, cx->errlen,
+                         "op_cost returned a negative or non-finite latency or traffic for "
+                         "the op at line %u",
+                         op->line);
+                return -1;
+            }
+            out->instr += count;
+            out->l1 += count * c.l1_bytes;
+            out->l2 += count * c.l2_bytes;
+            out->dram += count * c.dram_bytes;
+            if (is_load(op->kind)) {
+                group_lat = GP_MAX(group_lat, count / ilp * c.latency_cycles);
+            } else {
+                out->chain += group_lat;
+                out->mem_chain += group_lat;
+                group_lat = 0;
+                if (op->kind == GP_OP_STORE || op->kind == GP_OP_ATOMIC ||
+                    op->kind == GP_OP_ASYNC_COPY)
+                    out->chain += count * warp_pipe_cycles(cx->dev, &c);
+                else
+                    out->chain += GP_MAX(count / ilp * c.latency_cycles,
+                                         count * warp_pipe_cycles(cx->dev, &c));
+            }
+        }
+        i++;
+    }
+    out->chain += group_lat;
+    out->mem_chain += group_lat;
+    return 0;
+}
+
+/* Smooth maximum (a^p + b^p)^(1/p), safe for zeros and huge values. */
+static double pnorm(double a, double b, double p)
+{
+    double m = GP_MAX(a, b);
+    if (m <= 0)
+        return 0;
+    return m * pow(pow(a / m, p) + pow(b / m, p), 1.0 / p);
+}
+
+int gp_block_cost_standard(const gp_plugin_t *plugin, const gp_device_t *dev,
+                           const gp_kernel_t *kernel, const gp_occupancy_t *occ,
+                           const gp_residency_t *res, gp_block_cost_t *out, char *err,
+                           size_t errlen)
+{
+    walk_ctx_t cx = {plugin, dev, kernel, occ, res, err, errlen};
+    seg_sum_t s;
+    double warps = occ->warps_per_block ? occ->warps_per_block : 1;
+    double blocks = res->blocks ? res->blocks : 1;
+    double mine, others = 1, t_thr = 0, t_lat, t_core, t_dram = 0, t_l2 = 0, t_mem;
+    double cycles_per_s = dev->core_clock_mhz * 1e6;
+    int p, busiest = GP_PIPE_ISSUE;
+    memset(out, 0, sizeof *out);
+    if (walk(&cx, kernel->ops, kernel->n_ops, 0, &s))
+        return -1;
+
+    for (p = 0; p < GP_PIPE_COUNT; p++) {
+        out->pipe_cycles[p] = s.pipe[p] * warps;
+        if (out->pipe_cycles[p] > out->pipe_cycles[busiest])
+            busiest = p;
+    }
+    out->warp_instructions = s.instr * warps;
+    out->l1_bytes = s.l1 * warps;
+    out->l2_bytes = s.l2 * warps;
+    out->dram_bytes = s.dram * warps;
+
+    /* other kernels' warps on the SM compete for the same pipes */
+    mine = blocks * warps;
+    if (res->warps_sm > mine)
+        others = res->warps_sm / mine;
+    t_thr = blocks * out->pipe_cycles[busiest] * others;
+    t_lat = s.chain;
+    t_core = pnorm(t_lat, t_thr, GP_KNEE_P_CORE);
+
+    if (dev->dram_sustained_gbps > 0 && res->dram_share > 0)
+        t_dram = blocks * out->dram_bytes /
+                 (dev->dram_sustained_gbps * 1e9 * res->dram_share / cycles_per_s);
+    if (dev->l2_bandwidth_gbps > 0 && res->l2_share > 0)
+        t_l2 = blocks * out->l2_bytes /
+               (dev->l2_bandwidth_gbps * 1e9 * res->l2_share / cycles_per_s);
+    t_mem = GP_MAX(t_dram, t_l2);
+
+    out->latency_cycles = t_lat;
+    out->throughput_cycles = t_thr;
+    out->memory_cycles = t_mem;
+    out->time_cycles = pnorm(t_core, t_mem, GP_KNEE_P_MEMORY);
+    if (!(out->time_cycles > 0))
+        out->time_cycles = 1; /* an empty block still exists for a cycle */
+
+    /* what bounds it: the largest term */
+    out->bound_pipe = (uint32_t)busiest;
+    if (t_mem >= t_thr && t_mem >= t_lat)
+        out->bound = t_dram >= t_l2 ? GP_BOUND_DRAM : GP_BOUND_L2;
+    else if (t_thr >= t_lat) {
+        switch (busiest) {
+        case GP_PIPE_ISSUE: out->bound = GP_BOUND_ISSUE; break;
+        case GP_PIPE_SHARED: out->bound = GP_BOUND_SHARED; break;
+        case GP_PIPE_L1: out->bound = GP_BOUND_L1; break;
+        case GP_PIPE_LDST: out->bound = GP_BOUND_ISSUE; break;
+        default: out->bound = GP_BOUND_COMPUTE; break;
+        }
+    } else {
+        out->bound = s.mem_chain * 2 >= s.chain ? GP_BOUND_MEMORY_LATENCY : GP_BOUND_LATENCY;
+    }
+    return 0;
+}
+
+double gp_op_grid_bytes(const gp_kernel_t *kernel, const gp_op_t *op)
+{
+    /* accesses of one op over the grid, for reuse: threads x count x size,
+       multiplied by the trip counts of the loops around it */
+    const gp_op_t *ops = kernel->ops;
+    double mult = 1, threads;
+    uint32_t i, idx = (uint32_t)(op - ops);
+    if (idx >= kernel->n_ops)
+        return 0;
+    for (i = 0; i < idx; i++)
+        if ((ops[i].kind == GP_OP_LOOP) && i + ops[i].body_len >= idx)
+            mult *= ops[i].count > 0 ? ops[i].count : 0;
+    threads = (double)kernel->total_blocks * (double)kernel->launch.threads_per_block;
+    return threads * mult * op->count * (op->access.elem_bytes ? op->access.elem_bytes : 4);
+}

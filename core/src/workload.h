@@ -1,0 +1,94 @@
+/*
+ * workload.h - a workload: what a script describes, ready for the engine.
+ *
+ * The workload owns every pointer inside it (kernel names, op arrays, the
+ * arrays below); gp_workload_free releases all of it.
+ */
+#ifndef GP_WORKLOAD_H
+#define GP_WORKLOAD_H
+
+#include <stdint.h>
+
+#include "gpuperf/plugin.h"
+
+#define GP_WL_NAME_MAX 64
+
+/* A buffer the script declared: its size lets the model judge cache reuse. */
+typedef struct gp_buffer {
+    char name[GP_WL_NAME_MAX];
+    uint64_t bytes;
+    uint32_t line;
+} gp_buffer_t;
+
+/* A stream. Stream 0 is the default (legacy, synchronising) stream. */
+typedef struct gp_stream {
+    char name[GP_WL_NAME_MAX];
+    uint32_t line;
+} gp_stream_t;
+
+typedef enum gp_cmd_type {
+    GP_CMD_LAUNCH = 0,   /* a kernel launch on a stream */
+    GP_CMD_COPY,         /* a memory copy on a stream */
+    GP_CMD_RECORD,       /* record event `event` on the stream */
+    GP_CMD_WAIT,         /* the stream waits for event `event` */
+    GP_CMD_SYNC,         /* the host waits for the stream (UINT32_MAX: device) */
+    GP_CMD_TYPE_COUNT
+} gp_cmd_type_t;
+
+typedef enum gp_copy_kind {
+    GP_COPY_H2D = 0,  /* host to device (PCIe) */
+    GP_COPY_D2H,      /* device to host (PCIe) */
+    GP_COPY_D2D,      /* within one device (DRAM read + write) */
+    GP_COPY_P2P,      /* between devices (NVLink or PCIe) */
+    GP_COPY_KIND_COUNT
+} gp_copy_kind_t;
+
+/* One command, in the order the host issues them. */
+typedef struct gp_command {
+    uint32_t type;     /* gp_cmd_type_t */
+    uint32_t stream;   /* index into streams */
+    uint32_t line;     /* script line */
+    uint32_t device;   /* target device index (several identical GPUs); 0 */
+    /* GP_CMD_LAUNCH: the kernel; name and ops are owned by the workload */
+    gp_kernel_t kernel;
+    /* GP_CMD_COPY */
+    uint32_t copy_kind;   /* gp_copy_kind_t */
+    uint32_t peer_device; /* GP_COPY_P2P: the other device */
+    uint64_t copy_bytes;
+    /* GP_CMD_RECORD / GP_CMD_WAIT */
+    uint32_t event;
+} gp_command_t;
+
+/* A parameter the script declared with gpuperf.param. */
+typedef struct gp_param_decl {
+    char name[GP_WL_NAME_MAX];
+    char help[128];
+    double default_value;
+    double value;        /* after -p overrides */
+    int is_string;       /* declared with a string default */
+    char default_str[128];
+    char value_str[128];
+    uint32_t line;
+} gp_param_decl_t;
+
+typedef struct gp_workload {
+    char script[512];       /* path as given */
+    gp_buffer_t *buffers;
+    uint32_t n_buffers;
+    gp_stream_t *streams;   /* streams[0] is the default stream */
+    uint32_t n_streams;
+    uint32_t n_events;
+    uint32_t n_devices;     /* devices the script targets (>= 1) */
+    gp_command_t *cmds;
+    uint32_t n_cmds;
+    gp_param_decl_t *params;
+    uint32_t n_params;
+} gp_workload_t;
+
+/* Release everything the workload owns and zero it. Safe on a zeroed one. */
+void gp_workload_free(gp_workload_t *wl);
+
+/* Number of GP_CMD_LAUNCH commands. */
+uint32_t gp_workload_launches(const gp_workload_t *wl);
+
+#endif /* GP_WORKLOAD_H */

@@ -1,0 +1,108 @@
+/*
+ * test_util.c - number expressions, files written atomically, names.
+ */
+#include "test_common.h"
+
+#include <math.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static double num(const char *s)
+{
+    double v = -1;
+    gp_err_t err;
+    if (gp_parse_number(s, &v, &err))
+        fail_msg("%s: %s", s, err.msg);
+    return v;
+}
+
+static void test_numbers(void **state)
+{
+    (void)state;
+    assert_true(num("256") == 256);
+    assert_true(num("2^24") == 16777216);
+    assert_true(num("4*2^20") == 4194304);
+    assert_true(num("1e6") == 1e6);
+    assert_true(num("(2^31-1)*256") == 549755813632.0);
+    assert_true(num(" 3 + 4 * 2 ") == 11);
+    assert_true(num("2^3^2") == 512); /* right associative */
+    assert_true(num("-5") == -5);
+    assert_true(num("0x100") == 256);
+    assert_true(num("10/4") == 2.5);
+}
+
+static void test_bad_numbers(void **state)
+{
+    static const char *const bad[] = {"",    "abc", "2^",  "(1+2", "1/0",     "nan",
+                                      "inf", "1e999", "2^2000", "5 MHz", "0x", "1..2"};
+    size_t i;
+    double v;
+    gp_err_t err;
+    (void)state;
+    for (i = 0; i < GP_ARRAY_LEN(bad); i++)
+        if (gp_parse_number(bad[i], &v, &err) == 0)
+            fail_msg("'%s' parsed as %g", bad[i], v);
+    assert_int_equal(gp_parse_number("1/0", &v, &err), -1);
+    assert_contains(err.msg, "division by zero");
+    {
+        char deep[200];
+        memset(deep, '(', 100);
+        deep[100] = '1';
+        memset(deep + 101, ')', 98);
+        deep[199] = '\0';
+        assert_int_equal(gp_parse_number(deep, &v, &err), -1);
+    }
+}
+
+static void test_atomic_write(void **state)
+{
+    char dir[] = "/tmp/gp_test_XXXXXX", path[256], *data;
+    size_t len;
+    gp_err_t err;
+    (void)state;
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/out.json", dir);
+    assert_int_equal(gp_write_file_atomic(path, "{\"a\":1}", 7, &err), 0);
+    assert_int_equal(gp_read_file(path, 100, &data, &len, &err), 0);
+    assert_int_equal(len, 7);
+    assert_string_equal(data, "{\"a\":1}");
+    free(data);
+    assert_int_equal(gp_read_file(path, 3, &data, &len, &err), -1);
+    assert_contains(err.msg, "larger than 3 bytes");
+    unlink(path);
+    snprintf(path, sizeof path, "%s/no/such/dir/out.json", dir);
+    assert_int_equal(gp_write_file_atomic(path, "x", 1, &err), -1);
+    assert_contains(err.msg, "cannot create a temporary file");
+    assert_int_equal(gp_read_file(dir, 100, &data, &len, &err), -1);
+    assert_contains(err.msg, "is a directory");
+    rmdir(dir);
+}
+
+static void test_names_and_strings(void **state)
+{
+    char small[4];
+    gp_err_t err;
+    (void)state;
+    assert_true(gp_is_plain_name("h200-sxm"));
+    assert_false(gp_is_plain_name("../x"));
+    assert_false(gp_is_plain_name(".."));
+    assert_false(gp_is_plain_name(""));
+    assert_int_equal(gp_strlcpy(small, "abcdef", sizeof small), -1);
+    assert_string_equal(small, "abc");
+    assert_true(gp_mul_sat_u64(1ull << 40, 1ull << 40) == UINT64_MAX);
+    assert_true(gp_mul_sat_u64(3, 5) == 15);
+    gp_err_set(&err, "inner %d", 1);
+    gp_err_prefix(&err, "outer");
+    assert_string_equal(err.msg, "outer: inner 1");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_numbers),
+        cmocka_unit_test(test_bad_numbers),
+        cmocka_unit_test(test_atomic_write),
+        cmocka_unit_test(test_names_and_strings),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
