@@ -1,0 +1,1234 @@
+// gpuperf-calibrate - measures the GPU it runs on and writes a gpuperf device INI
+// file (devices/NAME.ini schema) to stdout or to -o FILE. Progress goes to stderr.
+//
+// What it measures and how is documented in README.md beside this file. Values it
+// cannot measure come from a small built-in table per compute capability and are
+// marked as such in the file.
+//
+// usage: gpuperf-calibrate [-d DEVICE] [-o FILE] [--arch NAME]
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdarg>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <map>
+#include <numeric>
+#include <random>
+#include <string>
+#include <vector>
+
+// ---------------------------------------------------------------- errors
+
+// Abort with file:line and the CUDA error string when a runtime call fails.
+#define CK(call)                                                                   \
+  do {                                                                             \
+    cudaError_t e_ = (call);                                                       \
+    if (e_ != cudaSuccess) {                                                       \
+      fprintf(stderr, "gpuperf-calibrate: %s:%d: %s failed: %s\n", __FILE__,       \
+              __LINE__, #call, cudaGetErrorString(e_));                            \
+      exit(1);                                                                     \
+    }                                                                              \
+  } while (0)
+#define CK_LAUNCH() CK(cudaGetLastError())
+
+typedef unsigned long long u64;
+
+// ---------------------------------------------------------------- device helpers
+
+// SM cycle counter.
+__device__ __forceinline__ long long clk() {
+  long long c;
+  asm volatile("mov.u64 %0, %%clock64;" : "=l"(c)::"memory");
+  return c;
+}
+
+// Global nanosecond timer (coarse, but common to all SMs).
+__device__ __forceinline__ u64 gtimer() {
+  u64 t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t)::"memory");
+  return t;
+}
+
+// Index of the SM this thread runs on.
+__device__ __forceinline__ unsigned smid() {
+  unsigned s;
+  asm volatile("mov.u32 %0, %%smid;" : "=r"(s));
+  return s;
+}
+
+// Dependent 8-byte loads for pointer chasing: cached in L1 (.ca) or in L2 only (.cg).
+__device__ __forceinline__ u64 load_ca(u64 p) {
+  u64 v;
+  asm volatile("ld.global.ca.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+  return v;
+}
+__device__ __forceinline__ u64 load_cg(u64 p) {
+  u64 v;
+  asm volatile("ld.global.cg.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+  return v;
+}
+
+// ---------------------------------------------------------------- latency kernels
+
+// One thread follows a pointer chain: `warm` untimed hops, then `hops` timed hops.
+template <bool L2_ONLY>
+__global__ void k_chase(u64 start, int warm, int hops, u64 *sink, long long *cycles) {
+  u64 p = start;
+  for (int i = 0; i < warm; ++i) p = L2_ONLY ? load_cg(p) : load_ca(p);
+  long long t0 = clk();
+#pragma unroll 8
+  for (int i = 0; i < hops; ++i) p = L2_ONLY ? load_cg(p) : load_ca(p);
+  long long t1 = clk();
+  sink[0] = p;
+  cycles[0] = t1 - t0;
+}
+
+// One thread chases through shared memory (each word holds the next word's address).
+__global__ void k_smem_chase(int hops, unsigned *sink, long long *cycles) {
+  const int n = 4096, step = 97;  // gcd(97, 4096) = 1: one cycle through all words
+  __shared__ unsigned s[n];
+  unsigned base = (unsigned)__cvta_generic_to_shared(s);
+  for (int i = 0; i < n; ++i) s[i] = base + 4u * ((i + step) % n);
+  __syncthreads();
+  unsigned p = base;
+  for (int i = 0; i < 64; ++i) asm volatile("ld.shared.u32 %0, [%0];" : "+r"(p)::"memory");
+  long long t0 = clk();
+#pragma unroll 8
+  for (int i = 0; i < hops; ++i) asm volatile("ld.shared.u32 %0, [%0];" : "+r"(p)::"memory");
+  long long t1 = clk();
+  sink[0] = p;
+  cycles[0] = t1 - t0;
+}
+
+// Constant-memory chain: each node holds the byte offset of the next node.
+__constant__ unsigned c_chain[512];
+
+// One thread chases through the constant cache (LDC with a register offset).
+__global__ void k_const_chase(int hops, unsigned *sink, long long *cycles) {
+  unsigned p = 0;
+  for (int i = 0; i < 64; ++i) p = *(const unsigned *)((const char *)c_chain + p);
+  long long t0 = clk();
+#pragma unroll 8
+  for (int i = 0; i < hops; ++i) p = *(const unsigned *)((const char *)c_chain + p);
+  long long t1 = clk();
+  sink[0] = p;
+  cycles[0] = t1 - t0;
+}
+
+// Run-time operands of the instruction chains (kernel arguments: nothing folds).
+struct OpArgs {
+  float fa, fb;
+  double da, db;
+  unsigned ia, ib, ic;
+  __half2 ha, hb;
+};
+
+// Instruction classes: T is the register type, step() one dependent step, OPS the
+// instructions per step, RESULTS the results per instruction per thread.
+struct OpFp32 {
+  typedef float T;
+  enum { OPS = 1, RESULTS = 1 };
+  __device__ static T init(unsigned t) { return 1.0f + t * 1e-3f; }
+  __device__ static T step(T x, const OpArgs &a) { return fmaf(x, a.fa, a.fb); }
+  __device__ static float fold(T x) { return x; }
+};
+struct OpFp64 {
+  typedef double T;
+  enum { OPS = 1, RESULTS = 1 };
+  __device__ static T init(unsigned t) { return 1.0 + t * 1e-3; }
+  __device__ static T step(T x, const OpArgs &a) { return fma(x, a.da, a.db); }
+  __device__ static float fold(T x) { return (float)x; }
+};
+struct OpFp16 {
+  typedef __half2 T;
+  enum { OPS = 1, RESULTS = 2 };
+  __device__ static T init(unsigned t) { return __floats2half2_rn(1.0f, 0.5f + (t & 7) * 0.01f); }
+  __device__ static T step(T x, const OpArgs &a) { return __hfma2(x, a.ha, a.hb); }
+  __device__ static float fold(T x) { return __low2float(x) + __high2float(x); }
+};
+struct OpInt32 {  // add then xor (two instructions that cannot fuse; VIADD + LOP3 on sm_90)
+  typedef unsigned T;
+  enum { OPS = 2, RESULTS = 1 };
+  __device__ static T init(unsigned t) { return t * 2654435761u; }
+  __device__ static T step(T x, const OpArgs &a) {
+    asm volatile("add.u32 %0, %0, %1;\n\txor.b32 %0, %0, %2;" : "+r"(x) : "r"(a.ib), "r"(a.ic));
+    return x;
+  }
+  __device__ static float fold(T x) { return (float)(x & 0xffff); }
+};
+struct OpImad {
+  typedef unsigned T;
+  enum { OPS = 1, RESULTS = 1 };
+  __device__ static T init(unsigned t) { return t * 2654435761u; }
+  __device__ static T step(T x, const OpArgs &a) {
+    asm volatile("mad.lo.u32 %0, %0, %1, %2;" : "+r"(x) : "r"(a.ia), "r"(a.ib));
+    return x;
+  }
+  __device__ static float fold(T x) { return (float)(x & 0xffff); }
+};
+struct OpSfu {  // MUFU.RSQ
+  typedef float T;
+  enum { OPS = 1, RESULTS = 1 };
+  __device__ static T init(unsigned t) { return 2.0f + t * 1e-3f; }
+  __device__ static T step(T x, const OpArgs &) {
+    asm volatile("rsqrt.approx.ftz.f32 %0, %0;" : "+f"(x));
+    return x;
+  }
+  __device__ static float fold(T x) { return x; }
+};
+struct OpCvt {  // F2I then I2F
+  typedef float T;
+  enum { OPS = 2, RESULTS = 1 };
+  __device__ static T init(unsigned t) { return (float)(t + 3); }
+  __device__ static T step(T x, const OpArgs &) {
+    int i;
+    asm volatile("cvt.rni.s32.f32 %0, %1;" : "=r"(i) : "f"(x));
+    asm volatile("cvt.rn.f32.s32 %0, %1;" : "=f"(x) : "r"(i));
+    return x;
+  }
+  __device__ static float fold(T x) { return x; }
+};
+struct OpF2i {  // F2I only (the result's bits feed the next conversion)
+  typedef float T;
+  enum { OPS = 1, RESULTS = 1 };
+  __device__ static T init(unsigned t) { return (float)(t + 3); }
+  __device__ static T step(T x, const OpArgs &) {
+    int i;
+    asm volatile("cvt.rni.s32.f32 %0, %1;" : "=r"(i) : "f"(x));
+    return __int_as_float(i);
+  }
+  __device__ static float fold(T x) { return x; }
+};
+struct OpTensor {  // mma.sync m16n8k16 f16 -> f32, dependent through the accumulator
+  struct T {
+    float d[4];
+  };
+  enum { OPS = 1, RESULTS = 1 };
+  __device__ static T init(unsigned t) {
+    T x;
+    for (int i = 0; i < 4; ++i) x.d[i] = t * 1e-3f + i;
+    return x;
+  }
+  __device__ static T step(T x, const OpArgs &a) {
+#if __CUDA_ARCH__ >= 800
+    unsigned ra = *(const unsigned *)&a.ha, rb = *(const unsigned *)&a.hb;
+    asm volatile(
+        "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, "
+        "{%8,%9}, {%0,%1,%2,%3};"
+        : "+f"(x.d[0]), "+f"(x.d[1]), "+f"(x.d[2]), "+f"(x.d[3])
+        : "r"(ra), "r"(rb), "r"(ra), "r"(rb), "r"(ra), "r"(rb));
+#endif
+    return x;
+  }
+  __device__ static float fold(T x) { return x.d[0] + x.d[1] + x.d[2] + x.d[3]; }
+};
+
+// One warp runs one dependent chain of iters*32 steps; thread 0 reports the cycles.
+template <class Op>
+__global__ void k_latency(float *out, long long *cycles, int iters, OpArgs a) {
+  typename Op::T x = Op::init(threadIdx.x);
+  for (int u = 0; u < 32; ++u) x = Op::step(x, a);  // warm the instruction cache
+  long long t0 = clk();
+  for (int k = 0; k < iters; ++k) {
+#pragma unroll
+    for (int u = 0; u < 32; ++u) x = Op::step(x, a);
+  }
+  long long t1 = clk();
+  out[threadIdx.x] = Op::fold(x);
+  if (threadIdx.x == 0) cycles[0] = t1 - t0;
+}
+
+// Per-block timing record of the throughput kernels.
+struct BlockRec {
+  unsigned sm;
+  long long c0, c1;  // clock64 at start and end
+  u64 g0, g1;        // globaltimer at start and end
+};
+
+// Record the start of a block's timed region (after all its threads arrived).
+__device__ __forceinline__ void rec_start(long long *c0, u64 *g0) {
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    *g0 = gtimer();
+    *c0 = clk();
+  }
+}
+
+// Record the end of a block's timed region.
+__device__ __forceinline__ void rec_end(BlockRec *rec, long long c0, u64 g0) {
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    long long c1 = clk();
+    u64 g1 = gtimer();
+    BlockRec r = {smid(), c0, c1, g0, g1};
+    rec[blockIdx.x] = r;
+  }
+}
+
+// Throughput: every thread runs 8 independent chains of iters*4 steps.
+template <class Op>
+__global__ void k_throughput(float *out, BlockRec *rec, int iters, OpArgs a) {
+  const int ILP = 8;
+  typename Op::T x[ILP];
+#pragma unroll
+  for (int j = 0; j < ILP; ++j) x[j] = Op::init(threadIdx.x + 131 * j);
+  long long c0 = 0;
+  u64 g0 = 0;
+  rec_start(&c0, &g0);
+  for (int k = 0; k < iters; ++k) {
+#pragma unroll
+    for (int u = 0; u < 4; ++u) {
+#pragma unroll
+      for (int j = 0; j < ILP; ++j) x[j] = Op::step(x[j], a);
+    }
+  }
+  rec_end(rec, c0, g0);
+  float s = 0;
+#pragma unroll
+  for (int j = 0; j < ILP; ++j) s += Op::fold(x[j]);
+  out[blockIdx.x * (size_t)blockDim.x + threadIdx.x] = s;
+}
+
+// Shared-memory bandwidth: conflict-free 16-byte loads (each warp reads 512 contiguous bytes).
+__global__ void k_smem_bw(unsigned *out, BlockRec *rec, int iters) {
+  __shared__ uint4 s[2048];  // 32 KiB
+  for (int i = threadIdx.x; i < 2048; i += blockDim.x) s[i] = make_uint4(i, i + 1, i + 2, i + 3);
+  unsigned addr = (unsigned)__cvta_generic_to_shared(&s[threadIdx.x & 255]);
+  unsigned acc = 0;
+  long long c0 = 0;
+  u64 g0 = 0;
+  rec_start(&c0, &g0);
+  for (int k = 0; k < iters; ++k) {
+#pragma unroll
+    for (int u = 0; u < 8; ++u) {  // 8 loads, 4 KiB apart
+      unsigned v0, v1, v2, v3;
+      // .volatile: ptxas must not hoist the (loop-invariant) loads out of the loop
+      asm volatile("ld.volatile.shared.v4.u32 {%0,%1,%2,%3}, [%4];"
+                   : "=r"(v0), "=r"(v1), "=r"(v2), "=r"(v3)
+                   : "r"(addr + u * 4096)
+                   : "memory");
+      acc ^= v0 ^ v1 ^ v2 ^ v3;
+    }
+  }
+  rec_end(rec, c0, g0);
+  out[blockIdx.x * (size_t)blockDim.x + threadIdx.x] = acc;
+}
+
+// Back-to-back barriers in a 256-thread block; thread 0 reports the cycles.
+__global__ void k_barrier(long long *cycles, int iters) {
+  __syncthreads();
+  long long t0 = clk();
+  for (int k = 0; k < iters; ++k) {
+#pragma unroll
+    for (int u = 0; u < 8; ++u) __syncthreads();
+  }
+  long long t1 = clk();
+  if (threadIdx.x == 0) cycles[0] = t1 - t0;
+}
+
+// One thread: global atomics whose operand is the previous atomic's result.
+__global__ void k_atomic_chain(unsigned *word, int hops, unsigned *sink, long long *cycles) {
+  unsigned x = 1;
+  for (int i = 0; i < 16; ++i)
+    asm volatile("atom.global.add.u32 %0, [%1], %0;" : "+r"(x) : "l"(word) : "memory");
+  long long t0 = clk();
+#pragma unroll 8
+  for (int i = 0; i < hops; ++i)
+    asm volatile("atom.global.add.u32 %0, [%1], %0;" : "+r"(x) : "l"(word) : "memory");
+  long long t1 = clk();
+  sink[0] = x;
+  cycles[0] = t1 - t0;
+}
+
+// One thread: a minimal counted loop (IADD, ISETP, taken BRA) per iteration; the
+// nounroll pragma keeps ptxas from unrolling it.
+__global__ void k_branch_loop(int iters, int *sink, long long *cycles) {
+  int i = 0;
+  long long t0 = clk();
+  asm volatile(
+      "{\n\t.reg .pred p;\n"
+      "LOOP:\n\t"
+      ".pragma \"nounroll\";\n\t"
+      "add.s32 %0, %0, 1;\n\t"
+      "setp.lt.s32 p, %0, %1;\n\t"
+      "@p bra LOOP;\n\t}"
+      : "+r"(i)
+      : "r"(iters));
+  long long t1 = clk();
+  sink[0] = i;
+  cycles[0] = t1 - t0;
+}
+
+// One thread reads clock64 and globaltimer `ns` nanoseconds apart (SM clock).
+__global__ void k_clock(u64 ns, long long *cycles, u64 *elapsed_ns) {
+  u64 g0 = gtimer();
+  long long c0 = clk();
+  u64 g1 = g0;
+  while (g1 - g0 < ns) g1 = gtimer();
+  long long c1 = clk();
+  cycles[0] = c1 - c0;
+  elapsed_ns[0] = g1 - g0;
+}
+
+// ---------------------------------------------------------------- bandwidth kernels
+
+// Float4 copy, one element per thread.
+__global__ void k_copy4(const float4 *__restrict__ in, float4 *__restrict__ out, size_t n4) {
+  size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+  if (i < n4) out[i] = in[i];
+}
+
+// Float4 read, one element per thread; writes only if the data holds a sentinel.
+__global__ void k_read4(const float4 *__restrict__ in, float *__restrict__ out, size_t n4) {
+  size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+  if (i < n4) {
+    float4 v = in[i];
+    if (v.x + v.y + v.z + v.w == -1.0f) out[0] = v.x;
+  }
+}
+
+// Isolated 4-byte reads, `stride` floats apart; writes only if it reads the sentinel.
+__global__ void k_stride_read(const float *__restrict__ in, float *__restrict__ out, size_t n,
+                              int stride) {
+  size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+  if (i < n) {
+    float v = __ldcg(in + i * stride);
+    if (v == -1.0f) out[0] = v;
+  }
+}
+
+// L2-resident re-read: `passes` sweeps over n4 float4 with ld.global.cg (L2 only).
+__global__ void k_l2_read(const float4 *__restrict__ in, float *__restrict__ out, size_t n4,
+                          int passes) {
+  size_t t = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+  size_t T = (size_t)gridDim.x * blockDim.x;
+  float acc = 0;
+  for (int p = 0; p < passes; ++p)
+    for (size_t i = t; i < n4; i += T) {
+      float4 v = __ldcg(in + i);
+      acc += v.x + v.y + v.z + v.w;
+    }
+  if (acc == -1.0f) out[0] = acc;
+}
+
+// Does nothing: launch overhead, launch latency and block scheduling.
+__global__ void k_empty() {}
+
+// ---------------------------------------------------------------- host helpers
+
+// Median of a vector.
+static double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+// Everything the measurements share.
+struct Ctx {
+  int dev = 0;
+  cudaDeviceProp prop;
+  cudaStream_t s = nullptr;
+  cudaEvent_t e0 = nullptr, e1 = nullptr;
+  void *scratch = nullptr;  // 1 GiB, written to flush L2
+  long long *d_cycles = nullptr;
+  u64 *d_sink = nullptr;
+  float *d_out = nullptr;  // 64 MiB
+  double clock_mhz = 0;    // measured SM clock under load
+};
+
+// Median time (ms) of `reps` runs of `fn` enqueued on c.s, after 2 warm-ups.
+template <typename F>
+static double time_ms(Ctx &c, int reps, F fn, bool flush = false) {
+  std::vector<double> v;
+  for (int r = 0; r < reps + 2; ++r) {
+    if (flush) CK(cudaMemsetAsync(c.scratch, r & 0xff, size_t(1) << 30, c.s));
+    CK(cudaEventRecord(c.e0, c.s));
+    fn();
+    CK_LAUNCH();
+    CK(cudaEventRecord(c.e1, c.s));
+    CK(cudaEventSynchronize(c.e1));
+    float ms = 0;
+    CK(cudaEventElapsedTime(&ms, c.e0, c.e1));
+    if (r >= 2) v.push_back(ms);
+  }
+  return median(v);
+}
+
+// Read back the cycle count a single-thread kernel wrote.
+static long long read_cycles(Ctx &c) {
+  long long v = 0;
+  CK(cudaStreamSynchronize(c.s));
+  CK(cudaMemcpy(&v, c.d_cycles, sizeof v, cudaMemcpyDeviceToHost));
+  return v;
+}
+
+// Build a random cyclic pointer chain over `nodes` nodes `stride` bytes apart at
+// device address `base` (Sattolo's shuffle gives one cycle through all nodes).
+static void build_chain(u64 base, size_t nodes, size_t stride, unsigned seed) {
+  std::vector<size_t> order(nodes);
+  std::iota(order.begin(), order.end(), 0);
+  std::mt19937_64 rng(seed);
+  for (size_t i = nodes - 1; i > 0; --i) {
+    size_t j = std::uniform_int_distribution<size_t>(0, i - 1)(rng);
+    std::swap(order[i], order[j]);
+  }
+  std::vector<u64> host(nodes * stride / 8, 0);
+  for (size_t k = 0; k < nodes; ++k) {
+    size_t from = order[k], to = order[(k + 1) % nodes];
+    host[from * stride / 8] = base + to * stride;
+  }
+  CK(cudaMemcpy((void *)base, host.data(), host.size() * 8, cudaMemcpyHostToDevice));
+}
+
+// Cycles per hop of a pointer chase (footprint bytes, stride bytes; cold: flush L2
+// first and time the first pass only).
+static double chase(Ctx &c, void *buf, size_t footprint, size_t stride, bool l2_only, bool cold) {
+  size_t nodes = footprint / stride;
+  u64 base = (u64)buf;
+  build_chain(base, nodes, stride, 12345u + (unsigned)footprint);
+  int hops = cold ? (int)nodes : 4096;
+  int warm = cold ? 0 : (int)std::max<size_t>(nodes, 256);
+  std::vector<double> v;
+  for (int r = 0; r < 5; ++r) {
+    if (cold) CK(cudaMemsetAsync(c.scratch, r, size_t(1) << 30, c.s));
+    if (l2_only) k_chase<true><<<1, 1, 0, c.s>>>(base, warm, hops, c.d_sink, c.d_cycles);
+    else k_chase<false><<<1, 1, 0, c.s>>>(base, warm, hops, c.d_sink, c.d_cycles);
+    CK_LAUNCH();
+    v.push_back((double)read_cycles(c) / hops);
+  }
+  return median(v);
+}
+
+// Dependent-issue latency of an instruction class, cycles per instruction.
+template <class Op>
+static double latency(Ctx &c, const OpArgs &a) {
+  const int iters = 256;
+  std::vector<double> v;
+  for (int r = 0; r < 5; ++r) {
+    k_latency<Op><<<1, 32, 0, c.s>>>(c.d_out, c.d_cycles, iters, a);
+    CK_LAUNCH();
+    v.push_back((double)read_cycles(c) / (iters * 32.0 * Op::OPS));
+  }
+  return median(v);
+}
+
+// Per-SM rate from block records: median over SMs of work_per_block * blocks / span.
+static double per_sm_rate(const std::vector<BlockRec> &recs, double work_per_block,
+                          double *clock_mhz) {
+  std::map<unsigned, std::vector<const BlockRec *>> by_sm;
+  std::vector<double> mhz;
+  for (const BlockRec &r : recs) {
+    by_sm[r.sm].push_back(&r);
+    if (r.g1 > r.g0) mhz.push_back((double)(r.c1 - r.c0) * 1e3 / (double)(r.g1 - r.g0));
+  }
+  std::vector<double> rates;
+  for (auto &kv : by_sm) {
+    long long lo = kv.second[0]->c0, hi = kv.second[0]->c1;
+    for (const BlockRec *r : kv.second) {
+      lo = std::min(lo, r->c0);
+      hi = std::max(hi, r->c1);
+    }
+    if (hi > lo) rates.push_back(work_per_block * kv.second.size() / (double)(hi - lo));
+  }
+  if (clock_mhz) *clock_mhz = mhz.empty() ? 0 : median(mhz);
+  return rates.empty() ? 0 : median(rates);
+}
+
+// Launch a throughput kernel with one full wave of 256-thread blocks; returns the
+// median results per clock per SM (and the SM clock it saw, MHz).
+template <class Op>
+static double throughput(Ctx &c, const OpArgs &a, int iters, double *clock_mhz = nullptr) {
+  const int bs = 256;
+  int per_sm = 0;
+  CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k_throughput<Op>, bs, 0));
+  int grid = per_sm * c.prop.multiProcessorCount;
+  BlockRec *d_rec = nullptr;
+  CK(cudaMalloc(&d_rec, grid * sizeof(BlockRec)));
+  std::vector<double> v, clk;
+  for (int r = 0; r < 3; ++r) {
+    k_throughput<Op><<<grid, bs, 0, c.s>>>(c.d_out, d_rec, iters, a);
+    CK_LAUNCH();
+    CK(cudaStreamSynchronize(c.s));
+    std::vector<BlockRec> recs(grid);
+    CK(cudaMemcpy(recs.data(), d_rec, grid * sizeof(BlockRec), cudaMemcpyDeviceToHost));
+    double work = (double)bs * iters * 4 * 8 * Op::OPS * Op::RESULTS, mhz = 0;
+    v.push_back(per_sm_rate(recs, work, &mhz));  // instruction results per clock per SM
+    clk.push_back(mhz);
+  }
+  CK(cudaFree(d_rec));
+  if (clock_mhz) *clock_mhz = median(clk);
+  return median(v);
+}
+
+// Shared-memory bytes per clock per SM (LDS.128, conflict-free, full occupancy).
+static double smem_bandwidth(Ctx &c) {
+  const int bs = 256, iters = 2048;
+  int per_sm = 0;
+  CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k_smem_bw, bs, 0));
+  int grid = per_sm * c.prop.multiProcessorCount;
+  BlockRec *d_rec = nullptr;
+  CK(cudaMalloc(&d_rec, grid * sizeof(BlockRec)));
+  std::vector<double> v;
+  for (int r = 0; r < 3; ++r) {
+    k_smem_bw<<<grid, bs, 0, c.s>>>((unsigned *)c.d_out, d_rec, iters);
+    CK_LAUNCH();
+    CK(cudaStreamSynchronize(c.s));
+    std::vector<BlockRec> recs(grid);
+    CK(cudaMemcpy(recs.data(), d_rec, grid * sizeof(BlockRec), cudaMemcpyDeviceToHost));
+    v.push_back(per_sm_rate(recs, (double)bs * iters * 8 * 16, nullptr));
+  }
+  CK(cudaFree(d_rec));
+  return median(v);
+}
+
+// ---------------------------------------------------------------- built-in table
+
+// Per-CC facts that this program cannot measure. Sources: CUDA C++ Programming Guide
+// (compute capability tables; see shared/reference/gpu-facts.md) and, for tensor
+// rates, NVIDIA's architecture whitepapers (dense rates per SM per clock).
+struct CcFacts {
+  int major, minor;
+  const char *arch;
+  int schedulers, dispatch, max_regs_per_thread;
+  long long l1_shared_bytes;
+  double ldst_lanes;
+  double t_fp16, t_bf16, t_tf32, t_fp64, t_int8, t_fp8;
+  int sector_bytes, l1_line_bytes;
+  long long constant_cache_bytes;
+};
+static const CcFacts kCcTable[] = {
+    // CC     arch       sch dis regs  L1+smem  ldst  fp16  bf16  tf32  fp64 int8  fp8 sec line cc$
+    {8, 0, "ampere", 4, 1, 255, 196608, 32, 2048, 2048, 1024, 128, 4096, 0, 32, 128, 8192},
+    {8, 6, "ampere", 4, 1, 255, 131072, 32, 1024, 1024, 512, 0, 2048, 0, 32, 128, 8192},
+    {8, 7, "ampere", 4, 1, 255, 196608, 32, 1024, 1024, 512, 0, 2048, 0, 32, 128, 8192},
+    {8, 9, "ampere", 4, 1, 255, 131072, 32, 1024, 1024, 512, 0, 2048, 2048, 32, 128, 8192},
+    {9, 0, "hopper", 4, 1, 255, 262144, 32, 4096, 4096, 2048, 256, 8192, 8192, 32, 128, 8192},
+};
+
+// Table entry for a CC: exact match, else the nearest lower one of the same major
+// (nullptr if none).
+static const CcFacts *cc_facts(int major, int minor) {
+  const CcFacts *best = nullptr;
+  for (const CcFacts &f : kCcTable)
+    if (f.major == major && f.minor <= minor) best = &f;
+  return best;
+}
+
+// Plugin name for a CC (nullptr: no plugin; --arch must name one).
+static const char *arch_for(int major, int minor) {
+  if (major == 9 && minor == 0) return "hopper";
+  if (major == 8) return "ampere";
+  if (major == 2 || major == 3) return "fermi-kepler";
+  if (major == 1) return "tesla";
+  return nullptr;
+}
+
+// ---------------------------------------------------------------- INI writer
+
+// Longest line written: gpuperf's device loader rejects lines over 190 characters.
+static const size_t kMaxLine = 150;
+
+// Append `text` as "; " comment lines of at most kMaxLine characters.
+static void comment_lines(std::string &out, const std::string &text) {
+  size_t pos = 0;
+  while (pos < text.size()) {
+    size_t len = std::min(text.size() - pos, kMaxLine - 2);
+    if (pos + len < text.size()) {  // break at the last space that fits
+      size_t sp = text.rfind(' ', pos + len);
+      if (sp != std::string::npos && sp > pos) len = sp - pos;
+    }
+    out += "; " + text.substr(pos, len) + "\n";
+    pos += len;
+    while (pos < text.size() && text[pos] == ' ') ++pos;
+  }
+}
+
+// Collects "key = value ; comment" lines per section, written in schema order.
+struct Ini {
+  std::string text;
+  void section(const char *name) {
+    if (!text.empty()) text += "\n";
+    text += "[";
+    text += name;
+    text += "]\n";
+  }
+  void note(const std::string &t) { comment_lines(text, t); }
+  void kv(const char *key, const std::string &value, const std::string &comment) {
+    char line[1024];
+    snprintf(line, sizeof line, "%-38s ; %s", (std::string(key) + " = " + value).c_str(),
+             comment.c_str());
+    if (strlen(line) > kMaxLine) {  // too long: the comment goes on lines of its own above
+      comment_lines(text, comment);
+      snprintf(line, sizeof line, "%s = %s", key, value.c_str());
+    }
+    text += line;
+    text += "\n";
+  }
+  void num(const char *key, double v, int decimals, const std::string &comment) {
+    char buf[64];
+    snprintf(buf, sizeof buf, "%.*f", decimals, v);
+    kv(key, buf, comment);
+  }
+  void integer(const char *key, long long v, const std::string &comment) {
+    kv(key, std::to_string(v), comment);
+  }
+};
+
+static const char *kMeasured = "measured by gpuperf-calibrate: ";
+static const char *kGuide = "from the CUDA programming guide tables (not measured)";
+static const char *kProps = "cudaGetDeviceProperties: ";
+
+// printf into a std::string.
+static std::string fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
+static std::string fmt(const char *f, ...) {
+  char buf[512];
+  va_list ap;
+  va_start(ap, f);
+  vsnprintf(buf, sizeof buf, f, ap);
+  va_end(ap);
+  return buf;
+}
+
+// ---------------------------------------------------------------- measurements
+
+// All measured values (NAN where not measured).
+struct Measured {
+  double clock_mhz;
+  double l1_cyc, l2_cyc, dram_cyc, smem_cyc, const_cyc;
+  double fp32_cyc, fp64_cyc, fp16_cyc, int32_cyc, imad_cyc, sfu_cyc, cvt_cyc, tensor_cyc;
+  double branch_cyc, barrier_cyc, atomic_cyc;
+  double fp32_tp, fp64_tp, fp16_tp, int32_tp, imad_tp, sfu_tp, cvt_tp, f2i_tp, f2i_cyc;
+  double smem_bpc, l2_gbps, l2_buf_mib, dram_gbps, read_gbps;
+  double fetch_eff[4];  // effective bytes per isolated read at 32/64/128/256 B apart
+  unsigned dram_fetch;
+  double launch_overhead_us, launch_latency_us, block_cycles;
+  double pcie_gbps, pcie_us, peer_gbps, peer_us;
+  int peer_measured;
+};
+
+// Keep the GPU busy for a while so that its clocks are up before measuring.
+static void warm_up(Ctx &c, const OpArgs &a) {
+  fprintf(stderr, "  warming up the GPU\n");
+  for (int i = 0; i < 4; ++i) throughput<OpFp32>(c, a, 65536);  // about 0.2 s in all
+}
+
+// SM clock (MHz) seen by one thread over 10 ms: clock64 against globaltimer.
+static double sm_clock_mhz(Ctx &c) {
+  u64 *d_ns = nullptr, ns = 0;
+  CK(cudaMalloc(&d_ns, sizeof(u64)));
+  k_clock<<<1, 1, 0, c.s>>>(10000000ull, c.d_cycles, d_ns);
+  CK_LAUNCH();
+  long long cyc = read_cycles(c);
+  CK(cudaMemcpy(&ns, d_ns, sizeof ns, cudaMemcpyDeviceToHost));
+  CK(cudaFree(d_ns));
+  return ns ? cyc * 1e3 / ns : 0;
+}
+
+// Memory-hierarchy latencies by pointer chasing (cycles per hop).
+static void measure_latencies(Ctx &c, Measured &m) {
+  const size_t page = size_t(2) << 20;
+  char *buf = nullptr;
+  CK(cudaMalloc(&buf, 2 * page));
+  char *aligned = (char *)(((u64)buf + page - 1) & ~(u64)(page - 1));  // one 2 MiB page
+  fprintf(stderr, "  SM clock seen by one thread: %.0f MHz\n", sm_clock_mhz(c));
+  m.l1_cyc = chase(c, aligned, 16 << 10, 128, false, false);
+  fprintf(stderr, "  L1 hit latency      %.1f cycles (16 KiB, 128 B stride, ld.ca)\n", m.l1_cyc);
+  m.l2_cyc = chase(c, aligned, page, 128, true, false);
+  fprintf(stderr, "  L2 hit latency      %.1f cycles (2 MiB, 128 B stride, ld.cg)\n", m.l2_cyc);
+  m.dram_cyc = chase(c, aligned, page, 512, true, true);
+  fprintf(stderr, "  DRAM latency        %.1f cycles (4096 lines after an L2 flush)\n", m.dram_cyc);
+  CK(cudaFree(buf));
+
+  std::vector<double> v;
+  for (int r = 0; r < 5; ++r) {
+    k_smem_chase<<<1, 1, 0, c.s>>>(4096, (unsigned *)c.d_sink, c.d_cycles);
+    CK_LAUNCH();
+    v.push_back(read_cycles(c) / 4096.0);
+  }
+  m.smem_cyc = median(v);
+  fprintf(stderr, "  shared load latency %.1f cycles\n", m.smem_cyc);
+
+  // 32 nodes 64 B apart (2 KiB); node i points to node (5i + 3) mod 32, which visits
+  // all 32 nodes in one cycle (multiplier 1 mod 4, odd increment).
+  const int nodes = 32, node_bytes = 64;
+  unsigned table[512] = {0};
+  for (int i = 0; i < nodes; ++i)
+    table[i * node_bytes / 4] = node_bytes * ((i * 5 + 3) % nodes);
+  CK(cudaMemcpyToSymbol(c_chain, table, sizeof table));
+  v.clear();
+  for (int r = 0; r < 5; ++r) {
+    k_const_chase<<<1, 1, 0, c.s>>>(2048, (unsigned *)c.d_sink, c.d_cycles);
+    CK_LAUNCH();
+    v.push_back(read_cycles(c) / 2048.0);
+  }
+  m.const_cyc = median(v);
+  fprintf(stderr, "  constant latency    %.1f cycles\n", m.const_cyc);
+}
+
+// Dependent-issue latencies per instruction class and the throughputs.
+static void measure_alu(Ctx &c, const OpArgs &a, Measured &m) {
+  m.fp32_cyc = latency<OpFp32>(c, a);
+  m.fp64_cyc = latency<OpFp64>(c, a);
+  m.fp16_cyc = latency<OpFp16>(c, a);
+  m.int32_cyc = latency<OpInt32>(c, a);
+  m.imad_cyc = latency<OpImad>(c, a);
+  m.sfu_cyc = latency<OpSfu>(c, a);
+  m.cvt_cyc = latency<OpCvt>(c, a);
+  m.f2i_cyc = latency<OpF2i>(c, a);
+  m.tensor_cyc = c.prop.major >= 8 ? latency<OpTensor>(c, a) : NAN;
+  fprintf(stderr,
+          "  latency (cycles): fp32 %.2f fp64 %.2f fp16 %.2f int32(add/xor) %.2f imad %.2f "
+          "sfu %.2f cvt %.2f f2i %.2f tensor %.2f\n",
+          m.fp32_cyc, m.fp64_cyc, m.fp16_cyc, m.int32_cyc, m.imad_cyc, m.sfu_cyc, m.cvt_cyc,
+          m.f2i_cyc, m.tensor_cyc);
+
+  std::vector<double> v;
+  for (int r = 0; r < 5; ++r) {
+    k_branch_loop<<<1, 1, 0, c.s>>>(16384, (int *)c.d_sink, c.d_cycles);
+    CK_LAUNCH();
+    v.push_back(read_cycles(c) / 16384.0);
+  }
+  m.branch_cyc = median(v);
+  v.clear();
+  for (int r = 0; r < 5; ++r) {
+    k_barrier<<<1, 256, 0, c.s>>>(c.d_cycles, 512);
+    CK_LAUNCH();
+    v.push_back(read_cycles(c) / (512.0 * 8));
+  }
+  m.barrier_cyc = median(v);
+  unsigned *word = nullptr;
+  CK(cudaMalloc(&word, 256));
+  CK(cudaMemset(word, 0, 256));
+  v.clear();
+  for (int r = 0; r < 5; ++r) {
+    k_atomic_chain<<<1, 1, 0, c.s>>>(word, 2048, (unsigned *)c.d_sink, c.d_cycles);
+    CK_LAUNCH();
+    v.push_back(read_cycles(c) / 2048.0);
+  }
+  CK(cudaFree(word));
+  m.atomic_cyc = median(v);
+  fprintf(stderr, "  branch %.2f, barrier %.2f, atomic %.1f cycles\n", m.branch_cyc,
+          m.barrier_cyc, m.atomic_cyc);
+
+  m.fp32_tp = throughput<OpFp32>(c, a, 2048, &m.clock_mhz);
+  m.fp64_tp = throughput<OpFp64>(c, a, 1024);
+  m.fp16_tp = throughput<OpFp16>(c, a, 2048);
+  m.int32_tp = throughput<OpInt32>(c, a, 1024);
+  m.imad_tp = throughput<OpImad>(c, a, 1024);
+  m.sfu_tp = throughput<OpSfu>(c, a, 256);
+  m.cvt_tp = throughput<OpCvt>(c, a, 256);
+  m.f2i_tp = throughput<OpF2i>(c, a, 256);
+  fprintf(stderr,
+          "  results/clock/SM: fp32 %.1f fp64 %.1f fp16 %.1f int32(add/xor) %.1f imad %.1f "
+          "sfu %.1f cvt %.1f f2i %.1f (SM clock %.0f MHz)\n",
+          m.fp32_tp, m.fp64_tp, m.fp16_tp, m.int32_tp, m.imad_tp, m.sfu_tp, m.cvt_tp, m.f2i_tp,
+          m.clock_mhz);
+  m.smem_bpc = smem_bandwidth(c);
+  fprintf(stderr, "  shared memory %.1f bytes/clock/SM\n", m.smem_bpc);
+}
+
+// L2 and DRAM bandwidth and the DRAM fetch granularity.
+static void measure_memory(Ctx &c, Measured &m) {
+  const size_t gib = size_t(1) << 30;
+  float *a = nullptr, *b = nullptr;
+  CK(cudaMalloc(&a, 2 * gib));
+  CK(cudaMalloc(&b, gib));
+  CK(cudaMemset(a, 0, 2 * gib));
+  CK(cudaMemset(b, 0, gib));
+  const int bs = 256;
+
+  // L2: a buffer of a quarter of L2 (at most 16 MiB), read 32 times, warm.
+  size_t l2_buf = std::min<size_t>(size_t(16) << 20, (size_t)c.prop.l2CacheSize / 4);
+  size_t n4 = l2_buf / 16;
+  int per_sm = 0;
+  CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k_l2_read, bs, 0));
+  int grid = per_sm * c.prop.multiProcessorCount;
+  const int passes = 32;
+  double ms = time_ms(c, 7, [&] { k_l2_read<<<grid, bs, 0, c.s>>>((const float4 *)a, c.d_out, n4, passes); });
+  m.l2_gbps = (double)passes * l2_buf / (ms * 1e-3) / 1e9;
+  m.l2_buf_mib = l2_buf / 1048576.0;
+  fprintf(stderr, "  L2 bandwidth        %.0f GB/s (%zu MiB x %d passes)\n", m.l2_gbps,
+          l2_buf >> 20, passes);
+
+  // DRAM: 1 GiB float4 copy (2 GiB moved) and a 1 GiB float4 read.
+  size_t g4 = gib / 16;
+  ms = time_ms(c, 7, [&] {
+    k_copy4<<<unsigned(g4 / bs), bs, 0, c.s>>>((const float4 *)a, (float4 *)b, g4);
+  });
+  m.dram_gbps = 2.0 * gib / (ms * 1e-3) / 1e9;
+  ms = time_ms(c, 7, [&] {
+    k_read4<<<unsigned(g4 / bs), bs, 0, c.s>>>((const float4 *)a, c.d_out, g4);
+  }, true);
+  m.read_gbps = (double)gib / (ms * 1e-3) / 1e9;
+  fprintf(stderr, "  DRAM copy           %.0f GB/s (read+write), read-only %.0f GB/s\n",
+          m.dram_gbps, m.read_gbps);
+
+  // Fetch granularity: 2^23 isolated 4-byte reads 32, 64, 128, 256 bytes apart.
+  const size_t n = size_t(1) << 23;
+  const int strides_bytes[4] = {32, 64, 128, 256};
+  for (int k = 0; k < 4; ++k) {
+    int stride = strides_bytes[k] / 4;
+    ms = time_ms(c, 7, [&] {
+      k_stride_read<<<unsigned(n / bs), bs, 0, c.s>>>(a, c.d_out, n, stride);
+    }, true);
+    m.fetch_eff[k] = m.read_gbps * 1e9 * (ms * 1e-3) / n;
+  }
+  // The fetch size is where doubling the spacing stops doubling the cost of a read:
+  // below it neighbouring reads share a fetch, above it each read pays one fetch.
+  m.dram_fetch = 32;
+  for (int k = 0; k < 3 && m.fetch_eff[k + 1] > 1.5 * m.fetch_eff[k]; ++k)
+    m.dram_fetch = strides_bytes[k + 1];
+  fprintf(stderr,
+          "  effective bytes per isolated read: %.1f (32 B apart) %.1f (64) %.1f (128) %.1f "
+          "(256) -> fetch %u B\n",
+          m.fetch_eff[0], m.fetch_eff[1], m.fetch_eff[2], m.fetch_eff[3], m.dram_fetch);
+  CK(cudaFree(a));
+  CK(cudaFree(b));
+}
+
+// Launch overhead and latency, and the per-block scheduling cost.
+static void measure_launch(Ctx &c, Measured &m) {
+  const int count = 2000;
+  double ms = time_ms(c, 7, [&] {
+    for (int i = 0; i < count; ++i) k_empty<<<1, 32, 0, c.s>>>();
+  });
+  m.launch_overhead_us = ms * 1e3 / count;
+  ms = time_ms(c, 21, [&] { k_empty<<<1, 32, 0, c.s>>>(); });
+  m.launch_latency_us = ms * 1e3;
+  const int sms = c.prop.multiProcessorCount;
+  const int g1 = sms * 256, g2 = sms * 4096;
+  double t1 = time_ms(c, 7, [&] { k_empty<<<g1, 32, 0, c.s>>>(); });
+  double t2 = time_ms(c, 7, [&] { k_empty<<<g2, 32, 0, c.s>>>(); });
+  m.block_cycles = (t2 - t1) * 1e-3 * m.clock_mhz * 1e6 / ((double)(g2 - g1) / sms);
+  fprintf(stderr, "  launch overhead %.2f us, latency %.2f us, %.1f cycles per block per SM\n",
+          m.launch_overhead_us, m.launch_latency_us, m.block_cycles);
+}
+
+// Host-to-device (pinned) and peer bandwidth and latency.
+static void measure_links(Ctx &c, Measured &m) {
+  const size_t bytes = size_t(256) << 20;
+  void *h = nullptr, *d = nullptr;
+  CK(cudaMallocHost(&h, bytes));
+  CK(cudaMalloc(&d, bytes));
+  memset(h, 1, bytes);
+  double ms = time_ms(c, 7, [&] { CK(cudaMemcpyAsync(d, h, bytes, cudaMemcpyHostToDevice, c.s)); });
+  m.pcie_gbps = bytes / (ms * 1e-3) / 1e9;
+  ms = time_ms(c, 21, [&] { CK(cudaMemcpyAsync(d, h, 4, cudaMemcpyHostToDevice, c.s)); });
+  m.pcie_us = ms * 1e3;
+  fprintf(stderr, "  H2D (pinned) %.1f GB/s, 4-byte copy %.2f us\n", m.pcie_gbps, m.pcie_us);
+  CK(cudaFreeHost(h));
+
+  int count = 0, can = 0;
+  CK(cudaGetDeviceCount(&count));
+  m.peer_measured = 0;
+  int peer = c.dev == 0 ? 1 : 0;
+  if (count >= 2) CK(cudaDeviceCanAccessPeer(&can, c.dev, peer));
+  if (count >= 2 && can) {
+    void *dp = nullptr;
+    CK(cudaSetDevice(peer));
+    CK(cudaMalloc(&dp, bytes));
+    CK(cudaSetDevice(c.dev));
+    cudaError_t e = cudaDeviceEnablePeerAccess(peer, 0);
+    if (e == cudaErrorPeerAccessAlreadyEnabled) (void)cudaGetLastError();
+    else CK(e);
+    ms = time_ms(c, 7, [&] { CK(cudaMemcpyPeerAsync(dp, peer, d, c.dev, bytes, c.s)); });
+    m.peer_gbps = bytes / (ms * 1e-3) / 1e9;
+    ms = time_ms(c, 21, [&] { CK(cudaMemcpyPeerAsync(dp, peer, d, c.dev, 4, c.s)); });
+    m.peer_us = ms * 1e3;
+    m.peer_measured = 1;
+    fprintf(stderr, "  peer GPU%d -> GPU%d %.1f GB/s, 4-byte copy %.2f us\n", c.dev, peer,
+            m.peer_gbps, m.peer_us);
+    CK(cudaSetDevice(peer));
+    CK(cudaFree(dp));
+    CK(cudaSetDevice(c.dev));
+  } else {
+    fprintf(stderr, "  no peer GPU: peer link not measured\n");
+  }
+  CK(cudaFree(d));
+}
+
+// ---------------------------------------------------------------- output
+
+// What the INI file is made of: device facts, versions, table values, measurements.
+struct IniInputs {
+  cudaDeviceProp prop;
+  int clock_khz, mem_khz;  // cudaDevAttrClockRate, cudaDevAttrMemoryClockRate
+  int runtime_version, driver_version;
+  std::string date;  // YYYY-MM-DD (UTC)
+  const char *arch;
+  CcFacts facts;
+  Measured m;
+};
+
+// Collect the device facts and versions that write_ini needs (from the CUDA runtime).
+static IniInputs ini_inputs(const Ctx &c, const Measured &m, const char *arch, const CcFacts &f) {
+  IniInputs in;
+  in.prop = c.prop;
+  CK(cudaDeviceGetAttribute(&in.clock_khz, cudaDevAttrClockRate, c.dev));
+  CK(cudaDeviceGetAttribute(&in.mem_khz, cudaDevAttrMemoryClockRate, c.dev));
+  CK(cudaRuntimeGetVersion(&in.runtime_version));
+  CK(cudaDriverGetVersion(&in.driver_version));
+  char date[32];
+  time_t now = time(nullptr);
+  strftime(date, sizeof date, "%Y-%m-%d", gmtime(&now));
+  in.date = date;
+  in.arch = arch;
+  in.facts = f;
+  in.m = m;
+  return in;
+}
+
+// Write the device INI (no CUDA calls: everything comes in `in`).
+static std::string write_ini(const IniInputs &in) {
+  const cudaDeviceProp &p = in.prop;
+  const Measured &m = in.m;
+  const CcFacts &f = in.facts;
+  const std::string meas = kMeasured, props = kProps, guide = kGuide;
+  double dram_theory = 2.0 * in.mem_khz * 1e3 * p.memoryBusWidth / 8 / 1e9;
+  Ini ini;
+  ini.text = fmt("; %s, written by gpuperf-calibrate on %s (CUDA runtime %d.%d, driver API %d.%d)\n"
+                 "; cycles are SM clock cycles; the SM clock seen under load was %.0f MHz\n",
+                 p.name, in.date.c_str(), in.runtime_version / 1000,
+                 in.runtime_version % 1000 / 10, in.driver_version / 1000,
+                 in.driver_version % 1000 / 10, m.clock_mhz);
+
+  ini.section("device");
+  ini.kv("name", p.name, props + "name");
+  ini.kv("arch", in.arch, fmt("plugin for compute capability %d.%d", p.major, p.minor));
+  ini.kv("compute_capability", fmt("%d.%d", p.major, p.minor), props + "major.minor");
+  ini.integer("sm_count", p.multiProcessorCount, props + "multiProcessorCount");
+  ini.num("core_clock_mhz", in.clock_khz / 1000.0, 0,
+          fmt("cudaDevAttrClockRate (peak); measured under load: %.0f MHz", m.clock_mhz));
+  ini.num("memory_clock_mhz", in.mem_khz / 1000.0, 0, "cudaDevAttrMemoryClockRate");
+
+  ini.section("sm");
+  ini.integer("warp_size", p.warpSize, props + "warpSize");
+  ini.integer("max_threads_per_block", p.maxThreadsPerBlock, props + "maxThreadsPerBlock");
+  ini.integer("max_threads_per_sm", p.maxThreadsPerMultiProcessor,
+              props + "maxThreadsPerMultiProcessor");
+  ini.integer("max_blocks_per_sm", p.maxBlocksPerMultiProcessor,
+              props + "maxBlocksPerMultiProcessor");
+  ini.integer("registers_per_sm", p.regsPerMultiprocessor, props + "regsPerMultiprocessor");
+  ini.integer("max_registers_per_block", p.regsPerBlock, props + "regsPerBlock");
+  ini.integer("max_registers_per_thread", f.max_regs_per_thread, guide);
+  ini.integer("schedulers_per_sm", f.schedulers, guide);
+  ini.integer("dispatch_per_scheduler", f.dispatch, guide);
+  ini.integer("shared_memory_per_sm_bytes", (long long)p.sharedMemPerMultiprocessor,
+              props + "sharedMemPerMultiprocessor");
+  ini.integer("shared_memory_per_block_bytes", (long long)p.sharedMemPerBlock,
+              props + "sharedMemPerBlock");
+  ini.integer("shared_memory_per_block_optin_bytes", (long long)p.sharedMemPerBlockOptin,
+              props + "sharedMemPerBlockOptin");
+  ini.integer("reserved_shared_memory_per_block_bytes", (long long)p.reservedSharedMemPerBlock,
+              props + "reservedSharedMemPerBlock");
+  ini.integer("l1_shared_bytes", f.l1_shared_bytes, guide + ": unified L1 + shared memory per SM");
+  ini.integer("l1_bytes", 0, "L1 is part of the unified array above (0: no separate L1)");
+  ini.integer("max_grid_x", p.maxGridSize[0], props + "maxGridSize[0]");
+  ini.integer("max_grid_y", p.maxGridSize[1], props + "maxGridSize[1]");
+  ini.integer("max_grid_z", p.maxGridSize[2], props + "maxGridSize[2]");
+  ini.integer("max_block_x", p.maxThreadsDim[0], props + "maxThreadsDim[0]");
+  ini.integer("max_block_y", p.maxThreadsDim[1], props + "maxThreadsDim[1]");
+  ini.integer("max_block_z", p.maxThreadsDim[2], props + "maxThreadsDim[2]");
+
+  ini.section("throughput");
+  ini.note("measured rates: every thread runs 8 independent chains of the instruction, one full "
+           "wave of 256-thread blocks; results per SM clock (clock64 per SM), median over SMs");
+  ini.num("fp32_lanes", m.fp32_tp, 1, meas + "FFMA");
+  ini.num("fp64_lanes", m.fp64_tp, 1, meas + "DFMA");
+  ini.num("fp16_lanes", m.fp16_tp, 1, meas + "HFMA2, 2 results each");
+  ini.num("int32_lanes", m.imad_tp, 1,
+          meas + fmt("IMAD (an add/xor mix, VIADD + LOP3 on sm_90, reaches %.1f)", m.int32_tp));
+  ini.num("sfu_lanes", m.sfu_tp, 1, meas + "MUFU.RSQ (rsqrt.approx)");
+  ini.num("conversion_lanes", m.cvt_tp, 1,
+          meas + fmt("F2I/I2F alternating (F2I alone: %.1f)", m.f2i_tp));
+  ini.num("ldst_lanes", f.ldst_lanes, 1,
+          "LD/ST units per SM as commonly quoted (built-in table; not in the guide; not measured)");
+  ini.num("shared_memory_bytes_per_clock", m.smem_bpc, 1,
+          meas + "conflict-free 16-byte shared loads, full occupancy");
+  const char *wp = "from the NVIDIA architecture whitepaper, dense (not measured)";
+  ini.num("tensor_fp16_flops_per_clock", f.t_fp16, 0, wp);
+  ini.num("tensor_bf16_flops_per_clock", f.t_bf16, 0, wp);
+  ini.num("tensor_tf32_flops_per_clock", f.t_tf32, 0, wp);
+  ini.num("tensor_fp64_flops_per_clock", f.t_fp64, 0, wp);
+  ini.num("tensor_int8_ops_per_clock", f.t_int8, 0, wp);
+  ini.num("tensor_fp8_flops_per_clock", f.t_fp8, 0, wp);
+
+  ini.section("memory");
+  ini.integer("dram_bytes", (long long)p.totalGlobalMem, props + "totalGlobalMem");
+  ini.num("dram_bandwidth_gbps", dram_theory, 1,
+          fmt("theoretical: 2 x %d MHz x %d-bit bus / 8", in.mem_khz / 1000, p.memoryBusWidth));
+  ini.num("dram_sustained_gbps", m.dram_gbps, 1,
+          meas + fmt("1 GiB float4 copy, read+write bytes (read only: %.0f)", m.read_gbps));
+  ini.integer("l2_bytes", p.l2CacheSize, props + "l2CacheSize");
+  ini.num("l2_bandwidth_gbps", m.l2_gbps, 1,
+          meas + fmt("%.0f MiB read 32 times with ld.global.cg, warm, full wave", m.l2_buf_mib));
+  ini.integer("sector_bytes", f.sector_bytes, guide);
+  ini.integer("l1_line_bytes", f.l1_line_bytes, guide);
+  ini.integer("dram_fetch_bytes", m.dram_fetch,
+              meas + fmt("4-byte reads 32/64/128/256 B apart cost %.0f/%.0f/%.0f/%.0f B each",
+                         m.fetch_eff[0], m.fetch_eff[1], m.fetch_eff[2], m.fetch_eff[3]));
+  ini.integer("readonly_cache_bytes", 0, "read-only loads use the unified L1 (0: none separate)");
+  ini.integer("constant_cache_bytes", f.constant_cache_bytes,
+              guide + ": constant cache working set per SM");
+  ini.num("pcie_bandwidth_gbps", m.pcie_gbps, 1, meas + "256 MiB pinned host-to-device copy");
+  ini.num("pcie_latency_us", m.pcie_us, 2, meas + "4-byte pinned host-to-device copy, events");
+  if (m.peer_measured) {
+    ini.num("nvlink_bandwidth_gbps", m.peer_gbps, 1,
+            meas + "256 MiB cudaMemcpyPeerAsync to the next GPU, peer access on");
+    ini.num("nvlink_latency_us", m.peer_us, 2, meas + "4-byte cudaMemcpyPeerAsync, events");
+  } else {
+    ini.num("nvlink_bandwidth_gbps", 0, 1, "no peer GPU visible: not measured (0: none)");
+    ini.num("nvlink_latency_us", 0, 2, "no peer GPU visible: not measured");
+  }
+
+  ini.section("latency");
+  ini.note("instruction latencies: one warp, one chain of 8192 dependent instructions, clock64 "
+           "delta / count; memory latencies: one thread following a pointer chain, per hop");
+  ini.num("fp32_cycles", m.fp32_cyc, 1, meas + "FFMA chain");
+  ini.num("fp64_cycles", m.fp64_cyc, 1, meas + "DFMA chain");
+  ini.num("fp16_cycles", m.fp16_cyc, 1, meas + "HFMA2 chain");
+  ini.num("int32_cycles", m.imad_cyc, 1,
+          meas + fmt("IMAD chain (add/xor alternating: %.1f)", m.int32_cyc));
+  ini.num("sfu_cycles", m.sfu_cyc, 1, meas + "MUFU.RSQ chain");
+  ini.num("conversion_cycles", m.cvt_cyc, 1,
+          meas + fmt("F2I/I2F alternating (F2I alone: %.1f)", m.f2i_cyc));
+  ini.num("branch_cycles", m.branch_cyc, 1,
+          meas + "minimal counted loop (IADD, ISETP, taken BRA), per iteration");
+  ini.num("shared_memory_cycles", m.smem_cyc, 1, meas + "ld.shared.u32 chase");
+  ini.num("l1_hit_cycles", m.l1_cyc, 1, meas + "16 KiB chase, 128 B apart, ld.global.ca");
+  ini.num("l2_hit_cycles", m.l2_cyc, 1, meas + "2 MiB chase (one page), 128 B apart, ld.global.cg");
+  ini.num("dram_cycles", m.dram_cyc, 1,
+          meas + "4096 lines 512 B apart in one page, first pass after an L2 flush");
+  ini.num("constant_cycles", m.const_cyc, 1, meas + "__constant__ chase, 32 nodes 64 B apart");
+  ini.num("barrier_cycles", m.barrier_cyc, 1, meas + "back-to-back __syncthreads, 256 threads");
+  ini.num("atomic_cycles", m.atomic_cyc, 1, meas + "dependent atomicAdd on one global word");
+  if (std::isnan(m.tensor_cyc))
+    ini.num("tensor_cycles", 0, 1, "no mma.sync m16n8k16 on this CC: not measured");
+  else
+    ini.num("tensor_cycles", m.tensor_cyc, 1, meas + "mma.sync m16n8k16 f16->f32 chain");
+
+  ini.section("launch");
+  ini.num("launch_overhead_us", m.launch_overhead_us, 2,
+          meas + "2000 back-to-back empty launches, per launch");
+  ini.num("launch_latency_us", m.launch_latency_us, 2, meas + "one empty launch between events");
+  ini.num("block_launch_cycles", m.block_cycles, 1,
+          meas + "empty 32-thread blocks, 4096 vs 256 per SM, per block per SM");
+  return ini.text;
+}
+
+// Print usage to `out`.
+static void usage(FILE *out) {
+  fprintf(out,
+          "usage: gpuperf-calibrate [-d DEVICE] [-o FILE] [--arch NAME]\n"
+          "Measures the GPU and writes a gpuperf device INI file to stdout (or FILE).\n"
+          "  -d DEVICE    CUDA device index (default 0)\n"
+          "  -o FILE      write the INI file to FILE\n"
+          "  --arch NAME  plugin name for a compute capability gpuperf has no default for\n");
+}
+
+// Parse options, run every measurement, write the INI.
+int main(int argc, char **argv) {
+  int dev = 0;
+  const char *out_path = nullptr, *arch_opt = nullptr;
+  for (int i = 1; i < argc; ++i) {
+    if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+      usage(stdout);
+      return 0;
+    } else if (!strcmp(argv[i], "-d") && i + 1 < argc) {
+      dev = atoi(argv[++i]);
+    } else if (!strcmp(argv[i], "-o") && i + 1 < argc) {
+      out_path = argv[++i];
+    } else if (!strcmp(argv[i], "--arch") && i + 1 < argc) {
+      arch_opt = argv[++i];
+    } else {
+      fprintf(stderr, "gpuperf-calibrate: unknown or incomplete option '%s'\n", argv[i]);
+      usage(stderr);
+      return 2;
+    }
+  }
+
+  Ctx c;
+  c.dev = dev;
+  CK(cudaSetDevice(dev));
+  CK(cudaGetDeviceProperties(&c.prop, dev));
+  const cudaDeviceProp &p = c.prop;
+  const char *arch = arch_opt ? arch_opt : arch_for(p.major, p.minor);
+  if (!arch) {
+    fprintf(stderr,
+            "gpuperf-calibrate: no plugin is known for compute capability %d.%d; name one "
+            "with --arch NAME\n", p.major, p.minor);
+    return 2;
+  }
+  const CcFacts *facts = cc_facts(p.major, p.minor);
+  if (!facts) {
+    facts = &kCcTable[sizeof kCcTable / sizeof kCcTable[0] - 1];
+    fprintf(stderr, "gpuperf-calibrate: warning: no table entry for CC %d.%d; using CC %d.%d's "
+            "values for what cannot be measured\n", p.major, p.minor, facts->major, facts->minor);
+  } else if (facts->minor != p.minor) {
+    fprintf(stderr, "gpuperf-calibrate: warning: using CC %d.%d's table values for CC %d.%d\n",
+            facts->major, facts->minor, p.major, p.minor);
+  }
+  fprintf(stderr, "gpuperf-calibrate: device %d: %s, CC %d.%d, %d SMs\n", dev, p.name, p.major,
+          p.minor, p.multiProcessorCount);
+
+  CK(cudaStreamCreateWithFlags(&c.s, cudaStreamNonBlocking));
+  CK(cudaEventCreate(&c.e0));
+  CK(cudaEventCreate(&c.e1));
+  CK(cudaMalloc(&c.scratch, size_t(1) << 30));
+  CK(cudaMalloc(&c.d_cycles, 64));
+  CK(cudaMalloc(&c.d_sink, 64));
+  CK(cudaMalloc(&c.d_out, size_t(64) << 20));
+
+  OpArgs a;
+  a.fa = 0.9999f; a.fb = 1e-4f;
+  a.da = 0.999999; a.db = 1e-6;
+  a.ia = 1664525u; a.ib = 1013904223u; a.ic = 0x9e3779b9u;
+  a.ha = __floats2half2_rn(0.999f, 0.999f);
+  a.hb = __floats2half2_rn(0.001f, 0.001f);
+
+  Measured m;
+  memset(&m, 0, sizeof m);
+  warm_up(c, a);
+  fprintf(stderr, "instruction latencies and throughputs\n");
+  measure_alu(c, a, m);
+  fprintf(stderr, "memory latencies\n");
+  measure_latencies(c, m);
+  fprintf(stderr, "memory bandwidths\n");
+  measure_memory(c, m);
+  fprintf(stderr, "launch costs\n");
+  measure_launch(c, m);
+  fprintf(stderr, "host and peer links\n");
+  measure_links(c, m);
+
+  std::string ini = write_ini(ini_inputs(c, m, arch, *facts));
+  if (out_path) {
+    FILE *f = fopen(out_path, "w");
+    if (!f) {
+      fprintf(stderr, "gpuperf-calibrate: cannot write %s: %s\n", out_path, strerror(errno));
+      return 1;
+    }
+    fputs(ini.c_str(), f);
+    if (fclose(f) != 0) {
+      fprintf(stderr, "gpuperf-calibrate: error writing %s\n", out_path);
+      return 1;
+    }
+    fprintf(stderr, "gpuperf-calibrate: wrote %s\n", out_path);
+  } else {
+    fputs(ini.c_str(), stdout);
+  }
+  CK(cudaFree(c.d_out));
+  CK(cudaFree(c.d_sink));
+  CK(cudaFree(c.d_cycles));
+  CK(cudaFree(c.scratch));
+  CK(cudaEventDestroy(c.e0));
+  CK(cudaEventDestroy(c.e1));
+  CK(cudaStreamDestroy(c.s));
+  return 0;
+}

@@ -1,0 +1,257 @@
+// common.cuh - shared helpers of the validation microbenchmarks: error checks,
+// the timing harness (CUDA events, warm-ups, median of N), the cold-L2 scratch
+// flush, kernel attributes and the CSV writer. Included by each bench_*.cu.
+#ifndef GPUPERF_BENCH_COMMON_CUH
+#define GPUPERF_BENCH_COMMON_CUH
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <vector>
+
+// Abort with file:line and the CUDA error string when a runtime call fails.
+#define CK(call)                                                                   \
+  do {                                                                             \
+    cudaError_t e_ = (call);                                                       \
+    if (e_ != cudaSuccess) {                                                       \
+      fprintf(stderr, "%s:%d: %s failed: %s\n", __FILE__, __LINE__, #call,         \
+              cudaGetErrorString(e_));                                             \
+      exit(1);                                                                     \
+    }                                                                              \
+  } while (0)
+
+// Check the last launch (configuration errors show up here).
+#define CK_LAUNCH() CK(cudaGetLastError())
+
+// Abort with a message when a result check fails.
+#define REQUIRE(cond, ...)                                                         \
+  do {                                                                             \
+    if (!(cond)) {                                                                 \
+      fprintf(stderr, "%s:%d: check failed: ", __FILE__, __LINE__);                \
+      fprintf(stderr, __VA_ARGS__);                                                \
+      fprintf(stderr, "\n");                                                       \
+      exit(1);                                                                     \
+    }                                                                              \
+  } while (0)
+
+static const size_t kScratchBytes = size_t(1) << 30;  // 1 GiB: > 16x the H200's L2
+
+// Timing statistics of one case, in microseconds.
+struct Stats {
+  double median_us, min_us, max_us;
+};
+
+// One CSV row, in the column order of shared/validation/h200/calibration.csv.
+struct Row {
+  std::string family, name, params;
+  long long grid_x = 0, grid_y = 1, block_x = 0, block_y = 1;
+  long long dyn_smem = 0, regs = 0, static_smem = 0, blocks_per_sm = -1;
+  Stats t = {0, 0, 0};
+  unsigned long long bytes = 0, flops = 0;
+};
+
+// Everything a bench program shares: the stream, events, scratch buffer, output.
+struct Bench {
+  cudaStream_t stream = nullptr;
+  cudaEvent_t ev0 = nullptr, ev1 = nullptr;
+  void *scratch = nullptr;
+  unsigned flush_count = 0;
+  FILE *csv = nullptr;
+  int sm_count = 0;
+  cudaDeviceProp prop;
+};
+
+// Median of a vector (sorted copy); the mean of the two middle values when even.
+static inline double median_of(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  size_t n = v.size();
+  if (n == 0) return 0;
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+// Reduce a list of samples (ms) to microsecond statistics.
+static inline Stats stats_of(const std::vector<double> &ms) {
+  Stats s;
+  s.median_us = median_of(ms) * 1e3;
+  s.min_us = *std::min_element(ms.begin(), ms.end()) * 1e3;
+  s.max_us = *std::max_element(ms.begin(), ms.end()) * 1e3;
+  return s;
+}
+
+// Write the 1 GiB scratch buffer on the bench stream so that L2 starts cold.
+static inline void flush_l2(Bench &b) {
+  CK(cudaMemsetAsync(b.scratch, int(++b.flush_count & 0xff), kScratchBytes, b.stream));
+}
+
+// Time `launch` (which enqueues on b.stream) with events: 2 warm-ups, then `reps`
+// timed repetitions; `pre` runs before each (outside the timed region), and the
+// scratch flush too when `cold` is set. Returns the median/min/max in us.
+static inline Stats time_case(Bench &b, int reps, bool cold,
+                              const std::function<void()> &launch,
+                              const std::function<void()> &pre = nullptr) {
+  std::vector<double> ms;
+  for (int r = 0; r < reps + 2; ++r) {
+    if (pre) pre();
+    if (cold) flush_l2(b);
+    CK(cudaEventRecord(b.ev0, b.stream));
+    launch();
+    CK_LAUNCH();
+    CK(cudaEventRecord(b.ev1, b.stream));
+    CK(cudaEventSynchronize(b.ev1));
+    float t = 0;
+    CK(cudaEventElapsedTime(&t, b.ev0, b.ev1));
+    if (r >= 2) ms.push_back(t);
+  }
+  return stats_of(ms);
+}
+
+// Registers per thread and static shared memory of a compiled kernel.
+template <typename K>
+static inline void kernel_attrs(K kernel, long long *regs, long long *static_smem) {
+  cudaFuncAttributes a;
+  CK(cudaFuncGetAttributes(&a, (const void *)kernel));
+  *regs = a.numRegs;
+  *static_smem = (long long)a.sharedSizeBytes;
+}
+
+// Resident blocks per SM for a launch shape (cudaOccupancyMaxActiveBlocksPerMultiprocessor).
+template <typename K>
+static inline long long occupancy(K kernel, int block_threads, size_t dyn_smem) {
+  int n = 0;
+  CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, (const void *)kernel, block_threads,
+                                                   dyn_smem));
+  return n;
+}
+
+// Allow a kernel `bytes` of dynamic shared memory (needed above 48 KiB).
+template <typename K>
+static inline void allow_dyn_smem(K kernel, size_t bytes) {
+  CK(cudaFuncSetAttribute((const void *)kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                          (int)bytes));
+}
+
+// Fill the launch-shape columns of a row from a kernel and its launch.
+template <typename K>
+static inline void row_shape(Row &r, K kernel, dim3 grid, dim3 block, size_t dyn) {
+  r.grid_x = grid.x;
+  r.grid_y = grid.y;
+  r.block_x = block.x;
+  r.block_y = block.y;
+  r.dyn_smem = (long long)dyn;
+  kernel_attrs(kernel, &r.regs, &r.static_smem);
+  r.blocks_per_sm = occupancy(kernel, block.x * block.y * block.z, dyn);
+}
+
+// Append a row to the CSV file and echo a short line to stderr.
+static inline void emit(Bench &b, const Row &r) {
+  fprintf(b.csv, "%s,%s,%s,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%.3f,%.3f,%.3f,%llu,%llu\n",
+          r.family.c_str(), r.name.c_str(), r.params.c_str(), r.grid_x, r.grid_y, r.block_x,
+          r.block_y, r.dyn_smem, r.regs, r.static_smem, r.blocks_per_sm, r.t.median_us,
+          r.t.min_us, r.t.max_us, r.bytes, r.flops);
+  fflush(b.csv);
+  fprintf(stderr, "  %-12s %-26s %-34s %12.3f us\n", r.family.c_str(), r.name.c_str(),
+          r.params.c_str(), r.t.median_us);
+}
+
+// Device attribute by enum (cudaDeviceProp no longer carries clock rates in CUDA 13).
+static inline int dev_attr(cudaDeviceAttr a, int dev) {
+  int v = 0;
+  CK(cudaDeviceGetAttribute(&v, a, dev));
+  return v;
+}
+
+// Open the CSV, create stream/events/scratch on device `dev`, write the header.
+static inline void bench_open(Bench &b, const char *path, int dev) {
+  CK(cudaSetDevice(dev));
+  CK(cudaGetDeviceProperties(&b.prop, dev));
+  b.sm_count = b.prop.multiProcessorCount;
+  CK(cudaStreamCreateWithFlags(&b.stream, cudaStreamNonBlocking));
+  CK(cudaEventCreate(&b.ev0));
+  CK(cudaEventCreate(&b.ev1));
+  CK(cudaMalloc(&b.scratch, kScratchBytes));
+  b.csv = fopen(path, "w");
+  REQUIRE(b.csv, "cannot write %s", path);
+  const cudaDeviceProp &p = b.prop;
+  fprintf(b.csv,
+          "# device=%s cc=%d.%d sms=%d clock_khz=%d mem_clock_khz=%d bus_bits=%d l2=%d "
+          "smem_per_sm=%zu smem_optin=%zu reserved_smem=%zu regs_per_sm=%d max_threads_sm=%d\n",
+          p.name, p.major, p.minor, p.multiProcessorCount, dev_attr(cudaDevAttrClockRate, dev),
+          dev_attr(cudaDevAttrMemoryClockRate, dev), p.memoryBusWidth, p.l2CacheSize,
+          p.sharedMemPerMultiprocessor, p.sharedMemPerBlockOptin, p.reservedSharedMemPerBlock,
+          p.regsPerMultiprocessor, p.maxThreadsPerMultiProcessor);
+  fprintf(b.csv, "family,name,params,grid_x,grid_y,block_x,block_y,dyn_smem,regs,static_smem,"
+                 "blocks_per_sm,median_us,min_us,max_us,bytes,flops\n");
+}
+
+// Release what bench_open created.
+static inline void bench_close(Bench &b) {
+  fclose(b.csv);
+  CK(cudaFree(b.scratch));
+  CK(cudaEventDestroy(b.ev0));
+  CK(cudaEventDestroy(b.ev1));
+  CK(cudaStreamDestroy(b.stream));
+}
+
+// Dynamic shared memory that lets exactly `bpsm` blocks share an SM (KERNELS.md `alu`):
+// the per-SM share minus the per-block reservation, rounded down to 1 KiB, capped at
+// the opt-in limit.
+static inline size_t dyn_smem_for_bpsm(const cudaDeviceProp &p, int bpsm) {
+  size_t share = p.sharedMemPerMultiprocessor / bpsm - p.reservedSharedMemPerBlock;
+  share = share / 1024 * 1024;
+  return std::min(share, p.sharedMemPerBlockOptin);
+}
+
+// Copy n floats from the device and return them (for result checks).
+static inline std::vector<float> to_host(const float *d, size_t n) {
+  std::vector<float> h(n);
+  CK(cudaMemcpy(h.data(), d, n * sizeof(float), cudaMemcpyDeviceToHost));
+  return h;
+}
+
+// Fill a float buffer on the device with in[i] = (i % period) * scale.
+__global__ void k_fill_pattern(float *p, size_t n, unsigned period, float scale) {
+  size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+  size_t stride = (size_t)gridDim.x * blockDim.x;
+  for (; i < n; i += stride) p[i] = float(i % period) * scale;
+}
+
+// Enqueue k_fill_pattern over n floats and wait for it.
+static inline void fill_pattern(float *p, size_t n, unsigned period, float scale) {
+  k_fill_pattern<<<4096, 256>>>(p, n, period, scale);
+  CK_LAUNCH();
+  CK(cudaDeviceSynchronize());
+}
+
+// Host mirror of k_fill_pattern's value at index i.
+static inline float pattern_at(size_t i, unsigned period, float scale) {
+  return float(i % period) * scale;
+}
+
+// Read `count` floats spaced `step` apart starting at d[first] (one strided copy).
+static inline std::vector<float> sample(const float *d, size_t first, size_t step,
+                                        size_t count) {
+  std::vector<float> h(count);
+  CK(cudaMemcpy2D(h.data(), sizeof(float), d + first, step * sizeof(float), sizeof(float),
+                  count, cudaMemcpyDeviceToHost));
+  return h;
+}
+
+// Check out[i] == want(i) at 1024 indices spread over [0, n).
+static inline void check_spread(const char *what, const float *d, size_t n,
+                         const std::function<float(size_t)> &want) {
+  size_t count = std::min<size_t>(1024, n), step = n / count;
+  std::vector<float> h = sample(d, 0, step, count);
+  for (size_t k = 0; k < count; ++k) {
+    float w = want(k * step);
+    REQUIRE(h[k] == w, "%s: out[%zu] = %g, expected %g", what, k * step, h[k], w);
+  }
+}
+
+#endif  // GPUPERF_BENCH_COMMON_CUH
