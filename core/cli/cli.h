@@ -99,5 +99,7 @@ int gp_cmd_predict(int argc, char **argv);
 void gp_help_predict(FILE *out);
 int gp_cmd_compare(int argc, char **argv);
 void gp_help_compare(FILE *out);
+int gp_cmd_validate(int argc, char **argv);
+void gp_help_validate(FILE *out);
 
 #endif /* GP_CLI_H */

@@ -24,6 +24,8 @@ static const gp_cmd_t COMMANDS[] = {
      gp_cmd_predict, gp_help_predict},
     {"compare", "predict a workload on several devices side by side", gp_cmd_compare,
      gp_help_compare},
+    {"validate", "compare predictions with measured times from a CSV table", gp_cmd_validate,
+     gp_help_validate},
 };
 
 static int g_verbose;

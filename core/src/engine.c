@@ -546,7 +546,7 @@ static int update_rates(sim_t *s)
         for (ci = 0; ci < g->n_cohorts; ci++) {
             cohort_t *c = &g->cohorts[ci];
             kern_t *k = &s->kerns[c->kern];
-            const gp_block_cost_t *bc;
+            const gp_block_cost_t *bc = NULL;
             uint32_t same = 0, j;
             double dur;
             for (j = 0; j < g->n_cohorts; j++)

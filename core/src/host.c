@@ -172,6 +172,9 @@ int gp_occupancy_standard(const gp_device_t *dev, const gp_launch_t *l,
     out->limit_warps = out->limit_blocks = out->limit_registers = out->limit_shared_memory =
         out->limit_barriers = UINT32_MAX;
 
+    warps_pb = div_up(threads, warp);
+    out->warps_per_block = (uint32_t)GP_MIN(warps_pb, UINT32_MAX);
+
     /* launch shape */
     if (threads == 0 || l->block.x == 0 || l->block.y == 0 || l->block.z == 0)
         return impossible(out, GP_LIMIT_BLOCK_SIZE, "the block has no threads");
@@ -196,9 +199,6 @@ int gp_occupancy_standard(const gp_device_t *dev, const gp_launch_t *l,
                           (unsigned long long)l->grid.z, (unsigned long long)dev->max_grid_x,
                           (unsigned long long)dev->max_grid_y,
                           (unsigned long long)dev->max_grid_z);
-    warps_pb = div_up(threads, warp);
-    out->warps_per_block = (uint32_t)warps_pb;
-
     /* warps and blocks */
     limit_warps = max_warps / warps_pb;
     limit_blocks = r->max_blocks_per_sm ? r->max_blocks_per_sm : dev->max_blocks_per_sm;
@@ -426,7 +426,8 @@ double gp_bank_conflicts(const gp_access_t *a, uint32_t threads, uint32_t banks,
     phases = elem > bank_bytes ? elem / bank_bytes : 1;
     per_phase = threads / phases ? threads / phases : 1;
     for (p = 0; p < phases; p++) {
-        int64_t words[64][4];
+        /* distinct words per bank: same word = broadcast, no conflict */
+        int64_t words[64][64];
         uint32_t nwords[64] = {0};
         uint32_t t, worst = 1;
         int64_t bank_words_per_thread = elem > bank_bytes ? elem / bank_bytes : 1;
@@ -437,15 +438,13 @@ double gp_bank_conflicts(const gp_access_t *a, uint32_t threads, uint32_t banks,
             for (k = 0; k < bank_words_per_thread; k++) {
                 int64_t w = w0 + k;
                 uint32_t b = (uint32_t)(((w % banks) + banks) % banks), j, dup = 0;
-                for (j = 0; j < nwords[b]; j++)
-                    dup |= words[b][j] == w;
-                if (!dup && nwords[b] < 4)
+                for (j = 0; j < nwords[b] && !dup; j++)
+                    dup = words[b][j] == w;
+                if (!dup && nwords[b] < 64)
                     words[b][nwords[b]++] = w;
-                else if (!dup)
-                    nwords[b]++;
             }
         }
-        for (t = 0; t < banks && t < 64; t++)
+        for (t = 0; t < banks; t++)
             worst = GP_MAX(worst, nwords[t]);
         passes += worst;
     }

@@ -30,9 +30,16 @@
 /* Exponent between the core term and memory bandwidth: memory service times
    vary (queueing in the memory system), so the knee is broad. */
 #define GP_KNEE_P_MEMORY 2.0
-/* Issue slots a loop spends per trip on its counter and branch: nvcc unrolls
-   simple counted loops by 4, leaving one compare-and-branch per 4 trips. */
-#define GP_LOOP_OVERHEAD_PER_TRIP 0.25
+/* A counted loop's control: an add, a compare and a branch per iteration of
+   the compiled loop. nvcc unrolls a short loop body until it holds about 64
+   instructions, up to 16 copies (seen in the SASS of the H200 validation
+   kernels: 16 FFMA per iteration for one chain, 64 for four), so the control
+   costs 3 instructions per `unroll` trips, and its dependent latency (the
+   device's branch_cycles: one iteration of a minimal counted loop) overlaps
+   the body's own chain. */
+#define GP_LOOP_CONTROL_INSTRUCTIONS 3.0
+#define GP_UNROLL_TARGET_INSTRUCTIONS 64.0
+#define GP_UNROLL_MAX 16.0
 /* Deepest op nesting the walk follows (scripts are limited to 32). */
 #define GP_MAX_DEPTH 64
 
@@ -70,12 +77,6 @@ static void seg_add(seg_sum_t *a, const seg_sum_t *b, double f)
     a->dram += b->dram * f;
 }
 
-/* Issue-pipe cycles of one warp instruction. */
-static double issue_cycles(const gp_device_t *d)
-{
-    return 1.0 / ((double)d->schedulers_per_sm * (double)d->dispatch_per_scheduler);
-}
-
 /* Cycles one warp's own instruction keeps its scheduler's pipes busy. */
 static double warp_pipe_cycles(const gp_device_t *d, const gp_op_cost_t *c)
 {
@@ -94,15 +95,43 @@ static int is_load(uint32_t kind)
 static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
                 seg_sum_t *out);
 
-/* Add the loop overhead of `trips` trips. */
-static void add_loop_overhead(const gp_device_t *d, double trips, seg_sum_t *s)
+/* Cost of `instr` control instructions (branch class) through the plugin. */
+static int add_control(const walk_ctx_t *cx, double instr, seg_sum_t *s)
 {
-    double instr = trips * GP_LOOP_OVERHEAD_PER_TRIP;
-    double branch = d->branch_cycles > 0 ? d->branch_cycles : d->int32_cycles;
+    gp_op_t op;
+    gp_op_cost_t c;
+    char msg[256] = "";
+    int p;
+    memset(&op, 0, sizeof op);
+    op.kind = GP_OP_BRANCH;
+    op.count = 1;
+    op.ilp = 1;
+    memset(&c, 0, sizeof c);
+    if (cx->plugin->op_cost(gp_host(), cx->dev, cx->kernel, &op, cx->occ, cx->res, &c, msg,
+                            sizeof msg) != 0) {
+        msg[sizeof msg - 1] = '\0';
+        snprintf(cx->err, cx->errlen, "loop control: %s", *msg ? msg : "op_cost failed");
+        return -1;
+    }
+    for (p = 0; p < GP_PIPE_COUNT; p++)
+        if (isfinite(c.pipe_cycles[p]) && c.pipe_cycles[p] > 0)
+            s->pipe[p] += instr * c.pipe_cycles[p];
     s->instr += instr;
-    s->pipe[GP_PIPE_ISSUE] += instr * issue_cycles(d);
-    s->pipe[GP_PIPE_INT] += instr * 32.0 / d->int32_lanes;
-    s->chain += instr * branch;
+    return 0;
+}
+
+/* Fold `trips` iterations of `body` into out, with the loop's control. */
+static int add_loop(const walk_ctx_t *cx, const seg_sum_t *body, double trips, seg_sum_t *out)
+{
+    const gp_device_t *d = cx->dev;
+    double unroll = floor(GP_UNROLL_TARGET_INSTRUCTIONS / GP_MAX(body->instr, 1.0));
+    double branch = d->branch_cycles > 0 ? d->branch_cycles : d->int32_cycles;
+    seg_sum_t b = *body;
+    unroll = GP_MIN(GP_MAX(unroll, 1.0), GP_UNROLL_MAX);
+    /* the control chain runs beside the body's own chain */
+    b.chain = GP_MAX(body->chain, branch / unroll);
+    seg_add(out, &b, trips);
+    return add_control(cx, trips * GP_LOOP_CONTROL_INSTRUCTIONS / unroll, out);
 }
 
 /* Walk ops[0..n), the body of one iteration, into *out. */
@@ -134,8 +163,8 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
             if (walk(cx, op + 1, len, depth + 1, &body))
                 return -1;
             if (op->kind == GP_OP_LOOP) {
-                seg_add(out, &body, count);
-                add_loop_overhead(cx->dev, count, out);
+                if (add_loop(cx, &body, count, out))
+                    return -1;
             } else {
                 /* paths run one after another; each path's threads move their
                    share of the bytes, so traffic stays that of one pass */
@@ -145,7 +174,9 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
                 out->l1 += l1 - l1 * paths;
                 out->l2 += l2 - l2 * paths;
                 out->dram += dram - dram * paths;
-                add_loop_overhead(cx->dev, paths * 4.0, out); /* a branch per path */
+                /* a compare and a branch to enter each path */
+                if (add_control(cx, paths * 2.0, out))
+                    return -1;
             }
             i += 1 + len;
             continue;

@@ -98,7 +98,7 @@ static double reuse_hit(const gp_kernel_t *k, const gp_op_t *op, double cache)
 
 /* Cost of a global, local, texture or constant access (load/store/atomic). */
 static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t *op,
-                       const gp_occupancy_t *occ, const gp_residency_t *res,
+                       const gp_op_t *at, const gp_occupancy_t *occ, const gp_residency_t *res,
                        const gp_mem_rules_t *r, gp_op_cost_t *out, char *err, size_t errlen)
 {
     const gp_access_t *a = &op->access;
@@ -148,10 +148,10 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
                             ? (double)d->readonly_cache_bytes
                             : (double)occ->l1_bytes_available;
             /* an SM sees 1/sm_count of the grid's accesses and footprint */
-            h1 = reuse_hit(k, op, l1 * d->sm_count);
+            h1 = reuse_hit(k, at, l1 * d->sm_count);
         }
         if (r->has_l2)
-            h2 = reuse_hit(k, op, l2cap);
+            h2 = reuse_hit(k, at, l2cap);
     }
     if (a->pattern == GP_PATTERN_BROADCAST && !is_store && !is_atomic && cached)
         h1 = GP_MAX(h1, 0.5); /* one element per warp: the other warps hit */
@@ -205,7 +205,7 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
             break;
         default:
             out->l2_bytes = r->atomics_in_l2 ? 2 * bytes : 0; /* read and write */
-            out->dram_bytes = r->atomics_in_l2 ? (1 - reuse_hit(k, op, l2cap)) * 2 * dbytes
+            out->dram_bytes = r->atomics_in_l2 ? (1 - reuse_hit(k, at, l2cap)) * 2 * dbytes
                                                : 2 * bytes;
             break;
         }
@@ -292,10 +292,17 @@ int gp_op_cost_standard(const gp_device_t *d, const gp_kernel_t *k, const gp_op_
         return 0;
     case GP_OP_TENSOR: {
         static const char *const names[] = {"fp16", "bf16", "tf32", "fp64", "int8", "fp8"};
+        /* flops one warp-wide mma.sync does, per thread: m16n8k16 (fp16, bf16),
+           m16n8k8 (tf32), m8n8k4 (fp64), m16n8k32 (int8, fp8); PTX ISA,
+           "Matrix shapes" */
+        static const double flops_per_thread[] = {2.0 * 16 * 8 * 16 / 32, 2.0 * 16 * 8 * 16 / 32,
+                                                  2.0 * 16 * 8 * 8 / 32,  2.0 * 8 * 8 * 4 / 32,
+                                                  2.0 * 16 * 8 * 32 / 32, 2.0 * 16 * 8 * 32 / 32};
         double rates[] = {d->tensor_fp16_flops_per_clock, d->tensor_bf16_flops_per_clock,
                           d->tensor_tf32_flops_per_clock, d->tensor_fp64_flops_per_clock,
                           d->tensor_int8_ops_per_clock,   d->tensor_fp8_flops_per_clock};
         uint32_t t = op->tensor_type;
+        double per_instr;
         if (t >= GP_TENSOR_TYPE_COUNT) {
             snprintf(err, errlen, "unknown tensor type %u", t);
             return -1;
@@ -305,8 +312,13 @@ int gp_op_cost_standard(const gp_device_t *d, const gp_kernel_t *k, const gp_op_
                      names[t]);
             return -1;
         }
-        out->pipe_cycles[GP_PIPE_TENSOR] = warp / rates[t]; /* count is flops per thread */
-        out->latency_cycles = d->tensor_cycles > 0 ? d->tensor_cycles : DEFAULT_TENSOR_CYCLES;
+        /* costs are per flop of a thread (op->count counts flops): an
+           instruction's issue slot and latency are spread over its flops */
+        per_instr = flops_per_thread[t];
+        out->pipe_cycles[GP_PIPE_TENSOR] = warp / rates[t];
+        out->pipe_cycles[GP_PIPE_ISSUE] /= per_instr;
+        out->latency_cycles =
+            (d->tensor_cycles > 0 ? d->tensor_cycles : DEFAULT_TENSOR_CYCLES) / per_instr;
         return 0;
     }
     case GP_OP_LOAD:
@@ -320,7 +332,7 @@ int gp_op_cost_standard(const gp_device_t *d, const gp_kernel_t *k, const gp_op_
             snprintf(err, errlen, "unknown memory space %u", op->space);
             return -1;
         }
-        return global_cost(d, k, op, occ, res, r, out, err, errlen);
+        return global_cost(d, k, op, op, occ, res, r, out, err, errlen);
     case GP_OP_ASYNC_COPY: {
         gp_op_t ld = *op;
         gp_op_cost_t sh;
@@ -333,7 +345,7 @@ int gp_op_cost_standard(const gp_device_t *d, const gp_kernel_t *k, const gp_op_
         }
         ld.kind = GP_OP_LOAD;
         ld.space = GP_SPACE_GLOBAL;
-        if (global_cost(d, k, &ld, occ, res, r, out, err, errlen))
+        if (global_cost(d, k, &ld, op, occ, res, r, out, err, errlen))
             return -1;
         memset(&sh, 0, sizeof sh);
         ld.space = GP_SPACE_SHARED;
