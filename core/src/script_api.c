@@ -1,0 +1,506 @@
+/*
+ * script_api.c - the gpuperf table: parameters, the device, buffers,
+ * streams, events and stream commands. Kernel templates and launches are in
+ * script_launch.c, work constructors in script_ops.c.
+ */
+#include <lauxlib.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "script_internal.h"
+
+/* By sb_handle_kind_t: names in messages, and what getmetatable returns. */
+static const char *const sb_handle_kinds[] = {"buffer", "stream", "event"};
+static const char *const sb_handle_tags[] = {"gpuperf.buffer", "gpuperf.stream", "gpuperf.event"};
+
+/* A handle's registry code is kind * SB_KIND_SCALE + index. */
+#define SB_KIND_SCALE 4294967296.0
+
+/* ---------------------------------------------------------------- handles */
+
+/* __newindex of read-only tables; upvalue 1 names the table. */
+static int sb_readonly_set(lua_State *L)
+{
+    char key[96];
+    sb_describe(L, 2, key, sizeof key);
+    sb_error(L, "%s is read-only (tried to set %s)", lua_tostring(L, lua_upvalueindex(1)), key);
+}
+
+/* __tostring of handles; upvalue 1 is the text. */
+static int sb_handle_tostring(lua_State *L)
+{
+    lua_pushvalue(L, lua_upvalueindex(1));
+    return 1;
+}
+
+/* Replace the value at the top (a table, or an __index function) by a
+   read-only proxy whose reads go to it and whose writes raise "WHAT is
+   read-only"; getmetatable gives tag, rawset refuses it (__gp_ro). */
+static void sb_push_readonly(lua_State *L, const char *what, const char *tag)
+{
+    int fields = lua_gettop(L);
+    lua_newtable(L); /* proxy */
+    lua_newtable(L); /* its metatable */
+    lua_pushvalue(L, fields);
+    lua_setfield(L, -2, "__index");
+    lua_pushstring(L, what);
+    lua_pushcclosure(L, sb_readonly_set, 1);
+    lua_setfield(L, -2, "__newindex");
+    lua_pushstring(L, tag);
+    lua_setfield(L, -2, "__metatable");
+    lua_pushboolean(L, 1);
+    lua_setfield(L, -2, "__gp_ro");
+    lua_pushstring(L, what);
+    lua_pushcclosure(L, sb_handle_tostring, 1);
+    lua_setfield(L, -2, "__tostring");
+    lua_setmetatable(L, -2);
+    lua_remove(L, fields);
+}
+
+/* Push a handle: a read-only table with .name (and .bytes for buffers)
+   whose kind and index live in the per-evaluation registry table. */
+static void sb_push_handle(lua_State *L, sb_handle_kind_t kind, uint32_t index, const char *name,
+                           uint64_t bytes)
+{
+    char what[128];
+    lua_newtable(L);
+    lua_pushstring(L, name);
+    lua_setfield(L, -2, "name");
+    if (kind == SB_BUFFER) {
+        lua_pushnumber(L, (lua_Number)bytes);
+        lua_setfield(L, -2, "bytes");
+    }
+    snprintf(what, sizeof what, "%s '%s'", sb_handle_kinds[kind], name);
+    sb_push_readonly(L, what, sb_handle_tags[kind]);
+    lua_pushlightuserdata(L, (void *)&sb_key_handles);
+    lua_rawget(L, LUA_REGISTRYINDEX);
+    lua_pushvalue(L, -2);
+    lua_pushnumber(L, (lua_Number)kind * SB_KIND_SCALE + index);
+    lua_rawset(L, -3);
+    lua_pop(L, 1);
+}
+
+/* The registry code of the handle at idx, or -1. */
+static double sb_handle_code(lua_State *L, int idx)
+{
+    double code = -1;
+    if (lua_type(L, idx) != LUA_TTABLE)
+        return -1;
+    idx = idx < 0 ? lua_gettop(L) + idx + 1 : idx;
+    lua_pushlightuserdata(L, (void *)&sb_key_handles);
+    lua_rawget(L, LUA_REGISTRYINDEX);
+    if (lua_istable(L, -1)) {
+        lua_pushvalue(L, idx);
+        lua_rawget(L, -2);
+        if (lua_type(L, -1) == LUA_TNUMBER)
+            code = (double)lua_tonumber(L, -1);
+        lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
+    return code;
+}
+
+int64_t sb_handle_index(lua_State *L, int idx, sb_handle_kind_t kind)
+{
+    double code = sb_handle_code(L, idx);
+    if (code < 0 || floor(code / SB_KIND_SCALE) != (double)kind)
+        return -1;
+    return (int64_t)(code - (double)kind * SB_KIND_SCALE);
+}
+
+const char *sb_handle_kind_name(lua_State *L, int idx)
+{
+    double code = sb_handle_code(L, idx);
+    return code < 0 ? NULL : sb_handle_kinds[(int)floor(code / SB_KIND_SCALE)];
+}
+
+uint32_t sb_stream_arg(const sb_ctx_t *c, int idx, const char *label)
+{
+    int64_t i;
+    if (lua_isnoneornil(c->L, idx))
+        return 0;
+    i = sb_handle_index(c->L, idx, SB_STREAM);
+    if (i < 0)
+        sb_fail_value(c, idx, label,
+                      "a stream (from gpuperf.stream() or gpuperf.default_stream)");
+    return (uint32_t)i;
+}
+
+/* The index of an event argument. */
+static uint32_t sb_event_arg(const sb_ctx_t *c, int idx, const char *label)
+{
+    int64_t i = sb_handle_index(c->L, idx, SB_EVENT);
+    if (i < 0)
+        sb_fail_value(c, idx, label, "an event (from gpuperf.event())");
+    return (uint32_t)i;
+}
+
+/* A name argument at idx, or "<prefix><n>" when absent. */
+static void sb_name_arg(const sb_ctx_t *c, int idx, const char *prefix, uint32_t n, char *out,
+                        size_t size)
+{
+    if (lua_isnoneornil(c->L, idx))
+        snprintf(out, size, "%s%u", prefix, n);
+    else
+        gp_strlcpy(out, sb_check_name(c, idx, "name"), size);
+}
+
+/* ------------------------------------------------------------ parameters */
+
+/* 1 if s is an identifier of at most 63 bytes. */
+static int sb_is_ident(const char *s, size_t len)
+{
+    size_t i;
+    if (len < 1 || len > GP_SCRIPT_MAX_NAME || (s[0] >= '0' && s[0] <= '9'))
+        return 0;
+    for (i = 0; i < len; i++)
+        if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') ||
+              (s[i] >= '0' && s[i] <= '9') || s[i] == '_'))
+            return 0;
+    return 1;
+}
+
+/* gpuperf.param(name, default [, help]): the -p value or the default. */
+static int l_param(lua_State *L)
+{
+    sb_eval_t *ev = sb_ev(L);
+    sb_ctx_t c = {L, "gpuperf.param"};
+    gp_param_decl_t *d;
+    const char *name, *value = NULL;
+    size_t len, i;
+    uint32_t j;
+    name = lua_type(L, 1) == LUA_TSTRING ? lua_tolstring(L, 1, &len) : NULL;
+    if (!name || !sb_is_ident(name, len))
+        sb_fail_value(&c, 1, "name", "an identifier ([A-Za-z_][A-Za-z0-9_]*, at most 63 bytes)");
+    snprintf(c.where, sizeof c.where, "gpuperf.param '%s'", name);
+    if (lua_type(L, 2) == LUA_TNUMBER) {
+        if (!isfinite((double)lua_tonumber(L, 2)))
+            sb_fail_value(&c, 2, "default", "a finite number or a string");
+    } else if (lua_type(L, 2) != LUA_TSTRING || lua_objlen(L, 2) > GP_SCRIPT_MAX_TEXT) {
+        sb_fail_value(&c, 2, "default", "a number or a string of at most 127 bytes");
+    }
+    if (!lua_isnoneornil(L, 3) &&
+        (lua_type(L, 3) != LUA_TSTRING || lua_objlen(L, 3) > GP_SCRIPT_MAX_TEXT))
+        sb_fail_value(&c, 3, "help", "a string of at most 127 bytes");
+    if (lua_gettop(L) > 3)
+        sb_fail(&c, "takes (name, default [, help]), got %d arguments", lua_gettop(L));
+    for (j = 0; j < ev->wl.n_params; j++)
+        if (strcmp(ev->wl.params[j].name, name) == 0)
+            sb_fail(&c, "parameter '%s' is declared twice (first at line %u)", name,
+                    ev->wl.params[j].line);
+    for (i = 0; i < ev->n_kv; i++)
+        if (strcmp(ev->kv[i].key, name) == 0) {
+            ev->kv_used[i] = 1;
+            value = ev->kv[i].value;
+        }
+    sb_grow(L, (void **)&ev->wl.params, &ev->cap_params, ev->wl.n_params, sizeof *d,
+            GP_SCRIPT_MAX_PARAMS, "parameters");
+    d = &ev->wl.params[ev->wl.n_params];
+    memset(d, 0, sizeof *d);
+    gp_strlcpy(d->name, name, sizeof d->name);
+    if (lua_type(L, 3) == LUA_TSTRING)
+        gp_strlcpy(d->help, lua_tostring(L, 3), sizeof d->help);
+    d->line = (uint32_t)sb_line(L, 1);
+    if (lua_type(L, 2) == LUA_TNUMBER) {
+        gp_err_t err;
+        d->default_value = d->value = (double)lua_tonumber(L, 2);
+        if (value && gp_parse_number(value, &d->value, &err))
+            sb_error(L, "-p %s=%s: %s", name, value, err.msg);
+        lua_pushnumber(L, d->value);
+    } else {
+        d->is_string = 1;
+        gp_strlcpy(d->default_str, lua_tostring(L, 2), sizeof d->default_str);
+        if (value && gp_strlcpy(d->value_str, value, sizeof d->value_str))
+            sb_error(L, "-p %s: the value is longer than %d bytes", name, GP_SCRIPT_MAX_TEXT);
+        if (!value)
+            gp_strlcpy(d->value_str, d->default_str, sizeof d->value_str);
+        lua_pushstring(L, d->value_str);
+    }
+    ev->wl.n_params++;
+    return 1;
+}
+
+/* --------------------------------------------------------------- device */
+
+typedef enum { SB_U32, SB_U64, SB_F64 } sb_field_type_t;
+
+#define SB_DEV(f)                                                                    \
+    {                                                                                \
+        #f, offsetof(gp_device_t, f),                                                \
+            _Generic(((gp_device_t *)0)->f, uint32_t: SB_U32, uint64_t: SB_U64,      \
+                     double: SB_F64)                                                 \
+    }
+
+/* Every numeric field of gp_device_t, by its C name. */
+static const struct sb_dev_field {
+    const char *name;
+    size_t offset;
+    sb_field_type_t type;
+} sb_dev_fields[] = {
+    SB_DEV(cc_major), SB_DEV(cc_minor), SB_DEV(sm_count), SB_DEV(core_clock_mhz),
+    SB_DEV(memory_clock_mhz), SB_DEV(warp_size), SB_DEV(max_threads_per_block),
+    SB_DEV(max_threads_per_sm), SB_DEV(max_blocks_per_sm), SB_DEV(registers_per_sm),
+    SB_DEV(max_registers_per_block), SB_DEV(max_registers_per_thread),
+    SB_DEV(schedulers_per_sm), SB_DEV(dispatch_per_scheduler),
+    SB_DEV(shared_memory_per_sm_bytes), SB_DEV(shared_memory_per_block_bytes),
+    SB_DEV(shared_memory_per_block_optin_bytes), SB_DEV(reserved_shared_memory_per_block_bytes),
+    SB_DEV(l1_shared_bytes), SB_DEV(l1_bytes), SB_DEV(max_grid_x), SB_DEV(max_grid_y),
+    SB_DEV(max_grid_z), SB_DEV(max_block_x), SB_DEV(max_block_y), SB_DEV(max_block_z),
+    SB_DEV(fp32_lanes), SB_DEV(fp64_lanes), SB_DEV(fp16_lanes), SB_DEV(int32_lanes),
+    SB_DEV(sfu_lanes), SB_DEV(conversion_lanes), SB_DEV(ldst_lanes),
+    SB_DEV(shared_memory_bytes_per_clock), SB_DEV(tensor_fp16_flops_per_clock),
+    SB_DEV(tensor_bf16_flops_per_clock), SB_DEV(tensor_tf32_flops_per_clock),
+    SB_DEV(tensor_fp64_flops_per_clock), SB_DEV(tensor_int8_ops_per_clock),
+    SB_DEV(tensor_fp8_flops_per_clock), SB_DEV(dram_bytes), SB_DEV(dram_bandwidth_gbps),
+    SB_DEV(dram_sustained_gbps), SB_DEV(l2_bytes), SB_DEV(l2_bandwidth_gbps),
+    SB_DEV(sector_bytes), SB_DEV(l1_line_bytes), SB_DEV(dram_fetch_bytes),
+    SB_DEV(readonly_cache_bytes), SB_DEV(constant_cache_bytes), SB_DEV(pcie_bandwidth_gbps),
+    SB_DEV(pcie_latency_us), SB_DEV(nvlink_bandwidth_gbps), SB_DEV(nvlink_latency_us),
+    SB_DEV(fp32_cycles), SB_DEV(fp64_cycles), SB_DEV(fp16_cycles), SB_DEV(int32_cycles),
+    SB_DEV(sfu_cycles), SB_DEV(conversion_cycles), SB_DEV(branch_cycles),
+    SB_DEV(shared_memory_cycles), SB_DEV(l1_hit_cycles), SB_DEV(l2_hit_cycles),
+    SB_DEV(dram_cycles), SB_DEV(constant_cycles), SB_DEV(barrier_cycles),
+    SB_DEV(atomic_cycles), SB_DEV(tensor_cycles), SB_DEV(launch_overhead_us),
+    SB_DEV(launch_latency_us), SB_DEV(block_launch_cycles),
+};
+
+/* Push the read-only gpuperf.device table. */
+static void sb_push_device(lua_State *L, const gp_device_t *dev)
+{
+    size_t i;
+    lua_newtable(L);
+    lua_pushlstring(L, dev->name, strnlen(dev->name, sizeof dev->name));
+    lua_setfield(L, -2, "name");
+    lua_pushlstring(L, dev->id, strnlen(dev->id, sizeof dev->id));
+    lua_setfield(L, -2, "id");
+    lua_pushlstring(L, dev->arch, strnlen(dev->arch, sizeof dev->arch));
+    lua_setfield(L, -2, "arch");
+    lua_pushnumber(L, dev->cc_major + dev->cc_minor / 10.0);
+    lua_setfield(L, -2, "compute_capability");
+    for (i = 0; i < GP_ARRAY_LEN(sb_dev_fields); i++) {
+        const char *p = (const char *)dev + sb_dev_fields[i].offset;
+        double v;
+        switch (sb_dev_fields[i].type) {
+        case SB_U32: {
+            uint32_t u;
+            memcpy(&u, p, sizeof u);
+            v = u;
+            break;
+        }
+        case SB_U64: {
+            uint64_t u;
+            memcpy(&u, p, sizeof u);
+            v = (double)u;
+            break;
+        }
+        default:
+            memcpy(&v, p, sizeof v);
+        }
+        lua_pushnumber(L, v);
+        lua_setfield(L, -2, sb_dev_fields[i].name);
+    }
+    sb_push_readonly(L, "gpuperf.device", "gpuperf.device");
+}
+
+/* __index of the gpuperf proxy; upvalue 1 is the real table. Reading
+   gpuperf.device without a device is an error, not nil. */
+static int sb_gpuperf_index(lua_State *L)
+{
+    lua_pushvalue(L, 2);
+    lua_rawget(L, lua_upvalueindex(1));
+    if (lua_isnil(L, -1) && lua_type(L, 2) == LUA_TSTRING &&
+        strcmp(lua_tostring(L, 2), "device") == 0)
+        sb_error(L, "gpuperf.device: no device was given (the parameters are being listed); "
+                    "choose one with --device");
+    return 1;
+}
+
+/* ----------------------------------------------------- buffers, streams */
+
+/* gpuperf.buffer(name, bytes) -> handle */
+static int l_buffer(lua_State *L)
+{
+    sb_eval_t *ev = sb_ev(L);
+    sb_ctx_t c = {L, "gpuperf.buffer"};
+    gp_buffer_t *b;
+    const char *name = sb_check_name(&c, 1, "name");
+    uint64_t bytes;
+    uint32_t i;
+    snprintf(c.where, sizeof c.where, "gpuperf.buffer '%s'", name);
+    bytes = sb_check_uint(&c, 2, "bytes", 1, GP_SCRIPT_MAX_COUNT);
+    for (i = 0; i < ev->wl.n_buffers; i++)
+        if (strcmp(ev->wl.buffers[i].name, name) == 0)
+            sb_fail(&c, "a buffer named '%s' already exists (line %u)", name,
+                    ev->wl.buffers[i].line);
+    sb_grow(L, (void **)&ev->wl.buffers, &ev->cap_buffers, ev->wl.n_buffers, sizeof *b,
+            GP_SCRIPT_MAX_CMDS, "buffers");
+    b = &ev->wl.buffers[ev->wl.n_buffers];
+    memset(b, 0, sizeof *b);
+    gp_strlcpy(b->name, name, sizeof b->name);
+    b->bytes = bytes;
+    b->line = (uint32_t)sb_line(L, 1);
+    sb_push_handle(L, SB_BUFFER, ev->wl.n_buffers++, name, bytes);
+    return 1;
+}
+
+/* gpuperf.stream([name]) -> handle */
+static int l_stream(lua_State *L)
+{
+    sb_eval_t *ev = sb_ev(L);
+    sb_ctx_t c = {L, "gpuperf.stream"};
+    gp_stream_t *st;
+    char name[GP_WL_NAME_MAX];
+    sb_name_arg(&c, 1, "stream", ev->wl.n_streams, name, sizeof name);
+    sb_grow(L, (void **)&ev->wl.streams, &ev->cap_streams, ev->wl.n_streams, sizeof *st,
+            GP_SCRIPT_MAX_CMDS, "streams");
+    st = &ev->wl.streams[ev->wl.n_streams];
+    memset(st, 0, sizeof *st);
+    gp_strlcpy(st->name, name, sizeof st->name);
+    st->line = (uint32_t)sb_line(L, 1);
+    sb_push_handle(L, SB_STREAM, ev->wl.n_streams++, name, 0);
+    return 1;
+}
+
+/* gpuperf.event([name]) -> handle */
+static int l_event(lua_State *L)
+{
+    sb_eval_t *ev = sb_ev(L);
+    sb_ctx_t c = {L, "gpuperf.event"};
+    char name[GP_WL_NAME_MAX];
+    if (ev->wl.n_events >= GP_SCRIPT_MAX_CMDS)
+        sb_fail(&c, "more than %u events", GP_SCRIPT_MAX_CMDS);
+    sb_name_arg(&c, 1, "event", ev->wl.n_events, name, sizeof name);
+    sb_push_handle(L, SB_EVENT, ev->wl.n_events++, name, 0);
+    return 1;
+}
+
+/* ------------------------------------------------------ stream commands */
+
+gp_command_t *sb_cmd_new(lua_State *L, uint32_t type, uint32_t stream)
+{
+    sb_eval_t *ev = sb_ev(L);
+    gp_command_t *cmd;
+    sb_grow(L, (void **)&ev->wl.cmds, &ev->cap_cmds, ev->wl.n_cmds, sizeof *cmd,
+            GP_SCRIPT_MAX_CMDS, "commands");
+    cmd = &ev->wl.cmds[ev->wl.n_cmds];
+    memset(cmd, 0, sizeof *cmd);
+    cmd->type = type;
+    cmd->stream = stream;
+    cmd->line = (uint32_t)sb_line(L, 1);
+    cmd->device = 0;
+    return cmd;
+}
+
+/* gpuperf.record(event [, stream]) */
+static int l_record(lua_State *L)
+{
+    sb_ctx_t c = {L, "gpuperf.record"};
+    uint32_t event = sb_event_arg(&c, 1, "event");
+    uint32_t stream = sb_stream_arg(&c, 2, "stream");
+    sb_cmd_new(L, GP_CMD_RECORD, stream)->event = event;
+    sb_ev(L)->wl.n_cmds++;
+    return 0;
+}
+
+/* gpuperf.wait(stream, event) */
+static int l_wait(lua_State *L)
+{
+    sb_ctx_t c = {L, "gpuperf.wait"};
+    uint32_t stream, event;
+    if (lua_isnoneornil(L, 1))
+        sb_fail_value(&c, 1, "stream",
+                      "a stream (from gpuperf.stream() or gpuperf.default_stream)");
+    stream = sb_stream_arg(&c, 1, "stream");
+    event = sb_event_arg(&c, 2, "event");
+    sb_cmd_new(L, GP_CMD_WAIT, stream)->event = event;
+    sb_ev(L)->wl.n_cmds++;
+    return 0;
+}
+
+/* gpuperf.synchronize([stream]): the host waits (UINT32_MAX: device). */
+static int l_synchronize(lua_State *L)
+{
+    sb_ctx_t c = {L, "gpuperf.synchronize"};
+    uint32_t stream = lua_isnoneornil(L, 1) ? UINT32_MAX : sb_stream_arg(&c, 1, "stream");
+    sb_cmd_new(L, GP_CMD_SYNC, stream);
+    sb_ev(L)->wl.n_cmds++;
+    return 0;
+}
+
+/* gpuperf.copy{bytes=, kind=, stream=, device=0, peer=1} */
+static int l_copy(lua_State *L)
+{
+    static const char *const keys[] = {"bytes", "kind", "stream", "device", "peer", NULL};
+    static const char *const kinds[] = {"h2d", "d2h", "d2d", "p2p", NULL};
+    sb_ctx_t c = {L, "gpuperf.copy"};
+    uint64_t bytes;
+    uint32_t kind, stream, device = 0, peer = 1;
+    gp_command_t *cmd;
+    if (!sb_is_plain(L, 1))
+        sb_fail(&c, "takes one table: gpuperf.copy{bytes = B, kind = \"h2d\"}");
+    lua_settop(L, 1);
+    sb_check_keys(&c, 1, keys, 0);
+    lua_getfield(L, 1, "bytes");
+    if (lua_isnil(L, -1))
+        sb_fail(&c, "'bytes' is required");
+    bytes = sb_check_uint(&c, 2, "bytes", 1, GP_SCRIPT_MAX_COUNT);
+    lua_getfield(L, 1, "kind");
+    if (lua_isnil(L, -1))
+        sb_fail(&c, "'kind' is required: \"h2d\", \"d2h\", \"d2d\" or \"p2p\"");
+    kind = (uint32_t)sb_check_enum(&c, 3, "kind", kinds);
+    lua_getfield(L, 1, "stream");
+    stream = sb_stream_arg(&c, 4, "stream");
+    lua_getfield(L, 1, "device");
+    if (!lua_isnil(L, 5) && (lua_type(L, 5) != LUA_TNUMBER || lua_tonumber(L, 5) != 0))
+        sb_fail_value(&c, 5, "device", "0 (gpuperf.device_count is 1)");
+    lua_getfield(L, 1, "peer");
+    if (!lua_isnil(L, 6))
+        peer = (uint32_t)sb_check_uint(&c, 6, "peer", 0, 63);
+    if (kind == GP_COPY_P2P && peer == device)
+        sb_fail(&c, "a p2p copy needs a 'peer' device other than 'device' %u", device);
+    cmd = sb_cmd_new(L, GP_CMD_COPY, stream);
+    cmd->device = device;
+    cmd->copy_kind = kind;
+    cmd->copy_bytes = bytes;
+    cmd->peer_device = kind == GP_COPY_P2P ? peer : 0;
+    sb_ev(L)->wl.n_cmds++;
+    return 0;
+}
+
+/* ---------------------------------------------------------------- table */
+
+static const luaL_Reg sb_api_funcs[] = {
+    {"param", l_param},   {"buffer", l_buffer}, {"stream", l_stream},
+    {"event", l_event},   {"record", l_record}, {"wait", l_wait},
+    {"synchronize", l_synchronize}, {"copy", l_copy}, {NULL, NULL}};
+
+void sb_api_push(lua_State *L)
+{
+    sb_eval_t *ev = sb_ev(L);
+    int real;
+    lua_pushlightuserdata(L, (void *)&sb_key_handles);
+    lua_newtable(L);
+    lua_rawset(L, LUA_REGISTRYINDEX);
+
+    lua_newtable(L);
+    real = lua_gettop(L);
+    luaL_setfuncs(L, sb_api_funcs, 0);
+    sb_launch_register(L);
+    sb_ops_register(L);
+    lua_pushnumber(L, ev->wl.n_devices);
+    lua_setfield(L, real, "device_count");
+    sb_push_handle(L, SB_STREAM, 0, ev->wl.streams[0].name, 0);
+    lua_setfield(L, real, "default_stream");
+    if (ev->dev) {
+        sb_push_device(L, ev->dev);
+        lua_setfield(L, real, "device");
+    }
+
+    lua_pushvalue(L, real); /* the script sees a read-only proxy */
+    lua_pushcclosure(L, sb_gpuperf_index, 1);
+    sb_push_readonly(L, "gpuperf", "gpuperf");
+    lua_remove(L, real);
+}

@@ -1,0 +1,224 @@
+/*
+ * script_internal.h - what the script_*.c files share; not a public API.
+ *
+ * script.c          the state: allocator (memory cap), count hook
+ *                   (instruction budget), message handler, open/eval/close
+ * script_sandbox.c  the environment a script sees: safe base functions,
+ *                   guarded string/table functions, require
+ * script_check.c    reading and checking values from script tables
+ * script_api.c      the gpuperf table: params, device, handles, commands
+ * script_launch.c   kernel templates and launches
+ * script_ops.c      work constructors and their conversion into gp_op_t
+ *
+ * C functions find their gp_script_t through lua_getallocf (the allocator's
+ * user data), so the library keeps no global state.
+ */
+#ifndef GP_SCRIPT_INTERNAL_H
+#define GP_SCRIPT_INTERNAL_H
+
+#include <lua.h>
+#include <stdint.h>
+
+#include "script.h"
+
+/* Limits that protect the host from a script. */
+#define GP_SCRIPT_MAX_OPS 4096u        /* ops per kernel after flattening */
+#define GP_SCRIPT_MAX_DEPTH 32         /* nesting of loops, diverges, sub-lists */
+#define GP_SCRIPT_MAX_VISITS (16u * GP_SCRIPT_MAX_OPS) /* work entries walked */
+#define GP_SCRIPT_MAX_CMDS 1000000u    /* commands (also buffers, streams, events) */
+#define GP_SCRIPT_MAX_PARAMS 10000u    /* parameters a script declares */
+#define GP_SCRIPT_MAX_NAME 63          /* bytes in a name */
+#define GP_SCRIPT_MAX_TEXT 127         /* bytes in a help text / string param */
+#define GP_SCRIPT_MAX_COUNT 1e18       /* counts, bytes, trips */
+#define GP_SCRIPT_MAX_DIM 9223372036854775808.0 /* 2^63: a grid or block dimension */
+#define GP_SCRIPT_MAX_SOURCE (8u << 20) /* bytes of one .lua file */
+#define GP_SCRIPT_MAX_C_DEPTH 64       /* nested calls from C back into Lua */
+#define GP_SCRIPT_MAX_LUA_DEPTH 1000   /* nested Lua calls (hook check) */
+#define GP_SCRIPT_HOOK_PERIOD 1000     /* VM instructions between hook calls */
+/* C work done for a script is charged to its instruction budget:
+   one instruction per this many bytes allocated, copied or scanned. */
+#define GP_SCRIPT_BYTES_PER_INSTR 16
+/* What looking up and reading a module file is charged, in instructions. */
+#define GP_SCRIPT_FILE_COST 10000
+/* Worst-case match steps a string pattern call may take. */
+#define GP_SCRIPT_MAX_PATTERN_STEPS 1e9
+
+/* Why an evaluation must end: errors a script may not catch with pcall. */
+typedef enum sb_fatal {
+    SB_FATAL_NONE = 0,
+    SB_FATAL_BUDGET,  /* instruction budget exhausted */
+    SB_FATAL_MEMORY,  /* memory cap reached */
+    SB_FATAL_HOST_OOM /* the host's malloc failed */
+} sb_fatal_t;
+
+/* State of one gp_script_eval call. */
+typedef struct sb_eval {
+    const gp_device_t *dev;
+    const gp_param_kv_t *kv;
+    size_t n_kv;
+    unsigned char *kv_used; /* one flag per kv: declared by the script */
+    gp_workload_t wl;       /* being filled; owned here until success */
+    uint32_t cap_buffers, cap_streams, cap_cmds, cap_params;
+    uint32_t n_launches;
+    gp_op_t *scratch;       /* GP_SCRIPT_MAX_OPS ops for flattening */
+} sb_eval_t;
+
+struct gp_script {
+    lua_State *L;
+    char path[4096];       /* as given */
+    char dir[4096];        /* resolved folder, for require */
+    char chunkname[256];   /* "@basename" */
+    uint64_t mem_used;     /* Lua heap bytes */
+    uint64_t wl_bytes;     /* workload arrays being built, bytes */
+    uint64_t mem_cap;
+    uint64_t budget;
+    uint64_t executed;     /* instructions (and charged C work) this eval */
+    int budget_armed;      /* hook re-armed to fire at the next instruction */
+    int fatal;             /* sb_fatal_t */
+    char fatal_msg[256];   /* the budget error as first raised */
+    int c_depth;           /* nested C -> Lua calls through our wrappers */
+    int chunk_ref;         /* registry ref of the compiled main chunk */
+    sb_eval_t *ev;         /* the evaluation in progress, or NULL */
+};
+
+/* ------------------------------------------------------------ script.c */
+
+/* The script that owns L. */
+gp_script_t *sb_script(lua_State *L);
+
+/* The current evaluation (raises when called outside one). */
+sb_eval_t *sb_ev(lua_State *L);
+
+/* Script line of the innermost Lua frame at `level` or above (0: none). */
+int sb_line(lua_State *L, int level);
+
+/* Write "chunk:line:" of the innermost Lua frame at level or above into
+   buf ("" when there is none). */
+void sb_where(lua_State *L, int level, char *buf, size_t size);
+
+/* Raise an error "chunk:line: message" at the calling script line. */
+void sb_error(lua_State *L, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3), noreturn));
+
+/* Raise the fatal memory-cap error. */
+void sb_error_memory(lua_State *L) __attribute__((noreturn));
+
+/* Raise the fatal error for a failed host allocation. */
+void sb_error_oom(lua_State *L) __attribute__((noreturn));
+
+/* Charge n instructions of C work to the budget; raises when it runs out. */
+void sb_charge(lua_State *L, uint64_t n);
+
+/* Account for `bytes` more of workload memory (raise if over the cap);
+   negative to release. */
+void sb_account(lua_State *L, int64_t bytes);
+
+/* Grow a workload array of elem-byte items so that it holds n + 1 items;
+   raises on the limit (naming `what`) or on the memory cap. */
+void sb_grow(lua_State *L, void **arr, uint32_t *cap, uint32_t n, size_t elem,
+             uint32_t limit, const char *what);
+
+/* Guard a call from C back into Lua (C stack depth); pair with sb_leave. */
+void sb_enter(lua_State *L);
+void sb_leave(lua_State *L);
+
+/* --------------------------------------------------- script_sandbox.c */
+
+/* Build the template environment once per state (registry); protected. */
+int sb_sandbox_init(lua_State *L);
+
+/* Push a fresh environment for one evaluation (copies of the libraries, a
+   new gpuperf table) and remember it for require. */
+void sb_sandbox_push_env(lua_State *L);
+
+/* ----------------------------------------------------- script_check.c */
+
+/* Where an error is, for messages: "launch 'saxpy'", "gpuperf.load". */
+typedef struct sb_ctx {
+    lua_State *L;
+    char where[192];
+} sb_ctx_t;
+
+/* Raise "chunk:line: WHERE: message". */
+void sb_fail(const sb_ctx_t *c, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3), noreturn));
+
+/* Describe the value at idx for a message: -3, "abc", a table, nil. */
+void sb_describe(lua_State *L, int idx, char *buf, size_t size);
+
+/* Raise "'label' must be EXPECTED, got VALUE" about the value at idx. */
+void sb_fail_value(const sb_ctx_t *c, int idx, const char *label,
+                  const char *expected) __attribute__((noreturn));
+
+/* Checks of the value at idx; label names it in messages ('grid.x'). */
+uint64_t sb_check_uint(const sb_ctx_t *c, int idx, const char *label,
+                       uint64_t min, double max);
+int64_t sb_check_int(const sb_ctx_t *c, int idx, const char *label, double limit);
+double sb_check_count(const sb_ctx_t *c, int idx, const char *label);
+double sb_check_real(const sb_ctx_t *c, int idx, const char *label, double min,
+                     double max);
+/* Index of the string at idx in names (NULL-terminated). */
+int sb_check_enum(const sb_ctx_t *c, int idx, const char *label,
+                  const char *const *names);
+/* A name: 1..63 printable ASCII bytes. Returns it. */
+const char *sb_check_name(const sb_ctx_t *c, int idx, const char *label);
+
+/* Raise unless every key of the table at idx is in keys (NULL-terminated);
+   positional = number of array slots [1]..[n] also accepted. */
+void sb_check_keys(const sb_ctx_t *c, int idx, const char *const *keys,
+                   int positional);
+
+/* Number of entries of the table at idx (any keys), charged to the budget. */
+uint32_t sb_table_size(lua_State *L, int idx, uint32_t stop_at);
+
+/* Registry keys (addresses of static chars) for tagged tables. */
+extern const char sb_key_op_mt, sb_key_kernel_mt, sb_key_env, sb_key_loaded,
+    sb_key_template, sb_key_modules, sb_key_handles;
+
+/* 1 if the table at idx has the registry metatable `key`. */
+int sb_is_tagged(lua_State *L, int idx, const char *key);
+
+/* 1 if idx is a table without a metatable: a table of fields or a list. */
+int sb_is_plain(lua_State *L, int idx);
+
+/* ------------------------------------------------------- script_api.c */
+
+/* Push the gpuperf table for the current evaluation. */
+void sb_api_push(lua_State *L);
+
+/* Handle kinds. */
+typedef enum sb_handle_kind { SB_BUFFER = 0, SB_STREAM, SB_EVENT } sb_handle_kind_t;
+
+/* Index of the handle of `kind` at idx, or -1 when idx is not one (also for
+   handles of an earlier evaluation). */
+int64_t sb_handle_index(lua_State *L, int idx, sb_handle_kind_t kind);
+
+/* The kind of a handle at idx as text ("buffer", ...), or NULL. */
+const char *sb_handle_kind_name(lua_State *L, int idx);
+
+/* The stream handle at idx as an index; the default stream when absent. */
+uint32_t sb_stream_arg(const sb_ctx_t *c, int idx, const char *label);
+
+/* Room for one more command, zeroed, with type, stream and the caller's
+   line; counted only when the caller increments wl.n_cmds. */
+gp_command_t *sb_cmd_new(lua_State *L, uint32_t type, uint32_t stream);
+
+/* ---------------------------------------------------- script_launch.c */
+
+/* Register gpuperf.kernel and gpuperf.launch into the table at the top. */
+void sb_launch_register(lua_State *L);
+
+/* ------------------------------------------------------- script_ops.c */
+
+/* Register the work constructors into the table at the top of the stack. */
+void sb_ops_register(lua_State *L);
+
+/*
+ * Flatten a work value (an op, or a list of ops and lists) at idx into
+ * ops[*n..]; path names it in messages ("work"). depth: nesting so far.
+ * Sets *has_barrier when a barrier appears.
+ */
+void sb_ops_flatten(const sb_ctx_t *c, int idx, const char *path, int depth,
+                    gp_op_t *ops, uint32_t *n, uint32_t *visits, int *has_barrier);
+
+#endif /* GP_SCRIPT_INTERNAL_H */

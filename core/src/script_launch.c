@@ -1,0 +1,246 @@
+/*
+ * script_launch.c - kernel templates (gpuperf.kernel) and launches
+ * (gpuperf.launch): launch fields checked and converted into a gp_kernel_t,
+ * the work flattened by script_ops.c, one GP_CMD_LAUNCH appended.
+ */
+#include <lauxlib.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "script_internal.h"
+
+static const char *const sb_launch_keys[] = {
+    "name",  "grid",  "block",        "regs",       "smem",     "dynamic_smem", "work",
+    "stream", "cache", "global_cache", "bank_bytes", "carveout", NULL};
+static const char *const sb_cache_names[] = {"none", "prefer_shared", "prefer_l1",
+                                             "prefer_equal", NULL};
+static const char *const sb_global_cache_names[] = {"default", "ca", "cg", NULL};
+
+/* Where launch fields come from: the launch table, then the template. */
+typedef struct sb_src {
+    int over; /* stack index, 0: none */
+    int tmpl;
+} sb_src_t;
+
+/* Push field key (launch table first); returns 0 and pushes nil if absent. */
+static int sb_src_get(lua_State *L, const sb_src_t *src, const char *key)
+{
+    int i, from[2];
+    from[0] = src->over;
+    from[1] = src->tmpl;
+    for (i = 0; i < 2; i++) {
+        if (!from[i])
+            continue;
+        lua_pushstring(L, key);
+        lua_rawget(L, from[i]);
+        if (!lua_isnil(L, -1))
+            return 1;
+        lua_pop(L, 1);
+    }
+    lua_pushnil(L);
+    return 0;
+}
+
+/* A grid or block: n, {x, y, z} or {x=, y=, z=}; missing dims are 1. */
+static gp_dim3_t sb_dim3(const sb_ctx_t *c, int idx, const char *label)
+{
+    static const char *const axes[] = {"x", "y", "z", NULL};
+    lua_State *L = c->L;
+    uint64_t v[3] = {1, 1, 1};
+    gp_dim3_t d;
+    char sub[32];
+    int i;
+    if (lua_type(L, idx) == LUA_TNUMBER) {
+        v[0] = sb_check_uint(c, idx, label, 1, GP_SCRIPT_MAX_DIM);
+    } else if (sb_is_plain(L, idx)) {
+        sb_check_keys(c, idx, axes, 3);
+        for (i = 0; i < 3; i++) {
+            snprintf(sub, sizeof sub, "%s.%s", label, axes[i]);
+            lua_rawgeti(L, idx, i + 1);
+            lua_getfield(L, idx, axes[i]);
+            if (!lua_isnil(L, -1) && !lua_isnil(L, -2))
+                sb_fail(c, "'%s' is given twice, as %s[%d] and as %s", sub, label, i + 1, sub);
+            if (lua_isnil(L, -1))
+                lua_pop(L, 1);
+            else
+                lua_remove(L, -2);
+            if (!lua_isnil(L, -1))
+                v[i] = sb_check_uint(c, lua_gettop(L), sub, 1, GP_SCRIPT_MAX_DIM);
+            lua_pop(L, 1);
+        }
+    } else {
+        sb_fail_value(c, idx, label, "a positive integer, {x, y, z} or {x = , y = , z = }");
+    }
+    d.x = v[0];
+    d.y = v[1];
+    d.z = v[2];
+    return d;
+}
+
+/*
+ * Convert launch fields into k (name excluded) and the work into
+ * ev->scratch. partial: a template, where nothing is required.
+ */
+static void sb_launch_fields(const sb_ctx_t *c, const sb_src_t *src, int partial,
+                             gp_kernel_t *k, uint32_t *stream)
+{
+    lua_State *L = c->L;
+    sb_eval_t *ev = sb_ev(L);
+    gp_launch_t *ln = &k->launch;
+    int top = lua_gettop(L), has_barrier = 0;
+    uint32_t visits = 0;
+    luaL_checkstack(L, 2 * GP_ARRAY_LEN(sb_launch_keys) + LUA_MINSTACK, "launch fields");
+    memset(k, 0, sizeof *k);
+    ln->carveout_percent = -1;
+    if (sb_src_get(L, src, "grid"))
+        ln->grid = sb_dim3(c, lua_gettop(L), "grid");
+    else if (!partial)
+        sb_fail(c, "'grid' is required: the number of blocks, n or {x, y, z}");
+    if (sb_src_get(L, src, "block"))
+        ln->block = sb_dim3(c, lua_gettop(L), "block");
+    else if (!partial)
+        sb_fail(c, "'block' is required: threads per block, n or {x, y, z}");
+    if (sb_src_get(L, src, "regs"))
+        ln->regs_per_thread = (uint32_t)sb_check_uint(c, lua_gettop(L), "regs", 0, 65535);
+    else if (!partial)
+        sb_fail(c, "'regs' is required: registers per thread, as `ptxas -v` reports them");
+    if (sb_src_get(L, src, "smem"))
+        ln->static_smem_bytes = sb_check_uint(c, lua_gettop(L), "smem", 0, GP_SCRIPT_MAX_COUNT);
+    if (sb_src_get(L, src, "dynamic_smem"))
+        ln->dynamic_smem_bytes =
+            sb_check_uint(c, lua_gettop(L), "dynamic_smem", 0, GP_SCRIPT_MAX_COUNT);
+    if (sb_src_get(L, src, "cache"))
+        ln->cache_pref = (uint32_t)sb_check_enum(c, lua_gettop(L), "cache", sb_cache_names);
+    if (sb_src_get(L, src, "global_cache"))
+        ln->global_cache =
+            (uint32_t)sb_check_enum(c, lua_gettop(L), "global_cache", sb_global_cache_names);
+    if (sb_src_get(L, src, "bank_bytes")) {
+        lua_Number v = lua_tonumber(L, -1);
+        if (lua_type(L, -1) != LUA_TNUMBER || (v != 4 && v != 8))
+            sb_fail_value(c, lua_gettop(L), "bank_bytes", "4 or 8");
+        ln->bank_bytes = (uint32_t)v;
+    }
+    if (sb_src_get(L, src, "carveout"))
+        ln->carveout_percent = (int32_t)sb_check_uint(c, lua_gettop(L), "carveout", 0, 100);
+    sb_src_get(L, src, "stream");
+    *stream = sb_stream_arg(c, lua_gettop(L), "stream");
+    if (sb_src_get(L, src, "work"))
+        sb_ops_flatten(c, lua_gettop(L), "work", 0, ev->scratch, &k->n_ops, &visits,
+                       &has_barrier);
+    ln->barriers_per_block = has_barrier ? 1 : 0;
+    ln->threads_per_block =
+        gp_mul_sat_u64(gp_mul_sat_u64(ln->block.x, ln->block.y), ln->block.z);
+    k->total_blocks = gp_mul_sat_u64(gp_mul_sat_u64(ln->grid.x, ln->grid.y), ln->grid.z);
+    lua_settop(L, top);
+}
+
+/* gpuperf.kernel{...} -> a reusable template (a tagged copy). */
+static int l_kernel(lua_State *L)
+{
+    sb_ctx_t c = {L, "gpuperf.kernel"};
+    sb_src_t src = {1, 0};
+    gp_kernel_t k;
+    uint32_t stream;
+    if (!sb_is_plain(L, 1) || lua_gettop(L) != 1)
+        sb_fail(&c, "takes one table of fields: gpuperf.kernel{name = , block = , regs = , "
+                    "work = {...}}");
+    lua_getfield(L, 1, "name");
+    if (!lua_isnil(L, -1))
+        snprintf(c.where, sizeof c.where, "kernel '%s'", sb_check_name(&c, 2, "name"));
+    lua_settop(L, 1);
+    sb_check_keys(&c, 1, sb_launch_keys, 0);
+    sb_launch_fields(&c, &src, 1, &k, &stream);
+    lua_newtable(L);
+    lua_pushnil(L);
+    while (lua_next(L, 1) != 0) {
+        lua_pushvalue(L, -2);
+        lua_insert(L, -2);
+        lua_rawset(L, 2);
+    }
+    lua_pushlightuserdata(L, (void *)&sb_key_kernel_mt);
+    lua_rawget(L, LUA_REGISTRYINDEX);
+    lua_setmetatable(L, 2);
+    return 1;
+}
+
+/* Copy the launch into a new command (name and ops owned by the
+   workload); raises on the memory cap without leaking. */
+static void sb_launch_append(lua_State *L, gp_kernel_t *k, uint32_t stream, const char *name)
+{
+    sb_eval_t *ev = sb_ev(L);
+    gp_command_t *cmd = sb_cmd_new(L, GP_CMD_LAUNCH, stream);
+    size_t name_len = strlen(name) + 1, ops_len = k->n_ops * sizeof(gp_op_t);
+    char *kname;
+    gp_op_t *ops = NULL;
+    sb_account(L, (int64_t)(name_len + ops_len));
+    kname = malloc(name_len);
+    if (k->n_ops)
+        ops = malloc(ops_len);
+    if (!kname || (k->n_ops && !ops)) {
+        free(kname);
+        free(ops);
+        sb_error_oom(L);
+    }
+    memcpy(kname, name, name_len);
+    if (k->n_ops)
+        memcpy(ops, ev->scratch, ops_len);
+    k->name = kname;
+    k->ops = ops;
+    k->line = cmd->line;
+    cmd->kernel = *k;
+    ev->wl.n_cmds++;
+    ev->n_launches++;
+}
+
+/* gpuperf.launch(template [, fields]) or gpuperf.launch{fields} */
+static int l_launch(lua_State *L)
+{
+    sb_eval_t *ev = sb_ev(L);
+    sb_ctx_t c = {L, ""};
+    sb_src_t src = {0, 0};
+    gp_kernel_t k;
+    char name[GP_WL_NAME_MAX];
+    uint32_t stream, number = ev->n_launches + 1;
+    snprintf(c.where, sizeof c.where, "launch #%u", number);
+    if (sb_is_tagged(L, 1, &sb_key_kernel_mt)) {
+        src.tmpl = 1;
+        if (!lua_isnoneornil(L, 2)) {
+            if (!sb_is_plain(L, 2))
+                sb_fail_value(&c, 2, "argument 2", "a table of launch fields");
+            src.over = 2;
+        }
+        if (lua_gettop(L) > 2)
+            sb_fail(&c, "takes (template [, fields]), got %d arguments", lua_gettop(L));
+    } else if (sb_is_plain(L, 1)) {
+        src.over = 1;
+        if (lua_gettop(L) > 1)
+            sb_fail(&c, "gpuperf.launch{...} takes one table; to override a template write "
+                        "gpuperf.launch(template, {...})");
+    } else {
+        sb_fail_value(&c, 1, "argument 1", "a kernel template (gpuperf.kernel) or a table of "
+                                           "launch fields");
+    }
+    sb_src_get(L, &src, "name");
+    if (lua_isnil(L, -1))
+        snprintf(name, sizeof name, "kernel%u", number);
+    else
+        gp_strlcpy(name, sb_check_name(&c, lua_gettop(L), "name"), sizeof name);
+    lua_pop(L, 1);
+    snprintf(c.where, sizeof c.where, "launch '%s'", name);
+    if (src.over)
+        sb_check_keys(&c, src.over, sb_launch_keys, 0);
+    if (src.tmpl)
+        sb_check_keys(&c, src.tmpl, sb_launch_keys, 0);
+    sb_launch_fields(&c, &src, 0, &k, &stream);
+    sb_launch_append(L, &k, stream, name);
+    return 0;
+}
+
+void sb_launch_register(lua_State *L)
+{
+    lua_pushcfunction(L, l_kernel);
+    lua_setfield(L, -2, "kernel");
+    lua_pushcfunction(L, l_launch);
+    lua_setfield(L, -2, "launch");
+}

@@ -1,0 +1,590 @@
+/*
+ * script_ops.c - work constructors (gpuperf.fp32, gpuperf.load{...},
+ * gpuperf.loop(...), ...) and their conversion into gp_op_t.
+ *
+ * A constructor returns a plain table tagged with a private metatable,
+ * holding the op's fields under the names a script writes them with:
+ *   gpuperf.load{x, bytes = 8}
+ *     -> {op = "load", buffer = x, bytes = 8, count = 1, ilp = 1,
+ *         space = "global", pattern = "unit", stride = 1, offset = 0,
+ *         footprint = <x.bytes>, line = 12}
+ * The constructor checks it at once (errors point at its line); a launch
+ * checks it again while flattening, since a script may change the table.
+ */
+#include <lauxlib.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "script_internal.h"
+
+/* What a constructor's table holds, by class. */
+typedef enum sb_opclass {
+    SB_ARITH = 0, /* count, ilp */
+    SB_BARRIER,   /* count */
+    SB_TENSOR,    /* flops, type, ilp */
+    SB_MEM,       /* count, ilp and the access fields */
+    SB_BODY       /* trips or paths, body */
+} sb_opclass_t;
+
+typedef struct sb_opspec {
+    const char *tag;       /* the table's op field */
+    uint32_t kind;         /* gp_op_kind_t */
+    sb_opclass_t cls;
+    const char *count_key; /* field that becomes gp_op_t.count */
+} sb_opspec_t;
+
+static const sb_opspec_t sb_opspecs[] = {
+    {"fp32", GP_OP_FP32, SB_ARITH, "count"},
+    {"fp64", GP_OP_FP64, SB_ARITH, "count"},
+    {"fp16", GP_OP_FP16, SB_ARITH, "count"},
+    {"int", GP_OP_INT, SB_ARITH, "count"},
+    {"sfu", GP_OP_SFU, SB_ARITH, "count"},
+    {"conv", GP_OP_CONV, SB_ARITH, "count"},
+    {"branch", GP_OP_BRANCH, SB_ARITH, "count"},
+    {"barrier", GP_OP_BARRIER, SB_BARRIER, "count"},
+    {"tensor", GP_OP_TENSOR, SB_TENSOR, "flops"},
+    {"load", GP_OP_LOAD, SB_MEM, "count"},
+    {"store", GP_OP_STORE, SB_MEM, "count"},
+    {"atomic", GP_OP_ATOMIC, SB_MEM, "count"},
+    {"async_copy", GP_OP_ASYNC_COPY, SB_MEM, "count"},
+    {"loop", GP_OP_LOOP, SB_BODY, "trips"},
+    {"diverge", GP_OP_DIVERGE, SB_BODY, "paths"},
+};
+
+/* Names in the order of the enums of plugin.h. */
+static const char *const sb_space_names[] = {"global", "shared", "local", "constant", "texture",
+                                             NULL};
+static const char *const sb_pattern_names[] = {"unit", "stride", "random", "broadcast", NULL};
+static const char *const sb_scope_names[] = {"distinct", "warp", "same", NULL};
+static const char *const sb_tensor_names[] = {"fp16", "bf16", "tf32", "fp64", "int8", "fp8",
+                                              NULL};
+
+/* Fields a memory constructor accepts: bit i is sb_mem_fields[i]. */
+enum {
+    F_BUFFER = 1u << 0,
+    F_BYTES = 1u << 1,
+    F_PATTERN = 1u << 2,
+    F_STRIDE = 1u << 3,
+    F_OFFSET = 1u << 4,
+    F_COUNT = 1u << 5,
+    F_ILP = 1u << 6,
+    F_FOOTPRINT = 1u << 7,
+    F_SPACE = 1u << 8,
+    F_CONFLICTS = 1u << 9,
+    F_SCOPE = 1u << 10
+};
+static const char *const sb_mem_fields[] = {"buffer", "bytes",     "pattern", "stride",
+                                            "offset", "count",     "ilp",     "footprint",
+                                            "space",  "conflicts", "scope",   NULL};
+
+#define SB_ACCESS (F_BYTES | F_PATTERN | F_STRIDE | F_OFFSET | F_COUNT | F_ILP)
+#define SB_GLOBAL (SB_ACCESS | F_BUFFER | F_FOOTPRINT)
+
+/* Memory constructors: the op they make and the space they fix (-1: the
+   space field chooses, global by default). */
+static const struct sb_memctor {
+    const char *name;
+    const char *tag;
+    int space;
+    unsigned fields;
+} sb_memctors[] = {
+    {"load", "load", -1, SB_GLOBAL | F_SPACE},
+    {"store", "store", -1, SB_GLOBAL | F_SPACE},
+    {"atomic", "atomic", -1,
+     F_BUFFER | F_BYTES | F_COUNT | F_ILP | F_FOOTPRINT | F_SPACE | F_SCOPE},
+    {"async_copy", "async_copy", GP_SPACE_GLOBAL, SB_GLOBAL},
+    {"shared_load", "load", GP_SPACE_SHARED, SB_ACCESS | F_CONFLICTS},
+    {"shared_store", "store", GP_SPACE_SHARED, SB_ACCESS | F_CONFLICTS},
+    {"local_load", "load", GP_SPACE_LOCAL, SB_ACCESS | F_FOOTPRINT},
+    {"local_store", "store", GP_SPACE_LOCAL, SB_ACCESS | F_FOOTPRINT},
+    {"const_load", "load", GP_SPACE_CONSTANT, SB_GLOBAL},
+};
+
+/* ---------------------------------------------------------------- checks */
+
+/* Push t[key] (raw); 1 if it is not nil. */
+static int sb_get(lua_State *L, int t, const char *key)
+{
+    lua_pushstring(L, key);
+    lua_rawget(L, t);
+    return !lua_isnil(L, -1);
+}
+
+/* The byte sizes an access of this kind accepts, as a bit set. */
+static unsigned sb_bytes_allowed(uint32_t kind)
+{
+    return kind == GP_OP_ASYNC_COPY ? (1u << 4 | 1u << 8 | 1u << 16)
+                                    : (1u << 1 | 1u << 2 | 1u << 4 | 1u << 8 | 1u << 16);
+}
+
+/* 1 if an op of this kind may use the space. */
+static int sb_space_allowed(uint32_t kind, uint32_t space)
+{
+    switch (kind) {
+    case GP_OP_STORE:
+        return space == GP_SPACE_GLOBAL || space == GP_SPACE_SHARED || space == GP_SPACE_LOCAL;
+    case GP_OP_ATOMIC:
+        return space == GP_SPACE_GLOBAL || space == GP_SPACE_SHARED;
+    case GP_OP_ASYNC_COPY:
+        return space == GP_SPACE_GLOBAL;
+    default:
+        return 1;
+    }
+}
+
+/* The access fields of a memory op in table t. */
+static void sb_mem_check(const sb_ctx_t *c, int t, const sb_opspec_t *spec, gp_op_t *op)
+{
+    lua_State *L = c->L;
+    gp_access_t *a = &op->access;
+    const gp_buffer_t *buf = NULL;
+    int top = lua_gettop(L), v = top + 1;
+    uint64_t bytes;
+    if (sb_get(L, t, "space"))
+        op->space = (uint32_t)sb_check_enum(c, v, "space", sb_space_names);
+    if (!sb_space_allowed(op->kind, op->space))
+        sb_fail(c, "a %s cannot go to %s memory", spec->tag, sb_space_names[op->space]);
+    lua_settop(L, top);
+
+    a->elem_bytes = op->kind == GP_OP_ASYNC_COPY ? 16 : 4;
+    if (sb_get(L, t, "bytes")) {
+        bytes = sb_check_uint(c, v, "bytes", 1, 16);
+        if (!(sb_bytes_allowed(op->kind) & (1u << bytes)))
+            sb_fail_value(c, v, "bytes",
+                          op->kind == GP_OP_ASYNC_COPY ? "4, 8 or 16" : "1, 2, 4, 8 or 16");
+        a->elem_bytes = (uint32_t)bytes;
+    }
+    lua_settop(L, top);
+    if (sb_get(L, t, "count"))
+        op->count = sb_check_count(c, v, "count");
+    lua_settop(L, top);
+
+    if (sb_get(L, t, "buffer")) {
+        int64_t i = sb_handle_index(L, v, SB_BUFFER);
+        if (i < 0)
+            sb_fail_value(c, v, "buffer", "a buffer (from gpuperf.buffer)");
+        if (op->space == GP_SPACE_SHARED || op->space == GP_SPACE_LOCAL)
+            sb_fail(c, "a %s-memory access takes no buffer", sb_space_names[op->space]);
+        buf = &sb_ev(L)->wl.buffers[i];
+        a->buffer = (uint32_t)i;
+    }
+    lua_settop(L, top);
+
+    a->stride_elems = 1;
+    if (sb_get(L, t, "stride"))
+        a->stride_elems = sb_check_int(c, v, "stride", GP_SCRIPT_MAX_COUNT);
+    lua_settop(L, top);
+    if (sb_get(L, t, "pattern"))
+        a->pattern = (uint32_t)sb_check_enum(c, v, "pattern", sb_pattern_names);
+    else if (op->space == GP_SPACE_CONSTANT)
+        a->pattern = GP_PATTERN_BROADCAST;
+    else
+        a->pattern = a->stride_elems != 1 ? GP_PATTERN_STRIDE : GP_PATTERN_UNIT;
+    lua_settop(L, top);
+    if (a->pattern != GP_PATTERN_STRIDE && a->stride_elems != 1)
+        sb_fail(c, "'stride' = %lld needs pattern \"stride\", but the pattern is \"%s\"",
+                (long long)a->stride_elems, sb_pattern_names[a->pattern]);
+    if (sb_get(L, t, "offset"))
+        a->offset_elems = sb_check_int(c, v, "offset", GP_SCRIPT_MAX_COUNT);
+    lua_settop(L, top);
+
+    a->footprint_bytes = buf ? buf->bytes : 0;
+    if (sb_get(L, t, "footprint")) {
+        if (op->space == GP_SPACE_SHARED)
+            sb_fail(c, "'footprint' does not apply to shared memory");
+        a->footprint_bytes = sb_check_uint(c, v, "footprint", 1, GP_SCRIPT_MAX_COUNT);
+        if (buf && a->footprint_bytes > buf->bytes)
+            sb_fail(c, "'footprint' = %llu is larger than buffer '%s' (%llu bytes)",
+                    (unsigned long long)a->footprint_bytes, buf->name,
+                    (unsigned long long)buf->bytes);
+    }
+    lua_settop(L, top);
+    if ((op->space == GP_SPACE_GLOBAL || op->space == GP_SPACE_TEXTURE) && !a->footprint_bytes)
+        sb_fail(c, "a %s %s needs a buffer (gpuperf.%s{buf, ...}) or 'footprint' = the bytes it "
+                   "touches",
+                sb_space_names[op->space], spec->tag, spec->tag);
+
+    if (sb_get(L, t, "conflicts")) {
+        if (op->space != GP_SPACE_SHARED)
+            sb_fail(c, "'conflicts' applies to shared memory only");
+        a->conflict_ways = (uint32_t)sb_check_uint(c, v, "conflicts", 1, 32);
+    }
+    lua_settop(L, top);
+    if (sb_get(L, t, "scope")) {
+        if (op->kind != GP_OP_ATOMIC)
+            sb_fail(c, "'scope' applies to atomics only");
+        a->atomic_scope = (uint32_t)sb_check_enum(c, v, "scope", sb_scope_names);
+    }
+    lua_settop(L, top);
+}
+
+/* Check the op table t into *op; returns its spec. */
+static const sb_opspec_t *sb_op_check(const sb_ctx_t *c, int t, gp_op_t *op)
+{
+    lua_State *L = c->L;
+    const sb_opspec_t *spec = NULL;
+    int top = lua_gettop(L), v = top + 1;
+    size_t i;
+    if (sb_get(L, t, "op") && lua_type(L, v) == LUA_TSTRING)
+        for (i = 0; i < GP_ARRAY_LEN(sb_opspecs); i++)
+            if (strcmp(lua_tostring(L, v), sb_opspecs[i].tag) == 0)
+                spec = &sb_opspecs[i];
+    if (!spec)
+        sb_fail_value(c, v, "op", "the name of a gpuperf operation");
+    lua_settop(L, top);
+    memset(op, 0, sizeof *op);
+    op->kind = spec->kind;
+    op->ilp = 1;
+    op->count = 1;
+    op->access.buffer = UINT32_MAX;
+    if (sb_get(L, t, "line") && lua_type(L, v) == LUA_TNUMBER && lua_tonumber(L, v) >= 0 &&
+        lua_tonumber(L, v) <= UINT32_MAX)
+        op->line = (uint32_t)lua_tonumber(L, v);
+    lua_settop(L, top);
+
+    if (sb_get(L, t, spec->count_key)) {
+        if (spec->kind == GP_OP_DIVERGE)
+            op->count = (double)sb_check_uint(c, v, spec->count_key, 1, 32);
+        else
+            op->count = sb_check_count(c, v, spec->count_key);
+    } else if (spec->cls != SB_BARRIER && spec->cls != SB_MEM) {
+        sb_fail(c, "'%s' is required", spec->count_key);
+    }
+    lua_settop(L, top);
+    if (spec->cls == SB_ARITH || spec->cls == SB_TENSOR || spec->cls == SB_MEM) {
+        if (sb_get(L, t, "ilp"))
+            op->ilp = sb_check_real(c, v, "ilp", 1, GP_SCRIPT_MAX_COUNT);
+        lua_settop(L, top);
+    }
+    if (spec->cls == SB_TENSOR) {
+        if (sb_get(L, t, "type"))
+            op->tensor_type = (uint32_t)sb_check_enum(c, v, "type", sb_tensor_names);
+        lua_settop(L, top);
+    }
+    if (spec->cls == SB_MEM)
+        sb_mem_check(c, t, spec, op);
+    return spec;
+}
+
+/* Write the resolved values back into t, so that scripts can read them. */
+static void sb_op_fill(lua_State *L, int t, const sb_opspec_t *spec, const gp_op_t *op)
+{
+    const gp_access_t *a = &op->access;
+    lua_pushnumber(L, op->count);
+    lua_setfield(L, t, spec->count_key);
+    if (spec->cls == SB_ARITH || spec->cls == SB_TENSOR || spec->cls == SB_MEM) {
+        lua_pushnumber(L, op->ilp);
+        lua_setfield(L, t, "ilp");
+    }
+    if (spec->cls == SB_TENSOR) {
+        lua_pushstring(L, sb_tensor_names[op->tensor_type]);
+        lua_setfield(L, t, "type");
+    }
+    if (spec->cls != SB_MEM)
+        return;
+    lua_pushstring(L, sb_space_names[op->space]);
+    lua_setfield(L, t, "space");
+    lua_pushnumber(L, a->elem_bytes);
+    lua_setfield(L, t, "bytes");
+    lua_pushstring(L, sb_pattern_names[a->pattern]);
+    lua_setfield(L, t, "pattern");
+    lua_pushnumber(L, (lua_Number)a->stride_elems);
+    lua_setfield(L, t, "stride");
+    lua_pushnumber(L, (lua_Number)a->offset_elems);
+    lua_setfield(L, t, "offset");
+    if (a->footprint_bytes) {
+        lua_pushnumber(L, (lua_Number)a->footprint_bytes);
+        lua_setfield(L, t, "footprint");
+    }
+    if (a->conflict_ways) {
+        lua_pushnumber(L, a->conflict_ways);
+        lua_setfield(L, t, "conflicts");
+    }
+    if (op->kind == GP_OP_ATOMIC) {
+        lua_pushstring(L, sb_scope_names[a->atomic_scope]);
+        lua_setfield(L, t, "scope");
+    }
+}
+
+/* ------------------------------------------------------------ flattening */
+
+/* "a string", "a kernel template", ... for an entry that is not an op. */
+static void sb_describe_type(lua_State *L, int idx, char *buf, size_t size)
+{
+    if (lua_type(L, idx) == LUA_TTABLE)
+        sb_describe(L, idx, buf, size);
+    else if (lua_isnil(L, idx))
+        snprintf(buf, size, "nil");
+    else
+        snprintf(buf, size, "a %s", lua_typename(L, lua_type(L, idx)));
+}
+
+/* One op (idx) into ops[*n], then its body if it has one. */
+static void sb_flatten_op(const sb_ctx_t *c, int idx, const char *path, int depth, gp_op_t *ops,
+                          uint32_t *n, uint32_t *visits, int *has_barrier)
+{
+    lua_State *L = c->L;
+    const sb_opspec_t *spec;
+    sb_ctx_t sub = {L, ""};
+    char body[256];
+    uint32_t pos;
+    if (*n >= GP_SCRIPT_MAX_OPS)
+        sb_fail(c, "%s: more than %u operations in one kernel (after flattening loops and lists)",
+                path, GP_SCRIPT_MAX_OPS);
+    gp_snprintf(sub.where, sizeof sub.where, "%s: %s", c->where, path);
+    pos = (*n)++;
+    spec = sb_op_check(&sub, idx, &ops[pos]);
+    if (spec->kind == GP_OP_BARRIER)
+        *has_barrier = 1;
+    if (spec->cls != SB_BODY)
+        return;
+    snprintf(body, sizeof body, "%s.body", path);
+    if (!sb_get(L, idx, "body") || lua_type(L, -1) != LUA_TTABLE)
+        sb_fail_value(&sub, lua_gettop(L), "body", "a list of operations");
+    sb_ops_flatten(c, lua_gettop(L), body, depth + 1, ops, n, visits, has_barrier);
+    lua_pop(L, 1);
+    ops[pos].body_len = *n - pos - 1;
+}
+
+/* Name the first key of the list at idx that is not 1..len, and fail. */
+static void sb_fail_non_list(const sb_ctx_t *c, int idx, const char *path, size_t len)
+{
+    lua_State *L = c->L;
+    char key[96];
+    lua_pushnil(L);
+    while (lua_next(L, idx) != 0) {
+        lua_pop(L, 1);
+        lua_Number k = lua_tonumber(L, -1);
+        if (lua_type(L, -1) != LUA_TNUMBER || k < 1 || k > (lua_Number)len || k != floor(k))
+            break;
+    }
+    sb_describe(L, -1, key, sizeof key);
+    sb_fail(c, "%s has a non-list entry [%s]; a work list holds operations at [1]..[n]", path,
+            key);
+}
+
+void sb_ops_flatten(const sb_ctx_t *c, int idx, const char *path, int depth, gp_op_t *ops,
+                    uint32_t *n, uint32_t *visits, int *has_barrier)
+{
+    lua_State *L = c->L;
+    char what[96], child[256];
+    size_t len, i;
+    if (idx < 0)
+        idx = lua_gettop(L) + idx + 1;
+    luaL_checkstack(L, 8, "work nested too deeply");
+    if (++*visits > GP_SCRIPT_MAX_VISITS)
+        sb_fail(c, "%s: more than %u work entries to walk (shared sub-lists count each time)",
+                path, GP_SCRIPT_MAX_VISITS);
+    sb_charge(L, 8);
+    if (depth > GP_SCRIPT_MAX_DEPTH)
+        sb_fail(c, "%s: work nested more than %d levels deep (loops, diverges and sub-lists)",
+                path, GP_SCRIPT_MAX_DEPTH);
+    if (sb_is_tagged(L, idx, &sb_key_op_mt)) {
+        sb_flatten_op(c, idx, path, depth, ops, n, visits, has_barrier);
+        return;
+    }
+    if (!sb_is_plain(L, idx)) {
+        sb_describe_type(L, idx, what, sizeof what);
+        sb_fail(c, "%s is %s, expected a gpuperf operation", path, what);
+    }
+    len = lua_objlen(L, idx);
+    if (len > GP_SCRIPT_MAX_VISITS)
+        sb_fail(c, "%s: more than %u work entries", path, GP_SCRIPT_MAX_VISITS);
+    if (sb_table_size(L, idx, (uint32_t)len + 1) != len)
+        sb_fail_non_list(c, idx, path, len);
+    for (i = 1; i <= len; i++) {
+        lua_rawgeti(L, idx, (int)i);
+        snprintf(child, sizeof child, "%s[%zu]", path, i);
+        sb_ops_flatten(c, lua_gettop(L), child, depth + sb_is_plain(L, -1), ops, n, visits,
+                       has_barrier);
+        lua_pop(L, 1);
+    }
+}
+
+/* ---------------------------------------------------------- constructors */
+
+/* Tag t (at the top) as an op of `tag`, stamp the caller's line, check it
+   (and its body) and write the resolved fields back. Leaves t on top. */
+static int sb_op_finish(const sb_ctx_t *c, const char *tag)
+{
+    lua_State *L = c->L;
+    int t = lua_gettop(L);
+    const sb_opspec_t *spec;
+    gp_op_t op;
+    lua_pushstring(L, tag);
+    lua_setfield(L, t, "op");
+    lua_pushinteger(L, sb_line(L, 1));
+    lua_setfield(L, t, "line");
+    spec = sb_op_check(c, t, &op);
+    if (spec->cls == SB_BODY) {
+        uint32_t n = 0, visits = 0;
+        int has_barrier = 0;
+        lua_getfield(L, t, "body");
+        sb_ops_flatten(c, lua_gettop(L), "body", 1, sb_ev(L)->scratch, &n, &visits,
+                       &has_barrier);
+        lua_pop(L, 1);
+    }
+    sb_op_fill(L, t, spec, &op);
+    lua_pushlightuserdata(L, (void *)&sb_key_op_mt);
+    lua_rawget(L, LUA_REGISTRYINDEX);
+    lua_setmetatable(L, t);
+    return 1;
+}
+
+/* Set t.key = the value at idx (t at the top). */
+static void sb_set_from(lua_State *L, const char *key, int idx)
+{
+    lua_pushvalue(L, idx);
+    lua_setfield(L, -2, key);
+}
+
+/* gpuperf.fp32(n [, ilp]) / gpuperf.fp32{n, ilp = k}; also fp64, fp16,
+   int, sfu, conv, branch, and barrier([n]). Upvalue 1: sb_opspecs index. */
+static int l_arith(lua_State *L)
+{
+    const sb_opspec_t *spec = &sb_opspecs[lua_tointeger(L, lua_upvalueindex(1))];
+    static const char *const arith_keys[] = {"count", "ilp", NULL};
+    static const char *const barrier_keys[] = {"count", NULL};
+    int arith = spec->cls == SB_ARITH, nargs = lua_gettop(L), count_idx, ilp_idx;
+    sb_ctx_t c = {L, ""};
+    snprintf(c.where, sizeof c.where, "gpuperf.%s", spec->tag);
+    if (nargs == 1 && sb_is_plain(L, 1)) {
+        sb_check_keys(&c, 1, arith ? arith_keys : barrier_keys, 1);
+        lua_rawgeti(L, 1, 1);      /* 2 */
+        lua_getfield(L, 1, "count"); /* 3 */
+        if (!lua_isnil(L, 2) && !lua_isnil(L, 3))
+            sb_fail(&c, "give the count once: as [1] or as count =");
+        if (lua_isnil(L, 2))
+            lua_replace(L, 2);
+        else
+            lua_pop(L, 1);
+        lua_getfield(L, 1, "ilp"); /* 3 */
+        count_idx = 2;
+        ilp_idx = 3;
+    } else {
+        if (nargs > (arith ? 2 : 1))
+            sb_fail(&c, "takes %s, got %d arguments", arith ? "(count [, ilp])" : "([count])",
+                    nargs);
+        lua_settop(L, 2);
+        count_idx = 1;
+        ilp_idx = 2;
+    }
+    if (arith && lua_isnil(L, count_idx))
+        sb_fail(&c, "the count is required: gpuperf.%s(n [, ilp]) or gpuperf.%s{n, ilp = k}",
+                spec->tag, spec->tag);
+    lua_newtable(L);
+    if (!lua_isnil(L, count_idx))
+        sb_set_from(L, "count", count_idx);
+    if (!lua_isnil(L, ilp_idx))
+        sb_set_from(L, "ilp", ilp_idx);
+    return sb_op_finish(&c, spec->tag);
+}
+
+/* gpuperf.tensor{flops = F, type = "fp16", ilp = k} */
+static int l_tensor(lua_State *L)
+{
+    static const char *const keys[] = {"flops", "type", "ilp", NULL};
+    sb_ctx_t c = {L, "gpuperf.tensor"};
+    size_t i;
+    if (lua_gettop(L) != 1 || !sb_is_plain(L, 1))
+        sb_fail(&c, "takes one table: gpuperf.tensor{flops = F, type = \"fp16\"}");
+    sb_check_keys(&c, 1, keys, 0);
+    lua_getfield(L, 1, "flops");
+    if (lua_isnil(L, -1))
+        sb_fail(&c, "'flops' is required: tensor-core flops per thread");
+    lua_pop(L, 1);
+    lua_newtable(L);
+    for (i = 0; keys[i]; i++) {
+        lua_getfield(L, 1, keys[i]);
+        lua_setfield(L, 2, keys[i]);
+    }
+    return sb_op_finish(&c, "tensor");
+}
+
+/* gpuperf.load{buf, ...} and the other memory constructors. Upvalue 1:
+   sb_memctors index. Also accepts a bare buffer handle or nothing. */
+static int l_mem(lua_State *L)
+{
+    const struct sb_memctor *m = &sb_memctors[lua_tointeger(L, lua_upvalueindex(1))];
+    const char *keys[GP_ARRAY_LEN(sb_mem_fields)];
+    sb_ctx_t c = {L, ""};
+    int has_buffer = (m->fields & F_BUFFER) != 0;
+    size_t i, nk = 0;
+    snprintf(c.where, sizeof c.where, "gpuperf.%s", m->name);
+    for (i = 0; sb_mem_fields[i]; i++)
+        if (m->fields & (1u << i))
+            keys[nk++] = sb_mem_fields[i];
+    keys[nk] = NULL;
+    if (lua_gettop(L) > 1)
+        sb_fail(&c, "takes one table of fields: gpuperf.%s{...}", m->name);
+    lua_settop(L, 1);
+    lua_newtable(L); /* 2 */
+    if (has_buffer && sb_handle_index(L, 1, SB_BUFFER) >= 0) {
+        sb_set_from(L, "buffer", 1);
+    } else if (sb_is_plain(L, 1)) {
+        sb_check_keys(&c, 1, keys, has_buffer);
+        for (i = 0; keys[i]; i++) {
+            lua_getfield(L, 1, keys[i]);
+            lua_setfield(L, 2, keys[i]);
+        }
+        lua_rawgeti(L, 1, 1);
+        if (!lua_isnil(L, -1)) {
+            lua_getfield(L, 2, "buffer");
+            if (!lua_isnil(L, -1))
+                sb_fail(&c, "give the buffer once: as [1] or as buffer =");
+            lua_pop(L, 1);
+            lua_setfield(L, 2, "buffer");
+        } else {
+            lua_pop(L, 1);
+        }
+    } else if (!lua_isnil(L, 1)) {
+        sb_fail_value(&c, 1, "argument", has_buffer ? "a table of fields or a buffer"
+                                                    : "a table of fields");
+    }
+    if (m->space >= 0) {
+        lua_pushstring(L, sb_space_names[m->space]);
+        lua_setfield(L, 2, "space");
+    }
+    return sb_op_finish(&c, m->tag);
+}
+
+/* gpuperf.loop(trips, {body}) / gpuperf.diverge(paths, {body}).
+   Upvalue 1: sb_opspecs index. */
+static int l_body(lua_State *L)
+{
+    const sb_opspec_t *spec = &sb_opspecs[lua_tointeger(L, lua_upvalueindex(1))];
+    sb_ctx_t c = {L, ""};
+    snprintf(c.where, sizeof c.where, "gpuperf.%s", spec->tag);
+    if (lua_gettop(L) != 2)
+        sb_fail(&c, "takes (%s, {operations...}), got %d arguments", spec->count_key,
+                lua_gettop(L));
+    if (lua_type(L, 2) != LUA_TTABLE)
+        sb_fail_value(&c, 2, "body", "a list of operations");
+    lua_newtable(L);
+    sb_set_from(L, spec->count_key, 1);
+    sb_set_from(L, "body", 2);
+    return sb_op_finish(&c, spec->tag);
+}
+
+void sb_ops_register(lua_State *L)
+{
+    size_t i;
+    for (i = 0; i < GP_ARRAY_LEN(sb_opspecs); i++) {
+        const sb_opspec_t *spec = &sb_opspecs[i];
+        lua_CFunction f = spec->cls == SB_BODY     ? l_body
+                          : spec->cls == SB_TENSOR ? l_tensor
+                          : spec->cls == SB_MEM    ? NULL
+                                                   : l_arith;
+        if (!f)
+            continue;
+        lua_pushinteger(L, (lua_Integer)i);
+        lua_pushcclosure(L, f, 1);
+        lua_setfield(L, -2, spec->tag);
+    }
+    for (i = 0; i < GP_ARRAY_LEN(sb_memctors); i++) {
+        lua_pushinteger(L, (lua_Integer)i);
+        lua_pushcclosure(L, l_mem, 1);
+        lua_setfield(L, -2, sb_memctors[i].name);
+    }
+}
