@@ -23,7 +23,7 @@ local frac = active / steps
 
 gpuperf.launch{
   name = "reduce",
-  grid = grid, block = block,
+  grid = gpuperf.grid(grid), block = block,
   regs = 14,                                     -- as ptxas -v reports (sm_90, -O3)
   dynamic_smem = 4 * block,                      -- extern __shared__ float sd[]
   work = {

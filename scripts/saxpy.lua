@@ -6,7 +6,8 @@ local y = gpuperf.buffer("y", 4 * n)
 
 gpuperf.launch{
   name = "saxpy",
-  grid = math.ceil(n / block), block = block,
+  grid = gpuperf.grid(math.ceil(n / block)),   -- 1-D; folded into y where grid.x is limited (1.x, 2.x)
+  block = block,
   regs = 12,                          -- registers per thread, as ptxas -v reports (sm_90, -O3)
   work = {
     gpuperf.load{x}, gpuperf.load{y}, -- two coalesced 4-byte loads

@@ -8,7 +8,8 @@ local c = gpuperf.buffer("c", 4 * n)
 
 gpuperf.launch{
   name = "triad",
-  grid = math.ceil(n / block), block = block,
+  grid = gpuperf.grid(math.ceil(n / block)),   -- 1-D; folded into y where grid.x is limited (1.x, 2.x)
+  block = block,
   regs = 12,                          -- as ptxas -v reports (sm_90, -O3)
   work = {
     gpuperf.load{b}, gpuperf.load{c}, -- two coalesced 4-byte loads

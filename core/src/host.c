@@ -191,14 +191,25 @@ int gp_occupancy_standard(const gp_device_t *dev, const gp_launch_t *l,
                           (unsigned long long)l->block.x, (unsigned long long)l->block.y,
                           (unsigned long long)l->block.z, dev->max_block_x, dev->max_block_y,
                           dev->max_block_z);
-    if (l->grid.x > dev->max_grid_x || l->grid.y > dev->max_grid_y ||
-        l->grid.z > dev->max_grid_z || l->grid.x == 0 || l->grid.y == 0 || l->grid.z == 0)
-        return impossible(out, GP_LIMIT_GRID,
-                          "grid (%llu, %llu, %llu) is outside 1..(%llu, %llu, %llu)",
-                          (unsigned long long)l->grid.x, (unsigned long long)l->grid.y,
-                          (unsigned long long)l->grid.z, (unsigned long long)dev->max_grid_x,
-                          (unsigned long long)dev->max_grid_y,
-                          (unsigned long long)dev->max_grid_z);
+    {
+        const uint64_t dims[3] = {l->grid.x, l->grid.y, l->grid.z};
+        const uint64_t lims[3] = {dev->max_grid_x, dev->max_grid_y, dev->max_grid_z};
+        static const char axis[3] = {'x', 'y', 'z'};
+        int i;
+        for (i = 0; i < 3; i++) {
+            if (dims[i] == 0)
+                return impossible(out, GP_LIMIT_GRID, "grid.%c is 0: a grid needs a block",
+                                  axis[i]);
+            if (dims[i] > lims[i])
+                return impossible(out, GP_LIMIT_GRID,
+                                  "grid.%c = %llu blocks is larger than the hardware allows "
+                                  "(at most %llu; the grid may be at most %llu x %llu x %llu)",
+                                  axis[i], (unsigned long long)dims[i],
+                                  (unsigned long long)lims[i], (unsigned long long)lims[0],
+                                  (unsigned long long)lims[1], (unsigned long long)lims[2]);
+        }
+    }
+
     /* warps and blocks */
     limit_warps = max_warps / warps_pb;
     limit_blocks = r->max_blocks_per_sm ? r->max_blocks_per_sm : dev->max_blocks_per_sm;

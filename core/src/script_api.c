@@ -470,12 +470,42 @@ static int l_copy(lua_State *L)
     return 0;
 }
 
+/* gpuperf.grid(blocks): the 1-D grid of `blocks` blocks as a CUDA program
+   launches it on this device. Where grid.x is limited to 65535 (compute
+   capability 1.x and 2.x) the blocks are folded into y, then z, as programs
+   for those GPUs did (the kernel skips the few extra blocks); elsewhere the
+   grid stays 1-D, so a launch beyond max_grid_x is refused as on the GPU
+   (and without a device, when only listing parameters). */
+static int l_grid(lua_State *L)
+{
+    sb_ctx_t c = {L, "gpuperf.grid"};
+    const gp_device_t *d = sb_ev(L)->dev;
+    uint64_t blocks = sb_check_uint(&c, 1, "blocks", 1, GP_SCRIPT_MAX_COUNT), x = blocks, y = 1,
+             z = 1;
+    if (d && d->max_grid_x < 2147483647ull && blocks > d->max_grid_x) {
+        y = (blocks + d->max_grid_x - 1) / d->max_grid_x;
+        if (y > d->max_grid_y) {
+            z = (y + d->max_grid_y - 1) / d->max_grid_y;
+            y = (y + z - 1) / z;
+        }
+        x = (blocks + y * z - 1) / (y * z);
+    }
+    lua_createtable(L, 0, 3);
+    lua_pushnumber(L, (lua_Number)x);
+    lua_setfield(L, -2, "x");
+    lua_pushnumber(L, (lua_Number)y);
+    lua_setfield(L, -2, "y");
+    lua_pushnumber(L, (lua_Number)z);
+    lua_setfield(L, -2, "z");
+    return 1;
+}
+
 /* ---------------------------------------------------------------- table */
 
 static const luaL_Reg sb_api_funcs[] = {
     {"param", l_param},   {"buffer", l_buffer}, {"stream", l_stream},
     {"event", l_event},   {"record", l_record}, {"wait", l_wait},
-    {"synchronize", l_synchronize}, {"copy", l_copy}, {NULL, NULL}};
+    {"synchronize", l_synchronize}, {"copy", l_copy}, {"grid", l_grid}, {NULL, NULL}};
 
 void sb_api_push(lua_State *L)
 {

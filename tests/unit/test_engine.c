@@ -285,7 +285,7 @@ static void test_impossible_launch(void **state)
     wl_init(&wl, 1);
     launch(&wl, 0, 2147483648ull, 256, 0, 0);
     assert_int_equal(gp_predict(&g_dev, g_arch, &wl, NULL, &p, &err), -1);
-    assert_contains(err.msg, "grid (2147483648, 1, 1) is outside");
+    assert_contains(err.msg, "grid.x = 2147483648 blocks is larger than the hardware allows");
     gp_workload_free(&wl);
     wl_init(&wl, 1);
     launch(&wl, 0, 1, 256, 0, 300000);

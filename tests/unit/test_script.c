@@ -238,14 +238,38 @@ static void test_saxpy_example(void **state)
     assert_int_equal(k->launch.carveout_percent, -1);
     assert_int_equal(k->launch.cache_pref, GP_CACHE_PREFER_NONE);
     assert_int_equal(k->n_ops, 4);
-    check_op(&k->ops[0], GP_OP_LOAD, 1, 1, 12);
+    check_op(&k->ops[0], GP_OP_LOAD, 1, 1, 13);
     check_access(&k->ops[0], GP_SPACE_GLOBAL, 4, GP_PATTERN_UNIT, 1, 4ULL << 24, 0);
-    check_op(&k->ops[1], GP_OP_LOAD, 1, 1, 12);
+    check_op(&k->ops[1], GP_OP_LOAD, 1, 1, 13);
     check_access(&k->ops[1], GP_SPACE_GLOBAL, 4, GP_PATTERN_UNIT, 1, 4ULL << 24, 1);
-    check_op(&k->ops[2], GP_OP_FP32, 1, 1, 13);
+    check_op(&k->ops[2], GP_OP_FP32, 1, 1, 14);
     assert_int_equal(k->ops[2].access.buffer, UINT32_MAX);
-    check_op(&k->ops[3], GP_OP_STORE, 1, 1, 14);
+    check_op(&k->ops[3], GP_OP_STORE, 1, 1, 15);
     check_access(&k->ops[3], GP_SPACE_GLOBAL, 4, GP_PATTERN_UNIT, 1, 4ULL << 24, 1);
+    gp_workload_free(&wl);
+}
+
+/* gpuperf.grid: 1-D where grid.x reaches 2^31-1, folded where it is 65535. */
+static void test_grid_helper(void **state)
+{
+    const gp_param_kv_t big[] = {{"n", "256*100000"}};
+    gp_device_t dev;
+    gp_workload_t wl;
+    gp_err_t err;
+    const gp_kernel_t *k;
+    (void)state;
+    run_path(EXAMPLES "saxpy.lua", big, 1, &wl);
+    k = kernel_at(&wl, 0);
+    check_shape(k, 100000, 1, 1, 256, 1, 1);
+    gp_workload_free(&wl);
+    h200(&dev);
+    dev.max_grid_x = 65535;
+    dev.max_grid_z = 1;
+    if (gp_script_run(EXAMPLES "saxpy.lua", NULL, &dev, big, 1, &wl, &err))
+        fail_msg("%s", err.msg);
+    k = kernel_at(&wl, 0);
+    check_shape(k, 50000, 2, 1, 256, 1, 1); /* 100000 blocks as 50000 x 2 */
+    assert_true(k->total_blocks >= 100000);
     gp_workload_free(&wl);
 }
 
@@ -1207,6 +1231,7 @@ int main(void)
     static const struct CMUnitTest base[] = {
         cmocka_unit_test(test_saxpy_example),
         cmocka_unit_test(test_saxpy_params),
+        cmocka_unit_test(test_grid_helper),
         cmocka_unit_test(test_triad_example),
         cmocka_unit_test(test_matmul_example),
         cmocka_unit_test(test_matmul_bad_n),
