@@ -20,11 +20,11 @@ gpuperf.launch{
       gpuperf.load{A}, gpuperf.load{B},
       gpuperf.shared_store{}, gpuperf.shared_store{}, -- As[ty][tx], Bs[ty][tx]
       gpuperf.barrier(),
-      gpuperf.loop(T, {
-        gpuperf.shared_load{pattern = "broadcast"},  -- As[ty][k]: the same word for a row
-        gpuperf.shared_load{},                       -- Bs[k][tx]: consecutive words
-        gpuperf.fp32(1),                             -- acc += As * Bs
-      }),
+      -- the k loop is unrolled: nvcc reads As[ty][k..k+3] with one 16-byte
+      -- load (the same words for a whole row of threads) and Bs[k][tx] word by word
+      gpuperf.shared_load{bytes = 16, pattern = "broadcast", count = T / 4},
+      gpuperf.shared_load{count = T},
+      gpuperf.fp32(T),                             -- acc += As * Bs, T times
       gpuperf.barrier(),
     }),
     gpuperf.store{C},                            -- C[r][c] = acc

@@ -271,8 +271,10 @@ typedef struct vopts {
     double max_mape;  /* <0: no check */
     double max_ratio; /* <0: no check */
     int check_order;
+    int max_order_errors; /* with check_order: errors tolerated */
     double order_tolerance_pct;
     const char *family;
+    const char *source;   /* only rows whose source contains this */
 } vopts_t;
 
 /* Order errors within sweeps: rows of one (device, family, name) whose
@@ -322,8 +324,9 @@ int gp_cmd_validate(int argc, char **argv)
         {"json", no_argument, 0, 'j'},          {"max-mape", required_argument, 0, 'm'},
         {"max-ratio", required_argument, 0, 'r'}, {"check-order", no_argument, 0, 'o'},
         {"order-tolerance", required_argument, 0, 't'},
-        {"family", required_argument, 0, 'f'},  {0, 0, 0, 0}};
-    vopts_t o = {0, -1, -1, 0, 3.0, NULL};
+        {"family", required_argument, 0, 'f'},  {"source", required_argument, 0, 's'},
+        {"max-order-errors", required_argument, 0, 'e'}, {0, 0, 0, 0}};
+    vopts_t o = {0, -1, -1, 0, 0, 3.0, NULL, NULL};
     vtable_t t;
     gp_err_t err;
     int col[C_COUNT], i, j, c, n_ok = 0, n_2x = 0, n_rows = 0, n_bad_order = 0, rc = GP_EXIT_OK;
@@ -339,6 +342,15 @@ int gp_cmd_validate(int argc, char **argv)
         case 'j': o.json = 1; break;
         case 'o': o.check_order = 1; break;
         case 'f': o.family = optarg; break;
+        case 's': o.source = optarg; break;
+        case 'e': {
+            uint64_t v;
+            if (gp_cli_parse_u64("validate", "--max-order-errors", optarg, &v))
+                return GP_EXIT_USAGE;
+            o.max_order_errors = (int)GP_MIN(v, 1000000u);
+            o.check_order = 1;
+            break;
+        }
         case 'm':
         case 'r':
         case 't': {
@@ -404,6 +416,9 @@ int gp_cmd_validate(int argc, char **argv)
             goto out;
         }
         if (o.family && strcmp(r->f[col[C_FAMILY]], o.family) != 0)
+            continue;
+        if (o.source && (col[C_SOURCE] < 0 || col[C_SOURCE] >= r->nf ||
+                         !strstr(r->f[col[C_SOURCE]], o.source)))
             continue;
         eval_row(path, r, col, &so, v);
         if (!v->ok) {
@@ -538,9 +553,11 @@ int gp_cmd_validate(int argc, char **argv)
             rc = GP_EXIT_FAIL;
         }
     }
-    if (o.check_order && n_bad_order) {
-        fprintf(stderr, "gpuperf validate: %d pairs of sweep rows predicted in the wrong order\n",
-                n_bad_order);
+    if (o.check_order && n_bad_order > o.max_order_errors) {
+        fprintf(stderr,
+                "gpuperf validate: %d pairs of sweep rows predicted in the wrong order "
+                "(%d allowed)\n",
+                n_bad_order, o.max_order_errors);
         rc = GP_EXIT_FAIL;
     }
 out:
@@ -575,8 +592,10 @@ void gp_help_validate(FILE *out)
             "  --max-mape PCT       fail (exit 1) if the mean absolute error exceeds PCT\n"
             "  --max-ratio R        fail if any row is off by more than a factor R\n"
             "  --check-order        fail if a sweep is predicted in the wrong order\n"
+            "  --max-order-errors N with --check-order: tolerate N wrongly ordered pairs\n"
             "  --order-tolerance P  measured times within P%% count as ties (default 3)\n"
-            "  --family F           only the rows of family F\n\n"
+            "  --family F           only the rows of family F\n"
+            "  --source TEXT        only the rows whose source column contains TEXT\n\n"
             "example:\n"
             "  gpuperf validate validation/h200/calibration.csv --max-mape 10 --max-ratio 2\n");
 }

@@ -94,6 +94,10 @@ static const key_spec_t SCHEMA[] = {
     {"memory", "pcie_latency_us", T_F64, OFF(pcie_latency_us), OPT, 0, 1e4, "us"},
     {"memory", "nvlink_bandwidth_gbps", T_F64, OFF(nvlink_bandwidth_gbps), OPT, 0, 1e5, "GB/s one direction"},
     {"memory", "nvlink_latency_us", T_F64, OFF(nvlink_latency_us), OPT, 0, 1e4, "us"},
+    {"memory", "sparse_read_bytes_32b_apart", T_F64, OFF(sparse_read_bytes[0]), OPT, 0, 1e4, "DRAM bytes per 4-byte read, reads 32 B apart (measured)"},
+    {"memory", "sparse_read_bytes_64b_apart", T_F64, OFF(sparse_read_bytes[1]), OPT, 0, 1e4, "same, 64 B apart"},
+    {"memory", "sparse_read_bytes_128b_apart", T_F64, OFF(sparse_read_bytes[2]), OPT, 0, 1e4, "same, 128 B apart"},
+    {"memory", "sparse_read_bytes_256b_apart", T_F64, OFF(sparse_read_bytes[3]), OPT, 0, 1e4, "same, 256 B apart"},
 
     {"latency", "fp32_cycles", T_F64, OFF(fp32_cycles), REQ, 0.1, 1e5, "cycles"},
     {"latency", "fp64_cycles", T_F64, OFF(fp64_cycles), OPT, 0, 1e5, "cycles"},
@@ -442,6 +446,17 @@ static int check_consistency(parse_state_t *st, gp_device_t *d)
     CHECK(d->dram_sustained_gbps <= d->dram_bandwidth_gbps * 1.0001, "memory",
           "dram_sustained_gbps", "dram_sustained_gbps %g exceeds dram_bandwidth_gbps %g",
           d->dram_sustained_gbps, d->dram_bandwidth_gbps);
+    {
+        int k, given = 0;
+        for (k = 0; k < 4; k++)
+            given += d->sparse_read_bytes[k] > 0;
+        CHECK(given == 0 || given == 4, "memory", "sparse_read_bytes_32b_apart",
+              "give all four sparse_read_bytes_*_apart keys or none");
+        for (k = 1; k < 4 && given; k++)
+            CHECK(d->sparse_read_bytes[k] >= d->sparse_read_bytes[k - 1], "memory",
+                  "sparse_read_bytes_32b_apart",
+                  "sparse_read_bytes_*_apart must not fall as the reads spread out");
+    }
     CHECK(d->max_block_x <= d->max_threads_per_block || d->max_block_x <= 1024, "sm",
           "max_block_x", "max_block_x exceeds max_threads_per_block");
     return 0;
@@ -551,7 +566,9 @@ int gp_device_load_text(const char *label, const char *text, size_t len, gp_devi
     st->len = len;
     st->cur_section = -1;
     st->err = err;
-    if (len == 0 || strspn(text, " \t\r\n") == len) {
+    for (k = 0; k < len && strchr(" \t\r\n", text[k]) && text[k]; k++)
+        ; /* text need not end in a NUL: never read past len */
+    if (k == len) {
         gp_err_set(err, "%s:1: the device file is empty", label);
         free(st);
         return -1;
@@ -628,10 +645,7 @@ int gp_device_load(const char *path, gp_device_t *dev, const gp_arch_t **arch, g
     int rc;
     if (gp_read_file(path, MAX_FILE_BYTES, &text, &len, err))
         return -1;
-    if (memchr(text, '\0', len)) {
-        free(text);
-        return gp_err_set(err, "%s:1: binary data (NUL bytes) in a device file", path);
-    }
+    /* NUL bytes are refused by the reader, at their line */
     rc = gp_device_load_text(path, text, len, dev, arch, err);
     free(text);
     return rc;

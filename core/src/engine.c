@@ -187,7 +187,8 @@ static double copy_duration(const gp_device_t *d, const gp_command_t *c)
     double bytes = (double)c->copy_bytes;
     switch (c->copy_kind) {
     case GP_COPY_D2D:
-        return 2 * bytes / (d->dram_sustained_gbps * 1e3);
+        /* done by a copy kernel: a launch, then read and write at DRAM speed */
+        return d->launch_latency_us + 2 * bytes / (d->dram_sustained_gbps * 1e3);
     case GP_COPY_P2P:
         if (d->nvlink_bandwidth_gbps > 0)
             return d->nvlink_latency_us + bytes / (d->nvlink_bandwidth_gbps * 1e3);

@@ -85,14 +85,81 @@ static double warp_transactions(const gp_device_t *d, const gp_mem_rules_t *r,
     return txn;
 }
 
-/* Fraction of this op's reads that hit in a cache of `cache` bytes, judged by
-   how often the launch re-reads its footprint. */
+/* DRAM bytes one thread's read costs when the warp's reads lie too far apart
+   to share a 32-byte sector, from the device's measured sparse-read costs
+   (interpolated in log2 of the spacing, relative to reads 32 B apart, which
+   cost one sector); 0 when the reads share sectors or nothing is measured. */
+static double sparse_read_bytes(const gp_device_t *d, const gp_access_t *a)
+{
+    static const double at[4] = {32, 64, 128, 256};
+    double spacing, x;
+    int k;
+    if (!(d->sparse_read_bytes[0] > 0))
+        return 0;
+    switch (a->pattern) {
+    case GP_PATTERN_STRIDE:
+        spacing = fabs((double)a->stride_elems) * a->elem_bytes;
+        break;
+    case GP_PATTERN_RANDOM:
+        spacing = at[3];
+        break;
+    default:
+        return 0;
+    }
+    if (spacing < at[0] || a->elem_bytes > 8)
+        return 0;
+    if (spacing >= at[3])
+        return d->sector_bytes * d->sparse_read_bytes[3] / d->sparse_read_bytes[0];
+    for (k = 0; k < 3 && spacing > at[k + 1]; k++)
+        ;
+    x = (log2(spacing) - log2(at[k])) / (log2(at[k + 1]) - log2(at[k]));
+    return d->sector_bytes *
+           (d->sparse_read_bytes[k] + x * (d->sparse_read_bytes[k + 1] - d->sparse_read_bytes[k])) /
+           d->sparse_read_bytes[0];
+}
+
+/* 1 if op reads memory through a buffer (loads and async copies). */
+static int reads_buffer(const gp_op_t *op)
+{
+    return (op->kind == GP_OP_LOAD || op->kind == GP_OP_ASYNC_COPY) &&
+           (op->space == GP_SPACE_GLOBAL || op->space == GP_SPACE_TEXTURE) &&
+           op->access.buffer != UINT32_MAX;
+}
+
+/*
+ * Fraction of this op's reads that hit in a cache of `cache` bytes. The reads
+ * of every load of the same buffer in the kernel count together: a buffer
+ * read R times over (R = bytes read / footprint) misses once per byte when it
+ * fits the cache. Loads of one buffer that differ only by small offsets (a
+ * stencil's neighbours) re-read what another just brought in, so their
+ * re-reads hit even when the whole buffer is larger than the cache.
+ */
 static double reuse_hit(const gp_kernel_t *k, const gp_op_t *op, double cache)
 {
     double footprint = (double)op->access.footprint_bytes;
-    double accessed = gp_op_grid_bytes(k, op);
+    double accessed = 0, lo = 0, hi = 0;
+    int shifted = 1, first = 1;
+    uint32_t i;
     if (op->access.pattern == GP_PATTERN_BROADCAST && footprint <= 0)
         footprint = op->access.elem_bytes;
+    if (!reads_buffer(op) || op < k->ops || op >= k->ops + k->n_ops)
+        return gp_reuse_hit_rate(footprint, gp_op_grid_bytes(k, op), cache);
+    for (i = 0; i < k->n_ops; i++) {
+        const gp_op_t *o = &k->ops[i];
+        double off;
+        if (!reads_buffer(o) || o->access.buffer != op->access.buffer)
+            continue;
+        accessed += gp_op_grid_bytes(k, o);
+        off = (double)o->access.offset_elems * o->access.elem_bytes;
+        lo = first ? off : GP_MIN(lo, off);
+        hi = first ? off : GP_MAX(hi, off);
+        first = 0;
+        shifted &= o->access.pattern == GP_PATTERN_UNIT;
+    }
+    if (!(footprint > 0) || accessed <= footprint)
+        return 0;
+    if (shifted && hi > lo && hi - lo <= cache / 2)
+        return (accessed - footprint) / accessed;
     return gp_reuse_hit_rate(footprint, accessed, cache);
 }
 
@@ -159,7 +226,10 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
     /* DRAM: what misses fetch, in the DRAM's own granule */
     dram_fetch = d->dram_fetch_bytes ? d->dram_fetch_bytes : d->sector_bytes;
     dbytes = lbytes;
-    if (r->has_l2 && dram_fetch > GP_MAX(seg, cached ? r->l1_segment_bytes : 0)) {
+    if (r->has_l2 && !is_store && sparse_read_bytes(d, a) > 0) {
+        /* reads too far apart to share a sector: the measured cost per read */
+        dbytes = warp * sparse_read_bytes(d, a);
+    } else if (r->has_l2 && dram_fetch > GP_MAX(seg, cached ? r->l1_segment_bytes : 0)) {
         double fetched = 0;
         warp_transactions(d, r, a, (uint32_t)dram_fetch, (uint32_t)dram_fetch, &fetched);
         dbytes = GP_MAX(lbytes, fetched);

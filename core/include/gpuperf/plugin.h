@@ -126,6 +126,10 @@ typedef struct gp_device {
     double pcie_latency_us;
     double nvlink_bandwidth_gbps; /* peer link, one direction; 0: none */
     double nvlink_latency_us;
+    /* DRAM bytes one 4-byte read costs when a warp's reads lie 32, 64, 128
+       and 256 bytes apart (measured; row-buffer and fetch-granule effects);
+       0: not known, sectors cost dram_fetch_bytes */
+    double sparse_read_bytes[4];
 
     /* [latency]: dependent-issue latencies, cycles */
     double fp32_cycles;
@@ -154,7 +158,7 @@ typedef struct gp_device {
        a key the file leaves out holds the declared default. */
     double arch_params[GP_MAX_ARCH_PARAMS];
 
-    uint64_t reserved[32];
+    uint64_t reserved[28];
 } gp_device_t;
 
 /* ------------------------------------------------------------------------ */
