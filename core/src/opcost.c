@@ -134,7 +134,7 @@ static int reads_buffer(const gp_op_t *op)
  * stencil's neighbours) re-read what another just brought in, so their
  * re-reads hit even when the whole buffer is larger than the cache.
  */
-static double reuse_hit(const gp_kernel_t *k, const gp_op_t *op, double cache)
+static double reuse_hit(const gp_kernel_t *k, const gp_op_t *op, double cache, double scale)
 {
     double footprint = (double)op->access.footprint_bytes;
     double accessed = 0, lo = 0, hi = 0;
@@ -143,13 +143,13 @@ static double reuse_hit(const gp_kernel_t *k, const gp_op_t *op, double cache)
     if (op->access.pattern == GP_PATTERN_BROADCAST && footprint <= 0)
         footprint = op->access.elem_bytes;
     if (!reads_buffer(op) || op < k->ops || op >= k->ops + k->n_ops)
-        return gp_reuse_hit_rate(footprint, gp_op_grid_bytes(k, op), cache);
+        return gp_reuse_hit_rate(footprint, scale * gp_op_grid_bytes(k, op), cache);
     for (i = 0; i < k->n_ops; i++) {
         const gp_op_t *o = &k->ops[i];
         double off;
         if (!reads_buffer(o) || o->access.buffer != op->access.buffer)
             continue;
-        accessed += gp_op_grid_bytes(k, o);
+        accessed += scale * gp_op_grid_bytes(k, o);
         off = (double)o->access.offset_elems * o->access.elem_bytes;
         lo = first ? off : GP_MIN(lo, off);
         hi = first ? off : GP_MAX(hi, off);
@@ -215,10 +215,11 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
                             ? (double)d->readonly_cache_bytes
                             : (double)occ->l1_bytes_available;
             /* an SM sees 1/sm_count of the grid's accesses and footprint */
-            h1 = reuse_hit(k, at, l1 * d->sm_count);
+            h1 = reuse_hit(k, at, l1 * d->sm_count, 1.0);
         }
+        /* L2 sees what L1 missed: its own compulsory misses stay the same */
         if (r->has_l2)
-            h2 = reuse_hit(k, at, l2cap);
+            h2 = reuse_hit(k, at, l2cap, 1.0 - h1);
     }
     if (a->pattern == GP_PATTERN_BROADCAST && !is_store && !is_atomic && cached)
         h1 = GP_MAX(h1, 0.5); /* one element per warp: the other warps hit */
@@ -275,7 +276,7 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
             break;
         default:
             out->l2_bytes = r->atomics_in_l2 ? 2 * bytes : 0; /* read and write */
-            out->dram_bytes = r->atomics_in_l2 ? (1 - reuse_hit(k, at, l2cap)) * 2 * dbytes
+            out->dram_bytes = r->atomics_in_l2 ? (1 - reuse_hit(k, at, l2cap, 1.0)) * 2 * dbytes
                                                : 2 * bytes;
             break;
         }
