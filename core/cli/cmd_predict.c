@@ -18,6 +18,7 @@ typedef struct run_opts {
     gp_script_opts_t sopts;
     int json;
     const char *trace;
+    uint32_t gpus; /* --gpus N; 0: not given */
 } run_opts_t;
 
 /* Parse the command line of predict (single=1) or compare. */
@@ -27,7 +28,8 @@ static int parse(const char *cmd, int single, int argc, char **argv, run_opts_t 
         {"device", required_argument, 0, 'd'},  {"devices", required_argument, 0, 'D'},
         {"param", required_argument, 0, 'p'},   {"json", no_argument, 0, 'j'},
         {"trace", required_argument, 0, 't'},   {"budget", required_argument, 0, 'b'},
-        {"memory-cap", required_argument, 0, 'm'}, {0, 0, 0, 0}};
+        {"memory-cap", required_argument, 0, 'm'}, {"gpus", required_argument, 0, 'g'},
+        {0, 0, 0, 0}};
     int c;
     memset(o, 0, sizeof *o);
     optind = 1;
@@ -36,11 +38,26 @@ static int parse(const char *cmd, int single, int argc, char **argv, run_opts_t 
         switch (c) {
         case 'd':
         case 'D':
-            if ((c == 'd') != single)
-                return gp_cli_fail(cmd, GP_EXIT_USAGE, "use %s (see gpuperf %s --help)",
-                                   single ? "--device D" : "--devices D1,D2,...", cmd);
+            /* predict takes one device (--devices too, for NAME*N); compare a list */
+            if (!single && c == 'd')
+                return gp_cli_fail(cmd, GP_EXIT_USAGE, "use --devices D1,D2,... (see gpuperf %s "
+                                   "--help)", cmd);
+            if (single && strchr(optarg, ','))
+                return gp_cli_fail(cmd, GP_EXIT_USAGE, "%s %s: predict takes one device (NAME "
+                                   "or NAME*N); compare several with gpuperf compare",
+                                   argv[optind - 1], optarg);
             o->devices = optarg;
             break;
+        case 'g': {
+            uint64_t n;
+            if (gp_cli_parse_u64(cmd, "--gpus", optarg, &n))
+                return GP_EXIT_USAGE;
+            if (n < 1 || n > GP_WL_MAX_DEVICES)
+                return gp_cli_fail(cmd, GP_EXIT_USAGE, "--gpus %s: identical GPUs, 1..%d",
+                                   optarg, GP_WL_MAX_DEVICES);
+            o->gpus = (uint32_t)n;
+            break;
+        }
         case 'p':
             if (gp_cli_add_param(cmd, &o->params, optarg))
                 return GP_EXIT_USAGE;
@@ -84,12 +101,44 @@ static int parse(const char *cmd, int single, int argc, char **argv, run_opts_t 
     return GP_EXIT_OK;
 }
 
-/* Run the script for one device and predict it. */
+/* Split a device spec "NAME" or "NAME*N" (N identical GPUs) into name and
+   count; the count is --gpus (0: not stated) when the spec has none. */
+static int device_spec(const char *cmd, const run_opts_t *o, const char *spec, char *name,
+                       size_t size, uint32_t *count)
+{
+    const char *star = strrchr(spec, '*');
+    uint64_t n;
+    *count = o->gpus;
+    if (!star)
+        return gp_strlcpy(name, spec, size) ? gp_cli_fail(cmd, GP_EXIT_USAGE,
+                                                          "device name '%s' too long", spec)
+                                            : GP_EXIT_OK;
+    if (star == spec || (size_t)(star - spec) >= size)
+        return gp_cli_fail(cmd, GP_EXIT_USAGE, "'%s': write a device as NAME or NAME*N", spec);
+    memcpy(name, spec, (size_t)(star - spec));
+    name[star - spec] = '\0';
+    if (gp_cli_parse_u64(cmd, "NAME*N", star + 1, &n))
+        return GP_EXIT_USAGE;
+    if (n < 1 || n > GP_WL_MAX_DEVICES)
+        return gp_cli_fail(cmd, GP_EXIT_USAGE, "'%s': N identical GPUs, 1..%d", spec,
+                           GP_WL_MAX_DEVICES);
+    if (o->gpus && o->gpus != n)
+        return gp_cli_fail(cmd, GP_EXIT_USAGE, "'%s' and --gpus %u disagree; give one", spec,
+                           o->gpus);
+    *count = (uint32_t)n;
+    return GP_EXIT_OK;
+}
+
+/* Run the script for one device (count identical GPUs; 0: as the script
+   says) and predict it. */
 static int run_one(const char *cmd, gp_script_t *sc, const run_opts_t *o,
-                   const gp_cli_device_t *d, gp_workload_t *wl, gp_prediction_t *pred)
+                   const gp_cli_device_t *d, uint32_t count, gp_workload_t *wl,
+                   gp_prediction_t *pred)
 {
     gp_err_t err;
     gp_engine_opts_t eo = {o->trace != NULL};
+    if (gp_script_set_devices(sc, count, &err))
+        return gp_cli_fail(cmd, GP_EXIT_USAGE, "%s", err.msg);
     if (gp_script_eval(sc, &d->dev, o->params.kv, o->params.n, wl, &err))
         return gp_cli_fail(cmd, GP_EXIT_FAIL, "%s", err.msg);
     if (gp_predict(&d->dev, d->arch, wl, &eo, pred, &err)) {
@@ -107,16 +156,21 @@ int gp_cmd_predict(int argc, char **argv)
     gp_workload_t wl;
     gp_prediction_t pred;
     gp_err_t err;
+    char name[GP_PATH_MAX];
+    uint32_t count;
     int rc = parse("predict", 1, argc, argv, &o);
     if (rc)
         return rc;
-    rc = gp_cli_open_device("predict", o.devices, &d);
+    rc = device_spec("predict", &o, o.devices, name, sizeof name, &count);
+    if (rc)
+        return rc;
+    rc = gp_cli_open_device("predict", name, &d);
     if (rc)
         return rc;
     sc = gp_script_open(o.script, &o.sopts, &err);
     if (!sc)
         return gp_cli_fail("predict", GP_EXIT_FAIL, "%s", err.msg);
-    rc = run_one("predict", sc, &o, &d, &wl, &pred);
+    rc = run_one("predict", sc, &o, &d, count, &wl, &pred);
     gp_script_close(sc);
     if (rc)
         return rc;
@@ -138,24 +192,30 @@ void gp_help_predict(FILE *out)
 {
     fprintf(out,
             "usage: gpuperf predict --device D SCRIPT.lua [-p key=value ...] [--json]\n"
-            "                       [--trace FILE] [--budget N] [--memory-cap MIB]\n\n"
+            "                       [--trace FILE] [--gpus N] [--budget N] [--memory-cap MIB]\n\n"
             "Runs the workload script for device D and predicts every launch: occupancy\n"
             "(blocks per SM and the limiting resource), when it starts and ends, its time,\n"
             "and what bounds it (dram, l2, compute, issue, shared_memory, latency,\n"
             "memory_latency, launch). The total runs from the first launch's submission to\n"
             "the last completion, launch overhead included, as CUDA events around the work\n"
             "would measure it.\n\n"
-            "  --device D        device name (gpuperf devices) or path to an .ini file\n"
+            "  --device D        device name (gpuperf devices) or path to an .ini file;\n"
+            "                    D*N (or --devices D*N) is N identical GPUs of that kind\n"
+            "  --gpus N          N identical GPUs: gpuperf.device_count is N and launches\n"
+            "                    and copies pick one with device = 0..N-1\n"
             "  -p key=value      set a parameter the script declares with gpuperf.param;\n"
             "                    numbers may be written 2^24, 4*2^20, 1e6\n"
             "  --json            one JSON document: total_us and, per launch, name, stream,\n"
             "                    start_us, end_us, time_us, blocks_per_sm, limiter, bound, ...\n"
-            "  --trace FILE      write a Chrome trace (open in https://ui.perfetto.dev)\n"
+            "  --trace FILE      write a Chrome trace (open in https://ui.perfetto.dev or\n"
+            "                    chrome://tracing): a track per stream and device with each\n"
+            "                    launch and copy, and counters of busy SMs and occupancy\n"
             "  --budget N        Lua VM instructions the script may run (default %llu)\n"
             "  --memory-cap MIB  memory the script may use (default %llu MiB)\n\n"
             "examples:\n"
             "  gpuperf predict --device h200-sxm scripts/saxpy.lua\n"
-            "  gpuperf predict --device h200-sxm scripts/saxpy.lua -p n=2^28 -p block=128 --json\n",
+            "  gpuperf predict --device h200-sxm scripts/saxpy.lua -p n=2^28 -p block=128 --json\n"
+            "  gpuperf predict --device h200-sxm*2 scripts/validation/multigpu.lua --trace t.json\n",
             (unsigned long long)GP_SCRIPT_DEFAULT_BUDGET,
             (unsigned long long)(GP_SCRIPT_DEFAULT_MEMORY >> 20));
 }
@@ -163,6 +223,8 @@ void gp_help_predict(FILE *out)
 /* One device's column in a comparison. */
 typedef struct column {
     gp_cli_device_t d;
+    char label[GP_NAME_MAX + 8]; /* id, or id*N */
+    uint32_t count;
     gp_workload_t wl;
     gp_prediction_t pred;
     int ok;
@@ -178,7 +240,7 @@ static void compare_text(const run_opts_t *o, column_t *cols, int n)
     printf("%s\n\n", o->params.n ? ")" : "");
     printf("%-28s", "");
     for (i = 0; i < n; i++)
-        printf(" %18s", cols[i].d.dev.id);
+        printf(" %18s", cols[i].label);
     printf("\n%-28s", "compute capability / SMs");
     for (i = 0; i < n; i++) {
         char b[32];
@@ -255,9 +317,18 @@ int gp_cmd_compare(int argc, char **argv)
         return gp_cli_fail("compare", GP_EXIT_FAIL, "%s", err.msg);
     }
     for (i = 0; i < n && rc == 0; i++) {
-        rc = gp_cli_open_device("compare", names[i], &cols[i].d);
+        char name[GP_PATH_MAX];
+        rc = device_spec("compare", &o, names[i], name, sizeof name, &cols[i].count);
         if (!rc)
-            rc = run_one("compare", sc, &o, &cols[i].d, &cols[i].wl, &cols[i].pred);
+            rc = gp_cli_open_device("compare", name, &cols[i].d);
+        if (!rc)
+            rc = run_one("compare", sc, &o, &cols[i].d, cols[i].count, &cols[i].wl,
+                         &cols[i].pred);
+        if (!rc && cols[i].pred.n_devices > 1)
+            snprintf(cols[i].label, sizeof cols[i].label, "%s*%u", cols[i].d.dev.id,
+                     cols[i].pred.n_devices);
+        else if (!rc)
+            snprintf(cols[i].label, sizeof cols[i].label, "%s", cols[i].d.dev.id);
         cols[i].ok = rc == 0;
     }
     gp_script_close(sc);
@@ -298,7 +369,9 @@ void gp_help_compare(FILE *out)
             "per device: each launch's time, what bounds it and its occupancy, the total, and\n"
             "the speedup against the first device. The script runs once per device and may\n"
             "size its grid from gpuperf.device.\n\n"
-            "  --devices LIST   comma-separated device names or .ini paths\n"
+            "  --devices LIST   comma-separated device names or .ini paths; NAME*N is N\n"
+            "                   identical GPUs of that kind\n"
+            "  --gpus N         every device as N identical GPUs\n"
             "  -p key=value     parameters, as for gpuperf predict\n"
             "  --json           {\"script\":..., \"devices\": [predict --json of each, plus\n"
             "                   speedup_vs_first]}\n\n"

@@ -33,9 +33,13 @@ void gp_report_predict_text(FILE *out, const gp_device_t *dev, const gp_workload
                             const gp_prediction_t *pred)
 {
     uint32_t i;
-    fprintf(out, "%s on %s (%s: %s, compute capability %u.%u, %u SMs at %.0f MHz)\n", wl->script,
-            dev->name, dev->id, dev->arch, dev->cc_major, dev->cc_minor, dev->sm_count,
-            dev->core_clock_mhz);
+    int multi = pred->n_devices > 1;
+    char count[24] = "";
+    if (multi)
+        snprintf(count, sizeof count, "%u x ", pred->n_devices);
+    fprintf(out, "%s on %s%s (%s: %s, compute capability %u.%u, %u SMs at %.0f MHz)\n",
+            wl->script, count, dev->name, dev->id, dev->arch, dev->cc_major, dev->cc_minor,
+            dev->sm_count, dev->core_clock_mhz);
     if (wl->n_params) {
         fprintf(out, "parameters:");
         for (i = 0; i < wl->n_params; i++) {
@@ -46,11 +50,16 @@ void gp_report_predict_text(FILE *out, const gp_device_t *dev, const gp_workload
         }
         fprintf(out, "\n");
     }
-    fprintf(out, "\n%-3s %-20s %3s %-14s %-9s %4s %8s %5s %5s %-13s %10s %10s %10s  %s\n", "#",
-            "launch", "str", "grid", "block", "regs", "smem", "blk", "occ", "limiter",
-            "start_us", "end_us", "time_us", "bound");
+    fprintf(out, "\n%-3s %-20s %s%3s %-14s %-9s %4s %8s %5s %5s %-13s %10s %10s %10s  %s\n", "#",
+            "launch", multi ? "dev " : "", "str", "grid", "block", "regs", "smem", "blk", "occ",
+            "limiter", "start_us", "end_us", "time_us", "bound");
     for (i = 0; i < pred->n_cmds; i++) {
         const gp_cmd_result_t *r = &pred->cmds[i];
+        char dv[16] = "";
+        if (multi && r->type == GP_CMD_COPY && r->copy_kind == GP_COPY_P2P)
+            snprintf(dv, sizeof dv, "%u>%u ", r->device, r->peer_device);
+        else if (multi)
+            snprintf(dv, sizeof dv, "%3u ", r->device);
         if (r->type == GP_CMD_LAUNCH) {
             const gp_kernel_t *k = &wl->cmds[r->cmd].kernel;
             char g[40], b[40], sm[24];
@@ -59,17 +68,18 @@ void gp_report_predict_text(FILE *out, const gp_device_t *dev, const gp_workload
             bytes_text(sm, sizeof sm,
                        (double)(k->launch.static_smem_bytes + k->launch.dynamic_smem_bytes));
             fprintf(out,
-                    "%-3u %-20.20s %3u %-14.14s %-9.9s %4u %8s %5u %4.0f%% %-13.13s %10.2f %10.2f "
+                    "%-3u %-20.20s %s%3u %-14.14s %-9.9s %4u %8s %5u %4.0f%% %-13.13s %10.2f %10.2f "
                     "%10.2f  %s\n",
-                    i + 1, r->name, r->stream, g, b, k->launch.regs_per_thread, sm,
+                    i + 1, r->name, dv, r->stream, g, b, k->launch.regs_per_thread, sm,
                     r->occ.blocks_per_sm, r->occ.occupancy * 100, gp_limiter_name(r->occ.limiter),
                     r->start_us, r->end_us, r->time_us, gp_bound_name(r->bound));
         } else {
             char by[24];
             bytes_text(by, sizeof by, (double)r->copy_bytes);
-            fprintf(out, "%-3u %-20.20s %3u %-14s %-9s %4s %8s %5s %5s %-13s %10.2f %10.2f %10.2f  %s\n",
-                    i + 1, r->name, r->stream, by, "", "", "", "", "", "", r->start_us, r->end_us,
-                    r->time_us, "copy");
+            fprintf(out,
+                    "%-3u %-20.20s %s%3u %-14s %-9s %4s %8s %5s %5s %-13s %10.2f %10.2f %10.2f  %s\n",
+                    i + 1, r->name, dv, r->stream, by, "", "", "", "", "", "", r->start_us,
+                    r->end_us, r->time_us, "copy");
         }
     }
     fprintf(out, "\ntotal %.2f us", pred->total_us);
@@ -95,6 +105,7 @@ static cJSON *launch_json(const gp_device_t *dev, const gp_workload_t *wl,
     cJSON_AddStringToObject(o, "name", r->name);
     cJSON_AddStringToObject(o, "type", r->type == GP_CMD_LAUNCH ? "kernel" : "copy");
     cJSON_AddNumberToObject(o, "stream", r->stream);
+    cJSON_AddNumberToObject(o, "device", r->device);
     cJSON_AddNumberToObject(o, "line", r->line);
     cJSON_AddNumberToObject(o, "submit_us", r->submit_us);
     cJSON_AddNumberToObject(o, "start_us", r->start_us);
@@ -126,11 +137,14 @@ static cJSON *launch_json(const gp_device_t *dev, const gp_workload_t *wl,
         cJSON_AddNumberToObject(o, "memory_cycles", r->cost.memory_cycles);
         cJSON_AddNumberToObject(o, "dram_bytes", r->dram_bytes);
         cJSON_AddNumberToObject(o, "l2_bytes", r->l2_bytes);
+        cJSON_AddNumberToObject(o, "l2_hit_rate", r->l2_hit_rate);
         cJSON_AddNumberToObject(o, "warp_instructions", r->warp_instructions);
         cJSON_AddNumberToObject(o, "dram_gbps",
                                 r->time_us > 0 ? r->dram_bytes / (r->time_us * 1e3) : 0);
     } else {
         cJSON_AddNumberToObject(o, "bytes", (double)r->copy_bytes);
+        if (r->copy_kind == GP_COPY_P2P)
+            cJSON_AddNumberToObject(o, "peer_device", r->peer_device);
         cJSON_AddNumberToObject(o, "gbps",
                                 r->time_us > 0 ? (double)r->copy_bytes / (r->time_us * 1e3) : 0);
     }
@@ -161,6 +175,7 @@ cJSON *gp_report_predict_json(const gp_device_t *dev, const gp_workload_t *wl,
     uint32_t i;
     cJSON_AddStringToObject(doc, "script", wl->script);
     cJSON_AddItemToObject(doc, "device", gp_report_device_json(dev));
+    cJSON_AddNumberToObject(doc, "device_count", pred->n_devices ? pred->n_devices : 1);
     for (i = 0; i < wl->n_params; i++) {
         if (wl->params[i].is_string)
             cJSON_AddStringToObject(params, wl->params[i].name, wl->params[i].value_str);

@@ -1,19 +1,23 @@
 /*
- * engine.c - event-driven simulation of a workload on one device.
+ * engine.c - event-driven simulation of a workload on one or more devices.
  *
  * Actors: the host, which issues the workload's commands in order (each
  * launch or copy costs it launch_overhead_us; a synchronize blocks it); the
- * streams, whose commands run in order after their dependencies (the legacy
- * default stream waits for, and is waited on by, every other stream; events
- * add dependencies); the SMs, onto which the block scheduler places blocks
- * breadth-first, the earlier-launched kernel first, as long as registers,
- * shared memory, warp and block slots remain; and the copy engines.
+ * queues, whose commands run in order after their dependencies (a stream is
+ * a queue; the legacy default stream is one queue per device, which waits
+ * for, and is waited on by, every other stream of its device; events add
+ * dependencies); on each GPU the SMs (engine_gpu.c), the copy engines and
+ * the peer links between GPUs.
  *
- * SMs in identical states form a group, so a wave of identical blocks over
- * all SMs is a single cohort; a run of identical waves with nothing else
- * happening is skipped in closed form. A cohort's progress rate comes from
- * the plugin's block cost at the current residency and is recomputed when
- * the residency changes (blocks of another kernel arriving or leaving).
+ * A command becomes ready when the last command it depends on finishes
+ * (each keeps a count and the finished one walks its dependents), so an
+ * event costs time in proportion to the work that is ready, not to the
+ * length of the workload. Ready launches start in issue order while the
+ * GPU's concurrency limit allows; where the GPU takes launches from fewer
+ * hardware queues than there are streams (gp_arch_info_t.kernel_queues) a
+ * launch also waits for every earlier one in its queue. Ready copies start
+ * in issue order when their engine (or, between GPUs, both directions of
+ * the link they use) is free.
  */
 #include "engine.h"
 
@@ -21,98 +25,85 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "log.h"
+#include "engine_internal.h"
 
-#define EPS 1e-12
-#define COST_CACHE 16
 #define MAX_SAMPLES 200000
+/* Most hardware queues modelled per device (streams map onto them). */
+#define MAX_KERNEL_QUEUES 1024
 
-enum node_state { N_PENDING = 0, N_SUBMITTED, N_ACTIVE, N_DONE };
+typedef gp_eng_sim_t sim_t;
+typedef gp_eng_gpu_t gpu_t;
+typedef gp_eng_node_t node_t;
+typedef gp_eng_kern_t kern_t;
+typedef gp_eng_idx_t idx_t;
 
-/* One command in flight. */
-typedef struct node {
-    uint32_t cmd, type, stream;
-    int state;
-    double submit, ready, start, end;
-    uint32_t dep_off, n_deps;
-    int32_t kern;   /* index into kerns for launches, else -1 */
-    int engine;     /* copy engine for copies */
-    double copy_us; /* duration of a copy */
-} node_t;
+double gp_eng_tol(double t)
+{
+    return GP_ENG_EPS * GP_MAX(1.0, fabs(t));
+}
 
-/* A cached block cost at one residency. */
-typedef struct cost_entry {
-    uint32_t blocks, warps_sm, active_sms;
-    int valid;
-    double time_cycles;
-    gp_block_cost_t cost;
-} cost_entry_t;
+/* ------------------------------------------------------------ index sets */
 
-/* A kernel that has been activated (its blocks may dispatch). */
-typedef struct kern {
-    uint32_t node;
-    const gp_kernel_t *k;
-    gp_occupancy_t occ;
-    uint64_t left;        /* blocks not yet dispatched */
-    uint64_t running;     /* blocks on SMs */
-    int started, cost_set;
-    double start;
-    gp_block_cost_t cost; /* at the first full dispatch */
-    uint32_t cost_per_sm;
-    cost_entry_t cache[COST_CACHE];
-    uint32_t cache_next;
-} kern_t;
+/* Room for one more index in x. */
+static int idx_reserve(sim_t *s, idx_t *x)
+{
+    if (x->n == x->cap) {
+        uint32_t cap = x->cap ? x->cap * 2 : 16;
+        uint32_t *v = realloc(x->v, cap * sizeof *v);
+        if (!v)
+            return gp_err_set(s->err, "out of memory");
+        x->v = v;
+        x->cap = cap;
+    }
+    return 0;
+}
 
-/* Blocks of one kernel started together on every SM of a group. */
-typedef struct cohort {
-    uint32_t kern;
-    uint32_t per_sm;
-    double remaining; /* fraction of the blocks' work left */
-    double rate;      /* fraction per us */
-} cohort_t;
+/* Push v onto the min-heap x. */
+static int heap_push(sim_t *s, idx_t *x, uint32_t v)
+{
+    uint32_t i;
+    if (idx_reserve(s, x))
+        return -1;
+    i = x->n++;
+    while (i > 0 && x->v[(i - 1) / 2] > v) {
+        x->v[i] = x->v[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    x->v[i] = v;
+    return 0;
+}
 
-/* SMs in identical states. */
-typedef struct group {
-    uint32_t n_sms;
-    uint32_t n_cohorts;
-    cohort_t *cohorts; /* capacity: max_blocks_per_sm */
-} group_t;
+/* Remove the smallest index of the min-heap x (not empty). */
+static void heap_pop(idx_t *x)
+{
+    uint32_t i = 0, last = x->v[--x->n];
+    for (;;) {
+        uint32_t c = 2 * i + 1;
+        if (c >= x->n)
+            break;
+        if (c + 1 < x->n && x->v[c + 1] < x->v[c])
+            c++;
+        if (x->v[c] >= last)
+            break;
+        x->v[i] = x->v[c];
+        i = c;
+    }
+    if (x->n)
+        x->v[i] = last;
+}
 
-/* The whole simulation. */
-typedef struct sim {
-    const gp_device_t *dev;
-    const gp_arch_t *arch;
-    const gp_workload_t *wl;
-    gp_arch_info_t info;
-    double cycle_us;
-    node_t *nodes;
-    uint32_t n_nodes;
-    uint32_t *cmd_node; /* workload command -> node, UINT32_MAX if none */
-    uint32_t *deps;
-    uint32_t n_deps, cap_deps;
-    kern_t *kerns;
-    uint32_t n_kerns;
-    group_t *groups;
-    uint32_t n_groups, cap_groups;
-    uint32_t max_cohorts;
-    double engine_free[GP_COPY_KIND_COUNT];
-    /* host */
-    uint32_t host_next;
-    double host_time;
-    int host_blocked;
-    /* stream bookkeeping at submission time */
-    int64_t *stream_last;  /* last node of each stream, -1 none */
-    int64_t last_default;  /* last node on the default stream */
-    int64_t *event_marker; /* node an event waits for; -1: already complete */
-    uint32_t **pending_waits;
-    uint32_t *n_pending_waits;
-    double now;
-    uint64_t events;
-    gp_sample_t *samples;
-    uint32_t n_samples, cap_samples;
-    int want_samples;
-    gp_err_t *err;
-} sim_t;
+/* Insert v into the ascending list x (usually at its end). */
+static int idx_insert_sorted(sim_t *s, idx_t *x, uint32_t v)
+{
+    uint32_t i;
+    if (idx_reserve(s, x))
+        return -1;
+    for (i = x->n; i > 0 && x->v[i - 1] > v; i--)
+        x->v[i] = x->v[i - 1];
+    x->v[i] = v;
+    x->n++;
+    return 0;
+}
 
 /* ------------------------------------------------------------ dependencies */
 
@@ -130,99 +121,204 @@ static int push_dep(sim_t *s, uint32_t dep)
     return 0;
 }
 
-/* 1 if every dependency of node n is done; *t gets their latest end. */
-static int deps_done(const sim_t *s, const node_t *n, double *t)
+/* Node ni's dependencies are all done: it may start when its resources
+   allow. */
+static int node_ready(sim_t *s, uint32_t ni)
 {
+    node_t *n = &s->nodes[ni];
+    gpu_t *u = &s->gpus[n->device];
+    if (n->type == GP_CMD_LAUNCH)
+        return s->n_kqueues ? 0 : heap_push(s, &u->launches, ni); /* else: its queue */
+    if (n->engine == GP_COPY_P2P)
+        return idx_insert_sorted(s, &s->p2p_ready, ni);
+    return heap_push(s, &u->copies[n->engine], ni);
+}
+
+/* Node ni was just submitted with the dependencies in s->deps. */
+static int submit(sim_t *s, uint32_t ni)
+{
+    node_t *n = &s->nodes[ni];
     uint32_t i;
-    double latest = 0;
-    for (i = 0; i < n->n_deps; i++) {
-        const node_t *d = &s->nodes[s->deps[n->dep_off + i]];
-        if (d->state != N_DONE)
-            return 0;
-        if (d->end > latest)
-            latest = d->end;
+    n->waiting = 0;
+    n->deps_end = 0;
+    for (i = 0; i < s->n_deps; i++) {
+        node_t *d = &s->nodes[s->deps[i]];
+        if (d->state == GP_N_DONE) {
+            n->deps_end = GP_MAX(n->deps_end, d->end);
+            continue;
+        }
+        if (s->n_edges == s->cap_edges) {
+            uint32_t cap = s->cap_edges ? s->cap_edges * 2 : 256;
+            uint32_t *a = realloc(s->edge_node, cap * sizeof *a);
+            uint32_t *b = a ? realloc(s->edge_next, cap * sizeof *b) : NULL;
+            if (a)
+                s->edge_node = a;
+            if (!b)
+                return gp_err_set(s->err, "out of memory");
+            s->edge_next = b;
+            s->cap_edges = cap;
+        }
+        s->edge_node[s->n_edges] = ni;
+        s->edge_next[s->n_edges] = d->first_dependent;
+        d->first_dependent = s->n_edges++;
+        n->waiting++;
     }
-    *t = latest;
-    return 1;
+    if (n->type == GP_CMD_LAUNCH && s->n_kqueues) {
+        /* its place in the hardware queue, behind every earlier launch */
+        gpu_t *u = &s->gpus[n->device];
+        uint32_t q = n->stream % s->n_kqueues;
+        n->hwq_next = UINT32_MAX;
+        if (u->hwq_tail[q] == UINT32_MAX)
+            u->hwq_head[q] = ni;
+        else
+            s->nodes[u->hwq_tail[q]].hwq_next = ni;
+        u->hwq_tail[q] = ni;
+    }
+    return n->waiting == 0 ? node_ready(s, ni) : 0;
+}
+
+/* Node ni finished at `end`: its dependents may become ready. */
+static int node_done(sim_t *s, uint32_t ni, double end)
+{
+    node_t *n = &s->nodes[ni];
+    uint32_t e;
+    n->state = GP_N_DONE;
+    n->end = end;
+    s->n_done++;
+    if (n->type == GP_CMD_LAUNCH)
+        s->gpus[n->device].kernels_active--;
+    for (e = n->first_dependent; e != UINT32_MAX; e = s->edge_next[e]) {
+        node_t *w = &s->nodes[s->edge_node[e]];
+        w->deps_end = GP_MAX(w->deps_end, n->end);
+        if (--w->waiting == 0 && node_ready(s, s->edge_node[e]))
+            return -1;
+    }
+    return 0;
+}
+
+void gp_eng_kernel_done(sim_t *s, uint32_t ki)
+{
+    /* an allocation failure here only delays dependents: it cannot lose
+       work, and the loop reports a stall instead of a wrong time */
+    free(s->kerns[ki].cache);
+    s->kerns[ki].cache = NULL;
+    (void)node_done(s, s->kerns[ki].node, s->now);
 }
 
 /* --------------------------------------------------------------- the host */
 
-/* Dependencies of a new command on stream st (stream order, default stream). */
-static int add_stream_deps(sim_t *s, node_t *n, uint32_t st)
+/* The queue of stream st for a command on device d. */
+static uint32_t queue_of(const sim_t *s, uint32_t st, uint32_t d)
 {
-    uint32_t i;
-    n->dep_off = s->n_deps;
-    if (s->stream_last[st] >= 0 && push_dep(s, (uint32_t)s->stream_last[st]))
+    if (st != 0)
+        return st;
+    if (d == 0 || d >= s->n_dev)
+        return 0;
+    return s->wl->n_streams + d - 1;
+}
+
+/* Dependencies of a new command on queue q of device d (queue order, the
+   legacy default stream of the device), into s->deps. */
+static int add_queue_deps(sim_t *s, uint32_t q, uint32_t d)
+{
+    uint32_t i, def = queue_of(s, 0, d);
+    s->n_deps = 0;
+    if (s->queue_last[q] >= 0 && push_dep(s, (uint32_t)s->queue_last[q]))
         return -1;
-    if (st == 0) {
+    if (q == def) {
         for (i = 1; i < s->wl->n_streams; i++)
-            if (s->stream_last[i] >= 0 && push_dep(s, (uint32_t)s->stream_last[i]))
+            if (s->queue_last[i] >= 0 && s->queue_dev[i] == d &&
+                push_dep(s, (uint32_t)s->queue_last[i]))
                 return -1;
-    } else if (s->last_default >= 0 && push_dep(s, (uint32_t)s->last_default)) {
+    } else if (s->queue_last[def] >= 0 && push_dep(s, (uint32_t)s->queue_last[def])) {
         return -1;
     }
-    for (i = 0; i < s->n_pending_waits[st]; i++)
-        if (push_dep(s, s->pending_waits[st][i]))
+    for (i = 0; i < s->n_pending_waits[q]; i++)
+        if (push_dep(s, s->pending_waits[q][i]))
             return -1;
-    s->n_pending_waits[st] = 0;
-    n->n_deps = s->n_deps - n->dep_off;
+    s->n_pending_waits[q] = 0;
     return 0;
 }
 
-/* Add a wait of stream st on node dep. */
-static int add_pending_wait(sim_t *s, uint32_t st, uint32_t dep)
+/* Add a wait of queue q on node dep. */
+static int add_pending_wait(sim_t *s, uint32_t q, uint32_t dep)
 {
-    uint32_t *w = realloc(s->pending_waits[st], (s->n_pending_waits[st] + 1) * sizeof *w);
+    uint32_t *w = realloc(s->pending_waits[q], (s->n_pending_waits[q] + 1) * sizeof *w);
     if (!w)
         return gp_err_set(s->err, "out of memory");
-    s->pending_waits[st] = w;
-    w[s->n_pending_waits[st]++] = dep;
+    s->pending_waits[q] = w;
+    w[s->n_pending_waits[q]++] = dep;
     return 0;
 }
 
-/* Duration of a copy, us. */
-static double copy_duration(const gp_device_t *d, const gp_command_t *c)
+/* Duration of a copy into *us; an error naming the script line when the
+   device file lacks the bandwidth the copy needs. */
+static int copy_duration(const sim_t *s, const gp_command_t *c, double *us)
 {
+    const gp_device_t *d = s->dev;
     double bytes = (double)c->copy_bytes;
-    switch (c->copy_kind) {
-    case GP_COPY_D2D:
+    const char *key = "pcie_bandwidth_gbps";
+    if (c->copy_kind == GP_COPY_D2D) {
         /* done by a copy kernel: a launch, then read and write at DRAM speed */
-        return d->launch_latency_us + 2 * bytes / (d->dram_sustained_gbps * 1e3);
-    case GP_COPY_P2P:
-        if (d->nvlink_bandwidth_gbps > 0)
-            return d->nvlink_latency_us + bytes / (d->nvlink_bandwidth_gbps * 1e3);
-        return d->pcie_latency_us + bytes / (GP_MAX(d->pcie_bandwidth_gbps, 1e-3) * 1e3);
-    default:
-        return d->pcie_latency_us + bytes / (GP_MAX(d->pcie_bandwidth_gbps, 1e-3) * 1e3);
+        *us = d->launch_latency_us + 2 * bytes / (d->dram_sustained_gbps * 1e3);
+        return 0;
     }
+    if (c->copy_kind == GP_COPY_P2P) {
+        /* nvlink_bandwidth_gbps is one direction of the link: a copy each
+           way at once gets the full figure each */
+        if (d->nvlink_bandwidth_gbps > 0) {
+            *us = d->nvlink_latency_us + bytes / (d->nvlink_bandwidth_gbps * 1e3);
+            return 0;
+        }
+        key = "nvlink_bandwidth_gbps or pcie_bandwidth_gbps"; /* then over PCIe */
+    }
+    if (!(d->pcie_bandwidth_gbps > 0))
+        return gp_err_set(s->err,
+                          "%s:%u: %s copy: device %s has no %s in its file; copies need it "
+                          "(add it under [memory] with its source)",
+                          s->wl->script, c->line,
+                          c->copy_kind == GP_COPY_P2P  ? "p2p"
+                          : c->copy_kind == GP_COPY_D2H ? "d2h"
+                                                        : "h2d",
+                          d->id, key);
+    *us = d->pcie_latency_us + bytes / (d->pcie_bandwidth_gbps * 1e3);
+    return 0;
 }
 
-/* Issue host commands whose time has come; returns 1 if anything changed. */
+/* A synchronize: 1 when what it waits for is done, with *t its latest end. */
+static int sync_done(const sim_t *s, const gp_command_t *c, double *t)
+{
+    uint32_t q, want = UINT32_MAX;
+    int all_dev = c->device == UINT32_MAX || s->n_dev == 1;
+    *t = 0;
+    if (c->stream != UINT32_MAX)
+        want = queue_of(s, c->stream < s->wl->n_streams ? c->stream : 0, c->device);
+    for (q = 0; q < s->n_queues; q++) {
+        const node_t *d;
+        if (want != UINT32_MAX ? q != want : (!all_dev && s->queue_dev[q] != c->device))
+            continue;
+        if (s->queue_last[q] < 0)
+            continue;
+        d = &s->nodes[s->queue_last[q]];
+        if (d->state != GP_N_DONE)
+            return 0;
+        *t = GP_MAX(*t, d->end);
+    }
+    return 1;
+}
+
+/* Issue host commands whose time has come. */
 static int host_step(sim_t *s, int *changed)
 {
     const gp_workload_t *wl = s->wl;
-    while (s->host_next < wl->n_cmds && s->host_time <= s->now + EPS) {
+    while (s->host_next < wl->n_cmds && s->host_time <= s->now + gp_eng_tol(s->now)) {
         const gp_command_t *c = &wl->cmds[s->host_next];
         uint32_t st = c->stream < wl->n_streams ? c->stream : 0;
+        uint32_t d = c->device < s->n_dev ? c->device : 0;
+        uint32_t q = queue_of(s, st, d);
         if (c->type == GP_CMD_SYNC) {
-            double t = 0;
-            uint32_t i;
-            int done = 1;
-            for (i = 0; i < wl->n_streams; i++) {
-                int64_t last;
-                if (c->stream != UINT32_MAX && c->stream != i)
-                    continue;
-                last = s->stream_last[i];
-                if (last >= 0) {
-                    const node_t *d = &s->nodes[last];
-                    if (d->state != N_DONE)
-                        done = 0;
-                    else if (d->end > t)
-                        t = d->end;
-                }
-            }
-            if (!done) {
+            double t;
+            if (!sync_done(s, c, &t)) {
                 s->host_blocked = 1;
                 return 0;
             }
@@ -230,13 +326,13 @@ static int host_step(sim_t *s, int *changed)
             s->host_time = GP_MAX(s->host_time, t);
             s->host_next++;
             *changed = 1;
-            if (s->host_time > s->now + EPS)
+            if (s->host_time > s->now + gp_eng_tol(s->now))
                 return 0;
             continue;
         }
         if (c->type == GP_CMD_WAIT) {
             if (c->event < wl->n_events && s->event_marker[c->event] >= 0 &&
-                add_pending_wait(s, st, (uint32_t)s->event_marker[c->event]))
+                add_pending_wait(s, q, (uint32_t)s->event_marker[c->event]))
                 return -1;
             s->host_next++;
             *changed = 1;
@@ -244,25 +340,28 @@ static int host_step(sim_t *s, int *changed)
         }
         if (c->type == GP_CMD_RECORD) {
             if (c->event < wl->n_events)
-                s->event_marker[c->event] = s->stream_last[st];
+                s->event_marker[c->event] = s->queue_last[q];
             s->host_next++;
             *changed = 1;
+            continue;
+        }
+        if (c->type != GP_CMD_LAUNCH && c->type != GP_CMD_COPY) {
+            s->host_next++;
             continue;
         }
         {
             uint32_t ni = s->cmd_node[s->host_next];
             node_t *n = &s->nodes[ni];
-            n->state = N_SUBMITTED;
+            n->state = GP_N_SUBMITTED;
             n->submit = s->host_time;
-            if (add_stream_deps(s, n, st))
-                return -1;
+            s->queue_dev[q] = d;
             n->ready = s->host_time + (c->type == GP_CMD_LAUNCH ? s->dev->launch_latency_us
                                                                  : 0);
-            if (c->type == GP_CMD_COPY)
-                n->copy_us = copy_duration(s->dev, c);
-            s->stream_last[st] = ni;
-            if (st == 0)
-                s->last_default = ni;
+            if (c->type == GP_CMD_COPY && copy_duration(s, c, &n->copy_us))
+                return -1;
+            if (add_queue_deps(s, q, d) || submit(s, ni))
+                return -1;
+            s->queue_last[q] = ni;
             s->host_time += s->dev->launch_overhead_us;
             s->host_next++;
             *changed = 1;
@@ -271,339 +370,44 @@ static int host_step(sim_t *s, int *changed)
     return 0;
 }
 
-/* ---------------------------------------------------------------- groups */
-
-static void used_resources(const sim_t *s, const group_t *g, uint64_t *warps, uint64_t *blocks,
-                           uint64_t *regs, uint64_t *smem)
-{
-    uint32_t i;
-    *warps = *blocks = *regs = *smem = 0;
-    for (i = 0; i < g->n_cohorts; i++) {
-        const cohort_t *c = &g->cohorts[i];
-        const gp_occupancy_t *o = &s->kerns[c->kern].occ;
-        *warps += (uint64_t)c->per_sm * o->warps_per_block;
-        *blocks += c->per_sm;
-        *regs += (uint64_t)c->per_sm * o->regs_per_block_allocated;
-        *smem += (uint64_t)c->per_sm * o->smem_per_block_allocated;
-    }
-}
-
-/* Blocks of kernel ki that still fit on each SM of group g. */
-static uint32_t fit(const sim_t *s, const group_t *g, uint32_t ki)
-{
-    const kern_t *k = &s->kerns[ki];
-    const gp_device_t *d = s->dev;
-    uint64_t warps, blocks, regs, smem, same = 0, c, lim;
-    uint32_t i;
-    used_resources(s, g, &warps, &blocks, &regs, &smem);
-    for (i = 0; i < g->n_cohorts; i++)
-        if (g->cohorts[i].kern == ki)
-            same += g->cohorts[i].per_sm;
-    if (g->n_cohorts >= s->max_cohorts)
-        return 0;
-    c = k->occ.blocks_per_sm > same ? k->occ.blocks_per_sm - same : 0;
-    lim = d->max_blocks_per_sm > blocks ? d->max_blocks_per_sm - blocks : 0;
-    c = GP_MIN(c, lim);
-    lim = (d->max_threads_per_sm / d->warp_size) > warps
-              ? (d->max_threads_per_sm / d->warp_size - warps) / k->occ.warps_per_block
-              : 0;
-    c = GP_MIN(c, lim);
-    if (k->occ.regs_per_block_allocated) {
-        lim = d->registers_per_sm > regs
-                  ? (d->registers_per_sm - regs) / k->occ.regs_per_block_allocated
-                  : 0;
-        c = GP_MIN(c, lim);
-    }
-    if (k->occ.smem_per_block_allocated) {
-        uint64_t cap = GP_MAX(k->occ.smem_per_sm_configured, d->shared_memory_per_sm_bytes);
-        lim = cap > smem ? (cap - smem) / k->occ.smem_per_block_allocated : 0;
-        c = GP_MIN(c, lim);
-    }
-    return (uint32_t)c;
-}
-
-/* Append an empty group of n SMs; returns its index or -1. */
-static int new_group(sim_t *s, uint32_t n)
-{
-    group_t *g;
-    if (s->n_groups == s->cap_groups) {
-        uint32_t cap = s->cap_groups * 2 + 4, i;
-        group_t *ng = realloc(s->groups, cap * sizeof *ng);
-        if (!ng)
-            return gp_err_set(s->err, "out of memory");
-        for (i = s->cap_groups; i < cap; i++) {
-            ng[i].cohorts = calloc(s->max_cohorts, sizeof(cohort_t));
-            if (!ng[i].cohorts) {
-                s->groups = ng;
-                s->cap_groups = i;
-                return gp_err_set(s->err, "out of memory");
-            }
-            ng[i].n_cohorts = 0;
-            ng[i].n_sms = 0;
-        }
-        s->groups = ng;
-        s->cap_groups = cap;
-    }
-    g = &s->groups[s->n_groups];
-    g->n_sms = n;
-    g->n_cohorts = 0;
-    return (int)s->n_groups++;
-}
-
-/* Split x SMs off group gi into a new group with the same state. */
-static int split_group(sim_t *s, uint32_t gi, uint32_t x)
-{
-    int ni = new_group(s, x);
-    group_t *g, *n;
-    if (ni < 0)
-        return -1;
-    g = &s->groups[gi];
-    n = &s->groups[ni];
-    memcpy(n->cohorts, g->cohorts, g->n_cohorts * sizeof(cohort_t));
-    n->n_cohorts = g->n_cohorts;
-    g->n_sms -= x;
-    return ni;
-}
-
-/* Put per_sm blocks of kernel ki on every SM of group gi. */
-static void place(sim_t *s, uint32_t gi, uint32_t ki, uint32_t per_sm)
-{
-    group_t *g = &s->groups[gi];
-    cohort_t *c;
-    kern_t *k = &s->kerns[ki];
-    uint64_t n = (uint64_t)per_sm * g->n_sms;
-    if (per_sm == 0 || g->n_sms == 0)
-        return;
-    c = &g->cohorts[g->n_cohorts++];
-    c->kern = ki;
-    c->per_sm = per_sm;
-    c->remaining = 1;
-    c->rate = 0;
-    k->left -= n;
-    k->running += n;
-    if (!k->started) {
-        k->started = 1;
-        k->start = s->now;
-        s->nodes[k->node].start = s->now;
-    }
-}
-
-/* Breadth-first placement of kernel ki's remaining blocks. */
-static int dispatch_kernel(sim_t *s, uint32_t ki)
-{
-    kern_t *k = &s->kerns[ki];
-    uint32_t gi, n0 = s->n_groups, L, maxcap = 0;
-    uint32_t caps[4096];
-    uint64_t total = 0;
-    if (k->left == 0)
-        return 0;
-    if (n0 > GP_ARRAY_LEN(caps))
-        n0 = GP_ARRAY_LEN(caps);
-    for (gi = 0; gi < n0; gi++) {
-        caps[gi] = fit(s, &s->groups[gi], ki);
-        total += (uint64_t)caps[gi] * s->groups[gi].n_sms;
-        maxcap = GP_MAX(maxcap, caps[gi]);
-    }
-    if (total == 0)
-        return 0;
-    if (k->left >= total) {
-        for (gi = 0; gi < n0; gi++)
-            place(s, gi, ki, caps[gi]);
-        return 0;
-    }
-    /* smallest level L with sum n_g * min(cap_g, L) >= left */
-    for (L = 1; L <= maxcap; L++) {
-        uint64_t f = 0;
-        for (gi = 0; gi < n0; gi++)
-            f += (uint64_t)GP_MIN(caps[gi], L) * s->groups[gi].n_sms;
-        if (f >= k->left)
-            break;
-    }
-    {
-        uint64_t base = 0, r;
-        for (gi = 0; gi < n0; gi++)
-            base += (uint64_t)GP_MIN(caps[gi], L - 1) * s->groups[gi].n_sms;
-        r = k->left - base;
-        for (gi = 0; gi < n0; gi++) {
-            uint32_t lo = GP_MIN(caps[gi], L - 1);
-            if (caps[gi] >= L && r > 0) {
-                uint32_t x = (uint32_t)GP_MIN(r, (uint64_t)s->groups[gi].n_sms);
-                if (x < s->groups[gi].n_sms) {
-                    int ni = split_group(s, gi, x);
-                    if (ni < 0)
-                        return -1;
-                    place(s, (uint32_t)ni, ki, L);
-                } else {
-                    lo = L;
-                }
-                r -= x;
-            }
-            place(s, gi, ki, lo);
-        }
-    }
-    return 0;
-}
-
-/* Drop empty groups' distinction: merge groups in identical states. */
-static void merge_groups(sim_t *s)
-{
-    uint32_t i, j;
-    for (i = 0; i < s->n_groups; i++) {
-        group_t *a = &s->groups[i];
-        if (a->n_sms == 0)
-            continue;
-        for (j = i + 1; j < s->n_groups; j++) {
-            group_t *b = &s->groups[j];
-            uint32_t c;
-            int same;
-            if (b->n_sms == 0 || b->n_cohorts != a->n_cohorts)
-                continue;
-            same = 1;
-            for (c = 0; c < a->n_cohorts && same; c++)
-                same = a->cohorts[c].kern == b->cohorts[c].kern &&
-                       a->cohorts[c].per_sm == b->cohorts[c].per_sm &&
-                       fabs(a->cohorts[c].remaining - b->cohorts[c].remaining) < 1e-9;
-            if (same) {
-                a->n_sms += b->n_sms;
-                b->n_sms = 0;
-            }
-        }
-    }
-    /* compact */
-    for (i = 0, j = 0; i < s->n_groups; i++) {
-        if (s->groups[i].n_sms == 0)
-            continue;
-        if (i != j) {
-            group_t tmp = s->groups[j];
-            s->groups[j] = s->groups[i];
-            s->groups[i] = tmp;
-        }
-        j++;
-    }
-    if (j == 0 && s->n_groups > 0) {
-        /* keep one (idle) group holding every SM */
-        s->groups[0].n_sms = s->dev->sm_count;
-        s->groups[0].n_cohorts = 0;
-        j = 1;
-    }
-    s->n_groups = j;
-}
-
-/* --------------------------------------------------------------- costs */
-
-static uint32_t active_sms(const sim_t *s)
-{
-    uint32_t i, n = 0;
-    for (i = 0; i < s->n_groups; i++)
-        if (s->groups[i].n_cohorts)
-            n += s->groups[i].n_sms;
-    return n;
-}
-
-/* Block cost of kernel ki at a residency, cached. */
-static int block_cost(sim_t *s, uint32_t ki, uint32_t blocks, uint32_t warps_sm,
-                      uint32_t act, const gp_block_cost_t **out)
-{
-    kern_t *k = &s->kerns[ki];
-    gp_residency_t res;
-    cost_entry_t *e;
-    uint32_t i;
-    for (i = 0; i < COST_CACHE; i++) {
-        e = &k->cache[i];
-        if (e->valid && e->blocks == blocks && e->warps_sm == warps_sm && e->active_sms == act) {
-            *out = &e->cost;
-            return 0;
-        }
-    }
-    e = &k->cache[k->cache_next];
-    k->cache_next = (k->cache_next + 1) % COST_CACHE;
-    memset(&res, 0, sizeof res);
-    res.blocks = blocks;
-    res.warps_sm = warps_sm;
-    res.active_sms = act;
-    res.dram_share = act ? 1.0 / act : 1.0;
-    res.l2_share = res.dram_share;
-    res.l2_capacity_bytes = (double)s->dev->l2_bytes;
-    if (gp_arch_block_cost(s->arch, s->dev, k->k, &k->occ, &res, &e->cost, s->err)) {
-        const gp_command_t *c = &s->wl->cmds[s->nodes[k->node].cmd];
-        return gp_err_prefix(s->err, "%s:%u: launch '%s'", s->wl->script, c->line, k->k->name);
-    }
-    e->valid = 1;
-    e->blocks = blocks;
-    e->warps_sm = warps_sm;
-    e->active_sms = act;
-    *out = &e->cost;
-    return 0;
-}
-
-/* Recompute every cohort's progress rate for the current residency. */
-static int update_rates(sim_t *s)
-{
-    uint32_t gi, ci, act = active_sms(s);
-    for (gi = 0; gi < s->n_groups; gi++) {
-        group_t *g = &s->groups[gi];
-        uint64_t warps, blocks, regs, smem;
-        used_resources(s, g, &warps, &blocks, &regs, &smem);
-        for (ci = 0; ci < g->n_cohorts; ci++) {
-            cohort_t *c = &g->cohorts[ci];
-            kern_t *k = &s->kerns[c->kern];
-            const gp_block_cost_t *bc = NULL;
-            uint32_t same = 0, j;
-            double dur;
-            for (j = 0; j < g->n_cohorts; j++)
-                if (g->cohorts[j].kern == c->kern)
-                    same += g->cohorts[j].per_sm;
-            if (block_cost(s, c->kern, same, (uint32_t)warps, act, &bc))
-                return -1;
-            dur = GP_MAX(bc->time_cycles, c->per_sm * s->dev->block_launch_cycles);
-            c->rate = 1.0 / (dur * s->cycle_us);
-            /* report the cost at the fullest residency the kernel reaches */
-            if (!k->cost_set || same > k->cost_per_sm) {
-                k->cost = *bc;
-                k->cost_per_sm = same;
-                k->cost_set = 1;
-                if (c->per_sm * s->dev->block_launch_cycles > bc->time_cycles)
-                    k->cost.bound = GP_BOUND_LAUNCH;
-            }
-        }
-    }
-    return 0;
-}
-
 /* ------------------------------------------------------------- the loop */
 
+/* Record every GPU's state now (one sample each; a later call at the same
+   time replaces them). */
 static void sample(sim_t *s)
 {
-    gp_sample_t *sm;
-    uint32_t gi, kr = 0, i;
-    uint64_t warps_all = 0;
-    if (!s->want_samples || s->n_samples >= MAX_SAMPLES)
+    uint32_t d;
+    int replace;
+    if (!s->want_samples)
         return;
-    if (s->n_samples == s->cap_samples) {
+    replace = s->n_samples >= s->n_dev &&
+              fabs(s->samples[s->n_samples - s->n_dev].t_us - s->now) < GP_ENG_EPS;
+    if (!replace && s->n_samples + s->n_dev > MAX_SAMPLES)
+        return;
+    if (!replace && s->n_samples + s->n_dev > s->cap_samples) {
         uint32_t cap = s->cap_samples ? s->cap_samples * 2 : 256;
-        gp_sample_t *ns = realloc(s->samples, cap * sizeof *ns);
+        gp_sample_t *ns;
+        while (cap < s->n_samples + s->n_dev)
+            cap *= 2;
+        ns = realloc(s->samples, cap * sizeof *ns);
         if (!ns)
             return;
         s->samples = ns;
         s->cap_samples = cap;
     }
-    for (gi = 0; gi < s->n_groups; gi++) {
-        uint64_t w, b, r, m;
-        used_resources(s, &s->groups[gi], &w, &b, &r, &m);
-        warps_all += w * s->groups[gi].n_sms;
+    if (replace)
+        s->n_samples -= s->n_dev;
+    for (d = 0; d < s->n_dev; d++) {
+        const gpu_t *u = &s->gpus[d];
+        gp_sample_t *sm = &s->samples[s->n_samples++];
+        sm->t_us = s->now;
+        sm->device = d;
+        sm->sms_busy = gp_eng_active_sms(u);
+        sm->occupancy =
+            (double)gp_eng_resident_warps(s, u) /
+            ((double)s->dev->sm_count * (s->dev->max_threads_per_sm / s->dev->warp_size));
+        sm->kernels_running = u->kernels_active;
     }
-    for (i = 0; i < s->n_kerns; i++)
-        kr += s->nodes[s->kerns[i].node].state == N_ACTIVE;
-    sm = &s->samples[s->n_samples];
-    sm->t_us = s->now;
-    sm->sms_busy = active_sms(s);
-    sm->occupancy = (double)warps_all /
-                    ((double)s->dev->sm_count * (s->dev->max_threads_per_sm / s->dev->warp_size));
-    sm->kernels_running = kr;
-    if (s->n_samples > 0 && fabs(s->samples[s->n_samples - 1].t_us - sm->t_us) < EPS)
-        s->samples[s->n_samples - 1] = *sm;
-    else
-        s->n_samples++;
 }
 
 /* Activate a launch node: compute occupancy, refuse impossible launches. */
@@ -619,122 +423,147 @@ static int activate_kernel(sim_t *s, node_t *n)
                           s->wl->script, c->line, c->kernel.name, s->dev->name,
                           k->occ.detail, gp_limiter_name(k->occ.limiter));
     k->left = c->kernel.total_blocks;
-    n->state = N_ACTIVE;
+    n->state = GP_N_ACTIVE;
+    n->start = s->now; /* until its first block is placed */
+    s->gpus[n->device].kernels_active++;
+    if (k->left == 0) {
+        return node_done(s, (uint32_t)(n - s->nodes), s->now);
+    }
+    return idx_insert_sorted(s, &s->dispatching, (uint32_t)n->kern);
+}
+
+/* Start the ready launches of GPU d that may start now, in issue order. */
+static int start_launches(sim_t *s, uint32_t d, int *changed)
+{
+    gpu_t *u = &s->gpus[d];
+    double limit = s->now + gp_eng_tol(s->now);
+    for (;;) {
+        uint32_t ni = UINT32_MAX, q;
+        if (u->kernels_active >= s->info.max_concurrent_kernels)
+            return 0;
+        if (!s->n_kqueues) {
+            /* ready times grow with issue order: the first decides */
+            if (u->launches.n && s->nodes[u->launches.v[0]].ready <= limit) {
+                ni = u->launches.v[0];
+                heap_pop(&u->launches);
+            }
+        } else {
+            /* the first of each hardware queue, if its dependencies are done */
+            for (q = 0; q < s->n_kqueues; q++) {
+                uint32_t h = u->hwq_head[q];
+                if (h != UINT32_MAX && h < ni && s->nodes[h].waiting == 0 &&
+                    s->nodes[h].ready <= limit)
+                    ni = h;
+            }
+            if (ni != UINT32_MAX) {
+                q = s->nodes[ni].stream % s->n_kqueues;
+                u->hwq_head[q] = s->nodes[ni].hwq_next;
+                if (u->hwq_head[q] == UINT32_MAX)
+                    u->hwq_tail[q] = UINT32_MAX;
+            }
+        }
+        if (ni == UINT32_MAX)
+            return 0;
+        if (activate_kernel(s, &s->nodes[ni]))
+            return -1;
+        *changed = 1;
+    }
+}
+
+/* Start copy ni now on its engine or link. */
+static int start_copy(sim_t *s, uint32_t ni)
+{
+    node_t *n = &s->nodes[ni];
+    n->state = GP_N_ACTIVE;
+    n->start = s->now;
+    n->end = s->now + n->copy_us;
+    if (n->engine == GP_COPY_P2P) {
+        s->gpus[n->device].link_out_free = n->end;
+        s->gpus[n->peer].link_in_free = n->end;
+    } else {
+        s->gpus[n->device].engine_free[n->engine] = n->end;
+    }
+    if (idx_reserve(s, &s->copies_active))
+        return -1;
+    s->copies_active.v[s->copies_active.n++] = ni;
     return 0;
 }
 
-/* Start nodes whose dependencies are met; returns via *changed. */
-static int start_nodes(sim_t *s, int *changed)
+/* Start ready copies whose engine or link is free, in issue order. */
+static int start_copies(sim_t *s, int *changed)
 {
-    uint32_t i, running = 0;
-    for (i = 0; i < s->n_kerns; i++)
-        running += s->nodes[s->kerns[i].node].state == N_ACTIVE;
-    for (i = 0; i < s->n_nodes; i++) {
-        node_t *n = &s->nodes[i];
-        double t;
-        if (n->state != N_SUBMITTED || !deps_done(s, n, &t))
-            continue;
-        if (n->type == GP_CMD_LAUNCH) {
-            if (GP_MAX(n->ready, t) > s->now + EPS)
-                continue;
-            if (running >= s->info.max_concurrent_kernels)
-                continue;
-            if (activate_kernel(s, n))
-                return -1;
-            if (s->kerns[n->kern].left == 0) {
-                n->state = N_DONE;
-                n->start = n->end = s->now;
+    double limit = s->now + gp_eng_tol(s->now);
+    uint32_t d, e, i, w = 0;
+    for (d = 0; d < s->n_dev; d++) {
+        gpu_t *u = &s->gpus[d];
+        for (e = 0; e < GP_ARRAY_LEN(u->copies); e++)
+            while (u->copies[e].n && u->engine_free[e] <= limit) {
+                uint32_t ni = u->copies[e].v[0];
+                heap_pop(&u->copies[e]);
+                if (start_copy(s, ni))
+                    return -1;
+                *changed = 1;
             }
-            running++;
+    }
+    /* between GPUs: both the sender's outgoing and the receiver's incoming
+       direction of the link must be free */
+    for (i = 0; i < s->p2p_ready.n; i++) {
+        uint32_t ni = s->p2p_ready.v[i];
+        const node_t *n = &s->nodes[ni];
+        if (s->gpus[n->device].link_out_free <= limit && s->gpus[n->peer].link_in_free <= limit) {
+            if (start_copy(s, ni))
+                return -1;
             *changed = 1;
-        } else if (n->type == GP_CMD_COPY) {
-            double begin = GP_MAX(GP_MAX(n->ready, t), s->engine_free[n->engine]);
-            if (begin > s->now + EPS)
-                continue;
-            n->state = N_ACTIVE;
-            n->start = s->now;
-            n->end = s->now + n->copy_us;
-            s->engine_free[n->engine] = n->end;
-            *changed = 1;
+        } else {
+            s->p2p_ready.v[w++] = ni;
         }
     }
+    s->p2p_ready.n = w;
     return 0;
 }
 
-/* Earliest future time at which something outside the SMs happens. */
+/* Start what may start now. */
+static int start_nodes(sim_t *s, int *changed)
+{
+    uint32_t d;
+    for (d = 0; d < s->n_dev; d++)
+        if (start_launches(s, d, changed))
+            return -1;
+    return start_copies(s, changed);
+}
+
+/* Earliest future time at which something outside the SMs happens: the
+   host's next command, a copy ending, a ready launch's latency elapsing. */
 static double next_external(const sim_t *s)
 {
-    double t = INFINITY;
-    uint32_t i;
-    if (s->host_next < s->wl->n_cmds && !s->host_blocked && s->host_time > s->now + EPS)
+    double t = INFINITY, eps = gp_eng_tol(s->now);
+    uint32_t i, d, q;
+    if (s->host_next < s->wl->n_cmds && !s->host_blocked && s->host_time > s->now + eps)
         t = s->host_time;
-    for (i = 0; i < s->n_nodes; i++) {
-        const node_t *n = &s->nodes[i];
-        double d;
-        if (n->state == N_ACTIVE && n->type == GP_CMD_COPY && n->end > s->now + EPS)
-            t = GP_MIN(t, n->end);
-        if (n->state == N_SUBMITTED && deps_done(s, n, &d)) {
-            double r = GP_MAX(n->ready, d);
-            if (n->type == GP_CMD_COPY)
-                r = GP_MAX(r, s->engine_free[n->engine]);
-            if (r > s->now + EPS)
-                t = GP_MIN(t, r);
+    /* a copy ending within rounding of now is retired at once (dt 0) */
+    for (i = 0; i < s->copies_active.n; i++)
+        t = GP_MIN(t, GP_MAX(s->nodes[s->copies_active.v[i]].end, s->now));
+    for (d = 0; d < s->n_dev; d++) {
+        const gpu_t *u = &s->gpus[d];
+        if (!s->n_kqueues) {
+            if (u->launches.n && s->nodes[u->launches.v[0]].ready > s->now + eps)
+                t = GP_MIN(t, s->nodes[u->launches.v[0]].ready);
+            continue;
+        }
+        for (q = 0; q < s->n_kqueues; q++) {
+            uint32_t h = u->hwq_head[q];
+            if (h != UINT32_MAX && s->nodes[h].waiting == 0 && s->nodes[h].ready > s->now + eps)
+                t = GP_MIN(t, s->nodes[h].ready);
         }
     }
     return t;
 }
 
-/* Skip runs of identical full waves of a kernel alone on the GPU. */
-static void fast_forward(sim_t *s)
-{
-    group_t *g;
-    cohort_t *c;
-    kern_t *k;
-    uint64_t per_wave, waves;
-    double period, room;
-    uint32_t i;
-    if (s->n_groups != 1)
-        return;
-    g = &s->groups[0];
-    if (g->n_cohorts != 1 || g->n_sms != s->dev->sm_count)
-        return;
-    c = &g->cohorts[0];
-    k = &s->kerns[c->kern];
-    if (c->remaining < 1 - 1e-12 || c->per_sm != k->occ.blocks_per_sm || c->rate <= 0)
-        return;
-    for (i = 0; i < c->kern; i++) /* an older kernel with blocks left would refill first */
-        if (s->kerns[i].left > 0)
-            return;
-    per_wave = (uint64_t)c->per_sm * g->n_sms;
-    waves = k->left / per_wave;
-    if (waves == 0)
-        return;
-    period = 1.0 / c->rate;
-    room = next_external(s) - s->now;
-    if (isfinite(room)) {
-        double fit_waves = floor(room / period) - 1;
-        if (fit_waves < 1)
-            return;
-        if ((double)waves > fit_waves)
-            waves = (uint64_t)fit_waves;
-    }
-    s->now += (double)waves * period;
-    k->left -= waves * per_wave;
-    s->events++;
-    sample(s);
-}
-
 /* Advance time to the next event and retire what finished. */
 static int advance(sim_t *s)
 {
-    double dt = INFINITY, t_ext = next_external(s);
-    uint32_t gi, ci;
-    for (gi = 0; gi < s->n_groups; gi++)
-        for (ci = 0; ci < s->groups[gi].n_cohorts; ci++) {
-            const cohort_t *c = &s->groups[gi].cohorts[ci];
-            if (c->rate > 0)
-                dt = GP_MIN(dt, c->remaining / c->rate);
-        }
+    double dt = gp_eng_next_cohort(s), t_ext = next_external(s);
+    uint32_t i, w = 0;
     if (isfinite(t_ext))
         dt = GP_MIN(dt, t_ext - s->now);
     if (!isfinite(dt))
@@ -747,115 +576,145 @@ static int advance(sim_t *s)
         dt = 0;
     s->now += dt;
     s->events++;
-    for (gi = 0; gi < s->n_groups; gi++) {
-        group_t *g = &s->groups[gi];
-        uint32_t w = 0;
-        for (ci = 0; ci < g->n_cohorts; ci++) {
-            cohort_t *c = &g->cohorts[ci];
-            kern_t *k = &s->kerns[c->kern];
-            c->remaining -= c->rate * dt;
-            if (c->remaining <= 1e-9) {
-                uint64_t n = (uint64_t)c->per_sm * g->n_sms;
-                k->running -= GP_MIN(n, k->running);
-                if (k->left == 0 && k->running == 0) {
-                    node_t *nd = &s->nodes[k->node];
-                    nd->state = N_DONE;
-                    nd->end = s->now;
-                }
-                continue;
-            }
-            g->cohorts[w++] = *c;
+    gp_eng_retire(s, dt);
+    for (i = 0; i < s->copies_active.n; i++) {
+        uint32_t ni = s->copies_active.v[i];
+        if (s->nodes[ni].end <= s->now + gp_eng_tol(s->now)) {
+            if (node_done(s, ni, s->nodes[ni].end))
+                return -1;
+        } else {
+            s->copies_active.v[w++] = ni;
         }
-        g->n_cohorts = w;
     }
-    for (gi = 0; gi < s->n_nodes; gi++) {
-        node_t *n = &s->nodes[gi];
-        if (n->state == N_ACTIVE && n->type == GP_CMD_COPY && n->end <= s->now + EPS)
-            n->state = N_DONE;
-    }
-    merge_groups(s);
+    s->copies_active.n = w;
     return 0;
 }
 
 /* 1 when every command has been issued and completed. */
 static int finished(const sim_t *s)
 {
-    uint32_t i;
-    if (s->host_next < s->wl->n_cmds)
-        return 0;
-    for (i = 0; i < s->n_nodes; i++)
-        if (s->nodes[i].state != N_DONE)
-            return 0;
-    return 1;
+    return s->host_next >= s->wl->n_cmds && s->n_done == s->n_nodes;
+}
+
+/* Dispatch the blocks of every active kernel, the oldest first; *changed
+   when anything moved. */
+static int dispatch_all(sim_t *s, int *changed)
+{
+    uint32_t i, w = 0;
+    for (i = 0; i < s->dispatching.n; i++) {
+        uint32_t ki = s->dispatching.v[i];
+        kern_t *k = &s->kerns[ki];
+        uint32_t before = s->gpus[k->device].n_groups;
+        uint64_t left = k->left;
+        if (gp_eng_dispatch(s, ki))
+            return -1;
+        *changed |= k->left != left || s->gpus[k->device].n_groups != before;
+    }
+    for (i = 0; i < s->dispatching.n; i++)
+        if (s->kerns[s->dispatching.v[i]].left > 0)
+            s->dispatching.v[w++] = s->dispatching.v[i];
+    s->dispatching.n = w;
+    return 0;
 }
 
 /* ---------------------------------------------------------- set-up, results */
 
 static void sim_free(sim_t *s)
 {
-    uint32_t i;
-    for (i = 0; i < s->cap_groups; i++)
-        free(s->groups[i].cohorts);
-    free(s->groups);
+    uint32_t i, d;
+    for (d = 0; s->gpus && d < s->n_dev; d++)
+        gp_eng_gpu_free(&s->gpus[d]);
+    free(s->gpus);
     free(s->nodes);
     free(s->cmd_node);
     free(s->deps);
+    free(s->edge_node);
+    free(s->edge_next);
+    for (i = 0; s->kerns && i <= s->wl->n_cmds; i++)
+        free(s->kerns[i].cache);
     free(s->kerns);
-    free(s->stream_last);
+    free(s->dispatching.v);
+    free(s->p2p_ready.v);
+    free(s->copies_active.v);
+    free(s->ws);
+    free(s->queue_last);
+    free(s->queue_dev);
     free(s->event_marker);
     if (s->pending_waits)
-        for (i = 0; i < s->wl->n_streams; i++)
+        for (i = 0; i < s->n_queues; i++)
             free(s->pending_waits[i]);
     free(s->pending_waits);
     free(s->n_pending_waits);
+    free(s->run_list);
+    free(s->buf_mark);
+    free(s->buf_bytes);
     free(s->samples);
 }
 
 static int sim_init(sim_t *s)
 {
     const gp_workload_t *wl = s->wl;
-    uint32_t i, nn = 0, nk = 0;
+    uint32_t i, d, nn = 0, nk = 0, cap_ws = 0;
     s->cycle_us = 1.0 / s->dev->core_clock_mhz;
     s->max_cohorts = GP_MAX(s->dev->max_blocks_per_sm, 1u) + 1;
+    s->n_queues = wl->n_streams + s->n_dev - 1;
+    s->n_kqueues = GP_MIN(s->info.kernel_queues, (uint32_t)MAX_KERNEL_QUEUES);
+    s->gpus = calloc(s->n_dev, sizeof *s->gpus);
     s->cmd_node = malloc((wl->n_cmds + 1) * sizeof *s->cmd_node);
     s->nodes = calloc(wl->n_cmds + 1, sizeof *s->nodes);
     s->kerns = calloc(wl->n_cmds + 1, sizeof *s->kerns);
-    s->stream_last = malloc((wl->n_streams + 1) * sizeof *s->stream_last);
+    s->run_list = calloc(wl->n_cmds + 1, sizeof *s->run_list);
+    s->buf_mark = calloc(wl->n_buffers + 1, sizeof *s->buf_mark);
+    s->buf_bytes = calloc(wl->n_buffers + 1, sizeof *s->buf_bytes);
+    s->queue_last = malloc((s->n_queues + 1) * sizeof *s->queue_last);
+    s->queue_dev = calloc(s->n_queues + 1, sizeof *s->queue_dev);
     s->event_marker = malloc((wl->n_events + 1) * sizeof *s->event_marker);
-    s->pending_waits = calloc(wl->n_streams + 1, sizeof *s->pending_waits);
-    s->n_pending_waits = calloc(wl->n_streams + 1, sizeof *s->n_pending_waits);
-    if (!s->cmd_node || !s->nodes || !s->kerns || !s->stream_last || !s->event_marker ||
+    s->pending_waits = calloc(s->n_queues + 1, sizeof *s->pending_waits);
+    s->n_pending_waits = calloc(s->n_queues + 1, sizeof *s->n_pending_waits);
+    if (!s->gpus || !s->cmd_node || !s->nodes || !s->kerns || !s->run_list || !s->buf_mark ||
+        !s->buf_bytes || !s->queue_last || !s->queue_dev || !s->event_marker ||
         !s->pending_waits || !s->n_pending_waits)
         return gp_err_set(s->err, "out of memory");
-    for (i = 0; i < wl->n_streams; i++)
-        s->stream_last[i] = -1;
+    for (i = 0; i < s->n_queues; i++) {
+        s->queue_last[i] = -1;
+        s->queue_dev[i] = i >= wl->n_streams ? i - wl->n_streams + 1 : 0;
+    }
     for (i = 0; i < wl->n_events; i++)
         s->event_marker[i] = -1;
-    s->last_default = -1;
     for (i = 0; i < wl->n_cmds; i++) {
         const gp_command_t *c = &wl->cmds[i];
+        node_t *n = &s->nodes[nn];
         s->cmd_node[i] = UINT32_MAX;
         if (c->type != GP_CMD_LAUNCH && c->type != GP_CMD_COPY)
             continue;
         s->cmd_node[i] = nn;
-        s->nodes[nn].cmd = i;
-        s->nodes[nn].type = c->type;
-        s->nodes[nn].stream = c->stream < wl->n_streams ? c->stream : 0;
-        s->nodes[nn].kern = -1;
+        n->cmd = i;
+        n->type = c->type;
+        n->stream = c->stream < wl->n_streams ? c->stream : 0;
+        n->device = c->device < s->n_dev ? c->device : 0;
+        n->kern = -1;
+        n->first_dependent = UINT32_MAX;
+        n->hwq_next = UINT32_MAX;
         if (c->type == GP_CMD_LAUNCH) {
-            s->nodes[nn].kern = (int32_t)nk;
-            s->kerns[nk].node = nn;
-            s->kerns[nk].k = &c->kernel;
+            kern_t *k = &s->kerns[nk];
+            n->kern = (int32_t)nk;
+            k->node = nn;
+            k->device = n->device;
+            k->k = &c->kernel;
+            if (gp_eng_working_set(s, k, &cap_ws))
+                return -1;
             nk++;
         } else {
-            s->nodes[nn].engine = c->copy_kind < GP_COPY_KIND_COUNT ? (int)c->copy_kind : 0;
+            n->engine = c->copy_kind < GP_COPY_KIND_COUNT ? (int)c->copy_kind : 0;
+            n->peer = c->peer_device < s->n_dev ? c->peer_device : n->device;
         }
         nn++;
     }
     s->n_nodes = nn;
     s->n_kerns = nk;
-    if (new_group(s, s->dev->sm_count) < 0)
-        return -1;
+    for (d = 0; d < s->n_dev; d++)
+        if (gp_eng_gpu_init(s, &s->gpus[d]))
+            return -1;
     return 0;
 }
 
@@ -868,7 +727,7 @@ static void fill_result(const sim_t *s, const node_t *n, gp_cmd_result_t *r)
     r->type = n->type;
     r->stream = n->stream;
     r->line = c->line;
-    r->device = c->device;
+    r->device = n->device;
     r->submit_us = n->submit;
     r->start_us = n->start;
     r->end_us = n->end;
@@ -884,14 +743,16 @@ static void fill_result(const sim_t *s, const node_t *n, gp_cmd_result_t *r)
                        ? blocks / ((double)k->occ.blocks_per_sm * s->dev->sm_count)
                        : 0;
         r->bound = k->cost.bound;
-        r->dram_bytes = k->cost.dram_bytes * blocks;
-        r->l2_bytes = k->cost.l2_bytes * blocks;
+        r->dram_bytes = k->dram_done;
+        r->l2_bytes = k->l2_done;
+        r->l2_hit_rate = r->l2_bytes > 0 ? GP_MAX(0.0, 1.0 - r->dram_bytes / r->l2_bytes) : 0;
         r->warp_instructions = k->cost.warp_instructions * blocks;
     } else {
         static const char *const names[] = {"memcpy_h2d", "memcpy_d2h", "memcpy_d2d",
                                             "memcpy_p2p"};
         gp_strlcpy(r->name, c->copy_kind < 4 ? names[c->copy_kind] : "memcpy", sizeof r->name);
         r->copy_kind = c->copy_kind;
+        r->peer_device = n->peer;
         r->copy_bytes = c->copy_bytes;
     }
 }
@@ -909,8 +770,12 @@ int gp_predict(const gp_device_t *dev, const gp_arch_t *arch, const gp_workload_
     s.wl = wl;
     s.err = err;
     s.want_samples = opts && opts->samples;
+    s.n_dev = wl->n_devices ? wl->n_devices : 1;
     if (wl->n_streams == 0)
         return gp_err_set(err, "%s: workload has no default stream", wl->script);
+    if (s.n_dev > GP_ENGINE_MAX_DEVICES)
+        return gp_err_set(err, "%s: %u devices; gpuperf simulates at most %d", wl->script,
+                          s.n_dev, GP_ENGINE_MAX_DEVICES);
     if (gp_arch_info(arch, dev, &s.info, err) || sim_init(&s))
         goto done;
     sample(&s);
@@ -918,28 +783,24 @@ int gp_predict(const gp_device_t *dev, const gp_arch_t *arch, const gp_workload_
         int changed = 1, guard = 0;
         while (changed && guard++ < 1000000) {
             changed = 0;
-            if (host_step(&s, &changed) || start_nodes(&s, &changed))
+            if (host_step(&s, &changed) || start_nodes(&s, &changed) ||
+                dispatch_all(&s, &changed))
                 goto done;
-            for (i = 0; i < s.n_kerns; i++) {
-                uint32_t before = s.n_groups;
-                if (s.nodes[s.kerns[i].node].state == N_ACTIVE && s.kerns[i].left > 0) {
-                    uint64_t left = s.kerns[i].left;
-                    if (dispatch_kernel(&s, i))
-                        goto done;
-                    changed |= s.kerns[i].left != left || s.n_groups != before;
-                }
-            }
         }
         if (finished(&s))
             break;
-        if (update_rates(&s))
+        if (gp_eng_update_rates(&s))
             goto done;
         sample(&s);
-        fast_forward(&s);
+        if (gp_eng_fast_forward(&s, next_external(&s) - s.now)) {
+            s.events++;
+            sample(&s);
+        }
         if (advance(&s))
             goto done;
     }
     out->n_cmds = 0;
+    out->n_devices = s.n_dev;
     out->cmds = calloc(s.n_nodes + 1, sizeof *out->cmds);
     if (!out->cmds) {
         gp_err_set(err, "out of memory");

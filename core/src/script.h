@@ -53,6 +53,15 @@ int gp_script_eval(gp_script_t *s, const gp_device_t *dev,
                    const gp_param_kv_t *params, size_t n_params,
                    gp_workload_t *out, gp_err_t *err);
 
+/*
+ * Evaluate the script for n identical devices (1..GP_WL_MAX_DEVICES) from
+ * now on: gpuperf.device_count reads n, commands may target devices 0..n-1,
+ * and the workload's n_devices is n. 0 restores the default (one device,
+ * which a script may change with gpuperf.use_devices). Returns 0, or -1 with
+ * err set when n is out of range.
+ */
+int gp_script_set_devices(gp_script_t *s, uint32_t n, gp_err_t *err);
+
 /* Close the script and its Lua state. NULL is fine. */
 void gp_script_close(gp_script_t *s);
 

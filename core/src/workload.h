@@ -12,6 +12,8 @@
 #include "gpuperf/plugin.h"
 
 #define GP_WL_NAME_MAX 64
+/* Most identical devices a workload may target. */
+#define GP_WL_MAX_DEVICES 64
 
 /* A buffer the script declared: its size lets the model judge cache reuse. */
 typedef struct gp_buffer {
@@ -20,10 +22,13 @@ typedef struct gp_buffer {
     uint32_t line;
 } gp_buffer_t;
 
-/* A stream. Stream 0 is the default (legacy, synchronising) stream. */
+/* A stream. Stream 0 is the default (legacy, synchronising) stream, one per
+   device; any other stream belongs to the device of its first command. */
 typedef struct gp_stream {
     char name[GP_WL_NAME_MAX];
     uint32_t line;
+    uint32_t device;      /* the device its commands run on */
+    uint32_t device_line; /* line of the command that bound it; 0: none yet */
 } gp_stream_t;
 
 typedef enum gp_cmd_type {
@@ -31,7 +36,9 @@ typedef enum gp_cmd_type {
     GP_CMD_COPY,         /* a memory copy on a stream */
     GP_CMD_RECORD,       /* record event `event` on the stream */
     GP_CMD_WAIT,         /* the stream waits for event `event` */
-    GP_CMD_SYNC,         /* the host waits for the stream (UINT32_MAX: device) */
+    GP_CMD_SYNC,         /* the host waits for the stream (UINT32_MAX: every
+                            stream of `device`, or of all devices when
+                            device is UINT32_MAX) */
     GP_CMD_TYPE_COUNT
 } gp_cmd_type_t;
 
@@ -48,12 +55,14 @@ typedef struct gp_command {
     uint32_t type;     /* gp_cmd_type_t */
     uint32_t stream;   /* index into streams */
     uint32_t line;     /* script line */
-    uint32_t device;   /* target device index (several identical GPUs); 0 */
+    uint32_t device;   /* target device index (several identical GPUs); for
+                          the default stream it picks the device's own */
     /* GP_CMD_LAUNCH: the kernel; name and ops are owned by the workload */
     gp_kernel_t kernel;
     /* GP_CMD_COPY */
     uint32_t copy_kind;   /* gp_copy_kind_t */
-    uint32_t peer_device; /* GP_COPY_P2P: the other device */
+    uint32_t peer_device; /* GP_COPY_P2P: the device the bytes go to (from
+                             `device`) */
     uint64_t copy_bytes;
     /* GP_CMD_RECORD / GP_CMD_WAIT */
     uint32_t event;
@@ -78,7 +87,8 @@ typedef struct gp_workload {
     gp_stream_t *streams;   /* streams[0] is the default stream */
     uint32_t n_streams;
     uint32_t n_events;
-    uint32_t n_devices;     /* devices the script targets (>= 1) */
+    uint32_t n_devices;     /* identical devices the script targets (1..
+                               GP_WL_MAX_DEVICES) */
     gp_command_t *cmds;
     uint32_t n_cmds;
     gp_param_decl_t *params;

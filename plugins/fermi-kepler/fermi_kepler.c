@@ -161,6 +161,7 @@ typedef struct fk_gen {
        per quarter-warp (0: none) */
     uint32_t wide_access_extra_pass_bytes;
     uint32_t max_concurrent_kernels;
+    uint32_t kernel_queues;      /* hardware launch queues; 0: one per stream */
 } fk_gen_t;
 
 /*
@@ -183,15 +184,17 @@ typedef struct fk_gen {
  *     accesses add one way per quarter-warp), PG-3x (3.x: 64 bits per bank
  *     per clock, 32- or 64-bit bank mode);
  *   concurrent kernels: PG42 Table F-2 (16 resident grids on 2.x and 3.0)
- *     and PG-3x (32 on 3.5/3.7, Hyper-Q).
+ *     and PG-3x (32 on 3.5/3.7, Hyper-Q);
+ *   kernel queues: one hardware queue before Hyper-Q (3.5): Programming Guide,
+ *     "Implicit Synchronization"; Rennich, NVIDIA streams webinar, 2011.
  */
 static const fk_gen_t GENS[] = {
-    /* cc  alloc  sched disp interval fp64 L1-for-global equal bank-mode width wide grids */
-    {2, 0, &ALLOC_2X, 2, 1, 2, 1, FK_L1_DEFAULT_ON, 0, 0, 4, 16, 16},
-    {2, 1, &ALLOC_2X, 2, 2, 2, 0, FK_L1_DEFAULT_ON, 0, 0, 4, 16, 16},
-    {3, 0, &ALLOC_30, 4, 2, 1, 0, FK_L1_NEVER, 1, 1, 8, 0, 16},
-    {3, 5, &ALLOC_35, 4, 2, 1, 0, FK_L1_OPTIN_IF_PART, 1, 1, 8, 0, 32},
-    {3, 7, &ALLOC_35, 4, 2, 1, 0, FK_L1_OPTIN, 1, 1, 8, 0, 32},
+    /* cc  alloc  sched disp interval fp64 L1-for-global equal bank-mode width wide grids queues */
+    {2, 0, &ALLOC_2X, 2, 1, 2, 1, FK_L1_DEFAULT_ON, 0, 0, 4, 16, 16, 1},
+    {2, 1, &ALLOC_2X, 2, 2, 2, 0, FK_L1_DEFAULT_ON, 0, 0, 4, 16, 16, 1},
+    {3, 0, &ALLOC_30, 4, 2, 1, 0, FK_L1_NEVER, 1, 1, 8, 0, 16, 1},
+    {3, 5, &ALLOC_35, 4, 2, 1, 0, FK_L1_OPTIN_IF_PART, 1, 1, 8, 0, 32, 0},
+    {3, 7, &ALLOC_35, 4, 2, 1, 0, FK_L1_OPTIN, 1, 1, 8, 0, 32, 0},
 };
 #define N_GENS (sizeof GENS / sizeof GENS[0])
 
@@ -350,7 +353,11 @@ static int fk_block_cost(const gp_host_t *host, const gp_device_t *dev,
     return host->block_cost_standard(&DESCRIPTOR, dev, kernel, occ, res, out, err, errlen);
 }
 
-/* Generation-wide facts: how many kernels may run at once. */
+/* Generation-wide facts: how many kernels may run at once, and through how
+   many hardware queues. Before Hyper-Q (3.5) every stream's launches pass
+   through one queue, so a launch waiting on its stream holds back the later
+   launches of other streams (Programming Guide, "Implicit Synchronization";
+   Rennich, "CUDA C/C++ Streams and Concurrency", NVIDIA webinar, 2011). */
 static int fk_arch_info(const gp_host_t *host, const gp_device_t *dev,
                         gp_arch_info_t *out, char *err, size_t errlen)
 {
@@ -360,6 +367,7 @@ static int fk_arch_info(const gp_host_t *host, const gp_device_t *dev,
         return -1;
     memset(out, 0, sizeof *out);
     out->max_concurrent_kernels = g->max_concurrent_kernels;
+    out->kernel_queues = g->kernel_queues;
     return 0;
 }
 

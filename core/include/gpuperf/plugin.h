@@ -505,7 +505,14 @@ typedef struct gp_mem_rules {
 /* Generation-wide facts the engine needs. */
 typedef struct gp_arch_info {
     uint32_t max_concurrent_kernels; /* 1: no concurrent kernels */
-    uint32_t reserved[15];
+    /* Hardware queues the GPU takes kernel launches from (streams map onto
+       them in turn). Within a queue launches start in issue order, so one
+       that waits for another command holds back every later launch in the
+       queue: 1 on compute capability 2.x and 3.0, whose launches all pass
+       through a single queue (Programming Guide, "Implicit Synchronization");
+       0: a queue per stream (Hyper-Q, 3.5 and later), no false dependencies. */
+    uint32_t kernel_queues;
+    uint32_t reserved[14];
 } gp_arch_info_t;
 
 /* ------------------------------------------------------------------------ */

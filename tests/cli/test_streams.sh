@@ -1,0 +1,111 @@
+#!/bin/sh
+# Streams, concurrent kernels and several GPUs from the command line: the
+# seed's case studies, NAME*N and --gpus, the trace file, and the accuracy of
+# the H200 table's concurrent and two-GPU rows.
+. "$(dirname "$0")/lib.sh"
+
+case_ "two_kernels on seed-20sm: 8 and 2 blocks per SM, overlapping"
+gp predict --device seed-20sm scripts/seed/two_kernels.lua --json
+expect_status 0
+expect_json .launches[0].name A
+expect_json .launches[0].blocks_per_sm 8
+expect_json .launches[1].blocks_per_sm 2
+expect_json .launches[1].limiter registers
+a_end=$(json .launches[0].end_us)
+b_start=$(json .launches[1].start_us)
+expect_between "$b_start" 0 "$a_end"
+
+case_ "two_kernels text report shows start and end"
+gp predict --device seed-20sm scripts/seed/two_kernels.lua
+expect_status 0
+expect_out "start_us     end_us    time_us"
+expect_out "8.0 KiB     2   50% registers"
+expect_no_err
+
+case_ "blur_edge: streams gain nothing, fused wins"
+for m in serial streams fused; do
+    gp predict --device seed-20sm scripts/seed/blur_edge.lua -p mode=$m --json
+    expect_status 0
+    expect_json_has .launches[0].l2_hit_rate
+    eval "t_$m=$(json .total_us)"
+done
+expect_between "$t_streams" "$(awk -v t="$t_serial" 'BEGIN { print 0.99 * t }')" \
+    "$(awk -v t="$t_serial" 'BEGIN { print 1.05 * t }')"
+expect_between "$t_fused" 0 "$(awk -v t="$t_serial" 'BEGIN { print 0.95 * t }')"
+
+case_ "blur_edge: bad mode"
+gp predict --device seed-20sm scripts/seed/blur_edge.lua -p mode=parallel
+expect_status 1
+expect_err "mode must be serial, streams or fused, not parallel"
+
+case_ "NAME*N: two GPUs"
+gp predict --device 'h200-sxm*2' scripts/validation/multigpu.lua -p case=split --json
+expect_status 0
+expect_json .device_count 2
+expect_json .launches[1].device 1
+
+case_ "--devices NAME*N on predict, --gpus"
+gp predict --devices 'h200-sxm*2' scripts/validation/multigpu.lua -p case=gather
+expect_status 0
+expect_out "on 2 x NVIDIA H200 SXM"
+expect_out "1>0"
+gp predict --device h200-sxm --gpus 2 scripts/validation/multigpu.lua -p case=bidir --json
+expect_status 0
+expect_json .launches[1].peer_device 0
+
+case_ "the script's own device count"
+gp predict --device h200-sxm scripts/validation/multigpu.lua -p case=split --json
+expect_status 0
+expect_json .device_count 2
+
+case_ "compare with NAME*N"
+gp compare --devices 'h200-sxm,h200-sxm*2' scripts/validation/multigpu.lua -p case=triad1
+expect_status 0
+expect_out "h200-sxm*2"
+
+case_ "bad device counts"
+for spec in 'h200-sxm*0' 'h200-sxm*x' 'h200-sxm*65' '*2'; do
+    gp predict --device "$spec" scripts/seed/two_kernels.lua
+    expect_status 2
+done
+gp predict --device 'h200-sxm*0' scripts/seed/two_kernels.lua
+expect_err "'h200-sxm*0': N identical GPUs, 1..64"
+gp predict --device h200-sxm --gpus 0 scripts/seed/two_kernels.lua
+expect_status 2
+expect_err "--gpus 0: identical GPUs, 1..64"
+gp predict --device 'h200-sxm*2' --gpus 3 scripts/seed/two_kernels.lua
+expect_status 2
+expect_err "'h200-sxm*2' and --gpus 3 disagree"
+gp predict --devices h200-sxm,a100-sxm4-40gb scripts/seed/two_kernels.lua
+expect_status 2
+expect_err "predict takes one device"
+gp predict --device h200-sxm --gpus 3 scripts/validation/multigpu.lua -p case=split
+expect_status 0
+gp predict --device h200-sxm --gpus 1 scripts/validation/multigpu.lua -p case=split
+expect_status 1
+expect_err "the command line asks for 1 device (--gpus or NAME*N) and the script for 2"
+
+case_ "--trace writes a Chrome trace"
+gp predict --device 'h200-sxm*2' scripts/validation/multigpu.lua -p case=gather \
+    --trace "$TMP/trace.json"
+expect_status 0
+if "$JSONCHECK" "$TMP/trace.json"; then ok; else bad "trace is not valid JSON"; fi
+cp "$TMP/trace.json" "$TMP/out"
+expect_json_has .traceEvents[0].ph
+expect_json .otherData.device_count 2
+expect_json .displayTimeUnit ns
+
+case_ "--trace to a folder that does not exist"
+gp predict --device seed-20sm scripts/seed/two_kernels.lua --trace "$TMP/no/such/t.json"
+expect_status 1
+expect_err "--trace:"
+
+case_ "H200 table: concurrent and two-GPU rows within 15%"
+for f in concurrent multigpu; do
+    gp validate validation/h200/calibration.csv --family $f --max-ratio 1.15
+    expect_status 0
+done
+gp validate validation/h200/calibration.csv --family multigpu --json
+expect_json .overall.rows 9
+
+finish
