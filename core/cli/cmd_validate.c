@@ -247,6 +247,16 @@ static void eval_row(const char *table, const vrow_t *r, const int *col, const g
         return;
     }
     res->predicted = pred.total_us / divide;
+    if (!(res->predicted > 0)) {
+        /* nothing to compare with (a ratio would be infinite) */
+        snprintf(res->error, sizeof res->error,
+                 "the script launches and copies nothing (predicted %g us); check "
+                 "script_params",
+                 res->predicted);
+        gp_prediction_free(&pred);
+        gp_workload_free(&wl);
+        return;
+    }
     if (pred.n_cmds > 0) {
         /* the bound of the longest launch */
         uint32_t i, best = 0;
@@ -325,7 +335,9 @@ int gp_cmd_validate(int argc, char **argv)
         {"max-ratio", required_argument, 0, 'r'}, {"check-order", no_argument, 0, 'o'},
         {"order-tolerance", required_argument, 0, 't'},
         {"family", required_argument, 0, 'f'},  {"source", required_argument, 0, 's'},
-        {"max-order-errors", required_argument, 0, 'e'}, {0, 0, 0, 0}};
+        {"max-order-errors", required_argument, 0, 'e'},
+        {"budget", required_argument, 0, 'b'},  {"memory-cap", required_argument, 0, 'M'},
+        {0, 0, 0, 0}};
     vopts_t o = {0, -1, -1, 0, 0, 3.0, NULL, NULL};
     vtable_t t;
     gp_err_t err;
@@ -343,6 +355,20 @@ int gp_cmd_validate(int argc, char **argv)
         case 'o': o.check_order = 1; break;
         case 'f': o.family = optarg; break;
         case 's': o.source = optarg; break;
+        case 'b':
+            if (gp_cli_parse_u64("validate", "--budget", optarg, &so.instruction_budget))
+                return GP_EXIT_USAGE;
+            break;
+        case 'M': {
+            uint64_t mib;
+            if (gp_cli_parse_u64("validate", "--memory-cap", optarg, &mib))
+                return GP_EXIT_USAGE;
+            if (mib == 0 || mib > (1u << 20))
+                return gp_cli_fail("validate", GP_EXIT_USAGE, "--memory-cap %s: MiB, 1..1048576",
+                                   optarg);
+            so.memory_cap_bytes = mib << 20;
+            break;
+        }
         case 'e': {
             uint64_t v;
             if (gp_cli_parse_u64("validate", "--max-order-errors", optarg, &v))
@@ -571,7 +597,9 @@ void gp_help_validate(FILE *out)
 {
     fprintf(out,
             "usage: gpuperf validate TABLE.csv [--json] [--max-mape PCT] [--max-ratio R]\n"
-            "                        [--check-order] [--order-tolerance PCT] [--family F]\n\n"
+            "                        [--check-order] [--max-order-errors N]\n"
+            "                        [--order-tolerance PCT] [--family F] [--source TEXT]\n"
+            "                        [--budget N] [--memory-cap MIB]\n\n"
             "Predicts every row of a validation table and compares it with the measured time:\n"
             "per row the measured and predicted microseconds and the error, then the mean\n"
             "absolute percentage error per family and overall, the worst rows, how many rows\n"
@@ -587,7 +615,10 @@ void gp_help_validate(FILE *out)
             "  measured_us    the measured time in microseconds\n"
             "optional: divide_by (the prediction's total is divided by it, for per-launch\n"
             "figures of a script that launches many times) and source (where the number came\n"
-            "from). Lines starting with # are comments.\n\n"
+            "from). Lines starting with # are comments. For example:\n\n"
+            "  device,family,name,params,script,script_params,measured_us\n"
+            "  h200-sxm,stream,copy,n=2^22,scripts/validation/stream.lua,kernel=copy n=2^22,16.256\n"
+            "  (a row of validation/h200/calibration.csv)\n\n"
             "  --json               one JSON document: rows, families, overall\n"
             "  --max-mape PCT       fail (exit 1) if the mean absolute error exceeds PCT\n"
             "  --max-ratio R        fail if any row is off by more than a factor R\n"
@@ -595,7 +626,10 @@ void gp_help_validate(FILE *out)
             "  --max-order-errors N with --check-order: tolerate N wrongly ordered pairs\n"
             "  --order-tolerance P  measured times within P%% count as ties (default 3)\n"
             "  --family F           only the rows of family F\n"
-            "  --source TEXT        only the rows whose source column contains TEXT\n\n"
-            "example:\n"
-            "  gpuperf validate validation/h200/calibration.csv --max-mape 10 --max-ratio 2\n");
+            "  --source TEXT        only the rows whose source column contains TEXT\n"
+            "  --budget N, --memory-cap MIB   limits of each row's script, as for predict\n\n"
+            "Exit status: 0, or 1 when a threshold is exceeded or a row cannot be predicted.\n\n"
+            "examples:\n"
+            "  gpuperf validate validation/h200/calibration.csv --max-mape 10 --max-ratio 2\n"
+            "  gpuperf validate my-gpu.csv --family stream --check-order --json\n");
 }

@@ -74,7 +74,8 @@ int gp_cli_parse_u64(const char *cmd, const char *opt, const char *text, uint64_
         gp_cli_fail(cmd, GP_EXIT_USAGE, "%s: %s", opt, err.msg);
         return -1;
     }
-    if (v < 0 || v != (double)(uint64_t)v || v > 1.8e19) {
+    /* range first: converting a double beyond 2^64 to uint64_t is undefined */
+    if (!(v >= 0 && v < 1.8e19) || v != (double)(uint64_t)v) {
         gp_cli_fail(cmd, GP_EXIT_USAGE, "%s %s: expected a whole number >= 0", opt, text);
         return -1;
     }

@@ -4,13 +4,14 @@
 #include "arch.h"
 
 #include <ctype.h>
-#include <dirent.h>
 #include <dlfcn.h>
+#include <errno.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "host.h"
 
@@ -89,7 +90,13 @@ int gp_arch_open_file(const char *path, gp_arch_t *out, gp_err_t *err)
     void *sym;
     gp_plugin_entry_fn entry;
     const gp_plugin_t *p;
+    struct stat st;
     memset(out, 0, sizeof *out);
+    /* dlopen would block on a FIFO and read a device file to its end */
+    if (stat(path, &st) != 0)
+        return gp_err_set(err, "%s: not a loadable plugin: %s", path, strerror(errno));
+    if (!S_ISREG(st.st_mode))
+        return gp_err_set(err, "%s: not a loadable plugin: not a regular file", path);
     dlerror();
     h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     if (!h) {
@@ -149,14 +156,12 @@ const gp_arch_t *gp_arch_get(const char *name, gp_err_t *err)
     gp_paths_plugins(&sp);
     for (i = 0; i < sp.n && !found; i++) {
         char path[GP_PATH_MAX];
-        FILE *f;
+        struct stat st;
         gp_arch_t a;
         gp_err_t e;
         gp_snprintf(path, sizeof path, "%s/%s.so", sp.dirs[i], name);
-        f = fopen(path, "rb");
-        if (!f)
+        if (stat(path, &st) != 0) /* not opened: a FIFO would block */
             continue;
-        fclose(f);
         if (gp_arch_open_file(path, &a, &e)) {
             if (!*first_error)
                 gp_strlcpy(first_error, e.msg, sizeof first_error);
@@ -209,41 +214,16 @@ void gp_arch_unload_all(void)
     pthread_mutex_unlock(&g_lock);
 }
 
-/* qsort comparator for file names. */
-static int cmp_str(const void *a, const void *b)
-{
-    return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
 void gp_arch_scan(gp_arch_scan_fn fn, void *ud)
 {
     gp_search_path_t sp;
     size_t i;
     gp_paths_plugins(&sp);
     for (i = 0; i < sp.n; i++) {
-        DIR *d = opendir(sp.dirs[i]);
-        struct dirent *de;
-        char **names = NULL;
-        size_t n = 0, cap = 0, j;
-        if (!d)
+        char **names;
+        size_t n, j;
+        if (gp_list_dir(sp.dirs[i], ".so", &names, &n) != 0)
             continue;
-        while ((de = readdir(d)) != NULL) {
-            size_t len = strlen(de->d_name);
-            if (len < 4 || strcmp(de->d_name + len - 3, ".so") != 0)
-                continue;
-            if (n == cap) {
-                char **nn = realloc(names, (cap = cap ? cap * 2 : 16) * sizeof *names);
-                if (!nn)
-                    break;
-                names = nn;
-            }
-            names[n] = strdup(de->d_name);
-            if (names[n])
-                n++;
-        }
-        closedir(d);
-        if (n)
-            qsort(names, n, sizeof *names, cmp_str);
         for (j = 0; j < n; j++) {
             char path[GP_PATH_MAX];
             gp_arch_t a;
@@ -255,9 +235,8 @@ void gp_arch_scan(gp_arch_scan_fn fn, void *ud)
             } else {
                 fn(ud, path, NULL, e.msg);
             }
-            free(names[j]);
         }
-        free(names);
+        gp_free_names(names, n);
     }
 }
 
@@ -300,7 +279,7 @@ int gp_arch_occupancy(const gp_arch_t *a, const gp_device_t *dev, const gp_launc
     }
     out->detail[sizeof out->detail - 1] = '\0';
     if (out->limiter >= GP_LIMIT_COUNT || !(out->occupancy >= 0 && out->occupancy <= 1.0001) ||
-        out->blocks_per_sm > dev->max_threads_per_sm + dev->max_blocks_per_sm * 64u ||
+        out->blocks_per_sm > dev->max_blocks_per_sm ||
         (out->blocks_per_sm > 0 && out->warps_per_block == 0))
         return gp_err_set(err,
                           "plugin '%s' (occupancy) returned an impossible result: %u blocks, "
@@ -325,10 +304,40 @@ int gp_arch_block_cost(const gp_arch_t *a, const gp_device_t *dev, const gp_kern
                           "plugin '%s' (block_cost) returned a block time of %g cycles for "
                           "kernel '%s'; times must be positive and finite",
                           a->plugin->name, out->time_cycles, k->name);
-    if (!ok_nonneg(out->dram_bytes) || !ok_nonneg(out->l2_bytes) || !ok_nonneg(out->l1_bytes) ||
-        out->bound >= GP_BOUND_COUNT || out->bound_pipe >= GP_PIPE_COUNT)
-        return gp_err_set(err, "plugin '%s' (block_cost) returned invalid traffic or bound",
-                          a->plugin->name);
+    {
+        /* every other number a report shows must be finite and >= 0 too */
+        const struct {
+            const char *name;
+            double v;
+        } f[] = {{"latency_cycles", out->latency_cycles},
+                 {"throughput_cycles", out->throughput_cycles},
+                 {"memory_cycles", out->memory_cycles},
+                 {"warp_instructions", out->warp_instructions},
+                 {"l1_bytes", out->l1_bytes},
+                 {"l2_bytes", out->l2_bytes},
+                 {"dram_bytes", out->dram_bytes}};
+        size_t i;
+        int p;
+        for (i = 0; i < GP_ARRAY_LEN(f); i++)
+            if (!ok_nonneg(f[i].v))
+                return gp_err_set(err,
+                                  "plugin '%s' (block_cost) returned %s = %g for kernel '%s'; "
+                                  "it must be finite and not negative (the kernel's work may "
+                                  "be too large to count)",
+                                  a->plugin->name, f[i].name, f[i].v, k->name);
+        for (p = 0; p < GP_PIPE_COUNT; p++)
+            if (!ok_nonneg(out->pipe_cycles[p]))
+                return gp_err_set(err,
+                                  "plugin '%s' (block_cost) returned %g busy cycles on pipe "
+                                  "'%s' for kernel '%s'; they must be finite and not negative",
+                                  a->plugin->name, out->pipe_cycles[p], gp_pipe_name((uint32_t)p),
+                                  k->name);
+    }
+    if (out->bound >= GP_BOUND_COUNT || out->bound_pipe >= GP_PIPE_COUNT)
+        return gp_err_set(err,
+                          "plugin '%s' (block_cost) returned bound %u / pipe %u for kernel "
+                          "'%s', which gpuperf does not know",
+                          a->plugin->name, out->bound, out->bound_pipe, k->name);
     return 0;
 }
 

@@ -4,12 +4,12 @@
 #include "device.h"
 
 #include <ctype.h>
-#include <dirent.h>
 #include <ini.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "paths.h"
 
@@ -459,6 +459,12 @@ static int check_consistency(parse_state_t *st, gp_device_t *d)
     }
     CHECK(d->max_block_x <= d->max_threads_per_block || d->max_block_x <= 1024, "sm",
           "max_block_x", "max_block_x exceeds max_threads_per_block");
+    /* the largest grid's block count must fit the 64-bit counts of the engine */
+    CHECK((double)d->max_grid_x * (double)d->max_grid_y * (double)d->max_grid_z < 0x1p64, "sm",
+          "max_grid_z",
+          "max_grid_x x max_grid_y x max_grid_z = %.4g blocks is more than gpuperf counts "
+          "(2^64); GPUs allow at most (2^31-1) x 65535 x 65535",
+          (double)d->max_grid_x * (double)d->max_grid_y * (double)d->max_grid_z);
     return 0;
 #undef CHECK
 }
@@ -656,7 +662,7 @@ int gp_device_resolve(const char *name_or_path, char *path, size_t size, gp_err_
     gp_search_path_t sp;
     size_t i, n = strlen(name_or_path);
     char tried[1024] = "";
-    FILE *f;
+    struct stat st;
     if (n == 0)
         return gp_err_set(err, "empty device name");
     if (strchr(name_or_path, '/') || (n > 4 && strcmp(name_or_path + n - 4, ".ini") == 0)) {
@@ -669,11 +675,8 @@ int gp_device_resolve(const char *name_or_path, char *path, size_t size, gp_err_
     gp_paths_devices(&sp);
     for (i = 0; i < sp.n; i++) {
         gp_snprintf(path, size, "%s/%s.ini", sp.dirs[i], name_or_path);
-        f = fopen(path, "r");
-        if (f) {
-            fclose(f);
+        if (stat(path, &st) == 0) /* not opened: a FIFO would block */
             return 0;
-        }
         if (strlen(tried) + strlen(sp.dirs[i]) + 3 < sizeof tried) {
             if (*tried)
                 strcat(tried, ", ");
@@ -696,12 +699,6 @@ int gp_device_open(const char *name_or_path, gp_device_t *dev, const gp_arch_t *
     return gp_device_load(path, dev, arch, err);
 }
 
-/* qsort comparator for file names. */
-static int cmp_str(const void *a, const void *b)
-{
-    return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
 void gp_device_scan(gp_device_scan_fn fn, void *ud)
 {
     gp_search_path_t sp;
@@ -710,29 +707,10 @@ void gp_device_scan(gp_device_scan_fn fn, void *ud)
     size_t n_seen = 0, cap_seen = 0;
     gp_paths_devices(&sp);
     for (i = 0; i < sp.n; i++) {
-        DIR *d = opendir(sp.dirs[i]);
-        struct dirent *de;
-        char **names = NULL;
-        size_t n = 0, cap = 0, j;
-        if (!d)
+        char **names;
+        size_t n, j;
+        if (gp_list_dir(sp.dirs[i], ".ini", &names, &n) != 0)
             continue;
-        while ((de = readdir(d)) != NULL) {
-            size_t len = strlen(de->d_name);
-            if (len < 5 || strcmp(de->d_name + len - 4, ".ini") != 0)
-                continue;
-            if (n == cap) {
-                char **nn = realloc(names, (cap = cap ? cap * 2 : 32) * sizeof *names);
-                if (!nn)
-                    break;
-                names = nn;
-            }
-            names[n] = strdup(de->d_name);
-            if (names[n])
-                n++;
-        }
-        closedir(d);
-        if (n)
-            qsort(names, n, sizeof *names, cmp_str);
         for (j = 0; j < n; j++) {
             char path[GP_PATH_MAX];
             gp_device_t dev;
@@ -740,32 +718,28 @@ void gp_device_scan(gp_device_scan_fn fn, void *ud)
             gp_err_t err;
             size_t s;
             int dup = 0;
+            /* a name found earlier in the search path hides this one */
             for (s = 0; s < n_seen; s++)
                 dup |= strcmp(seen[s], names[j]) == 0;
-            if (dup) {
-                free(names[j]);
+            if (dup)
                 continue;
-            }
             if (n_seen == cap_seen) {
                 char **ns = realloc(seen, (cap_seen = cap_seen ? cap_seen * 2 : 32) * sizeof *seen);
-                if (!ns) {
-                    free(names[j]);
+                if (!ns)
                     continue;
-                }
                 seen = ns;
             }
             seen[n_seen++] = names[j];
-            gp_snprintf(path, sizeof path, "%s/%s", sp.dirs[i], names[j]);
+            names[j] = NULL; /* seen owns it now */
+            gp_snprintf(path, sizeof path, "%s/%s", sp.dirs[i], seen[n_seen - 1]);
             if (gp_device_load(path, &dev, &arch, &err) == 0)
                 fn(ud, path, &dev, arch, NULL);
             else
                 fn(ud, path, NULL, NULL, err.msg);
         }
-        free(names);
+        gp_free_names(names, n);
     }
-    for (i = 0; i < n_seen; i++)
-        free(seen[i]);
-    free(seen);
+    gp_free_names(seen, n_seen);
 }
 
 size_t gp_device_keys(const gp_device_key_info_t **out)

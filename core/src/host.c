@@ -71,14 +71,22 @@ const gp_host_t *gp_host(void)
 
 /* ---------------------------------------------------------------- occupancy */
 
+/* x / y rounded up, without overflow for any x. */
 static uint64_t div_up(uint64_t x, uint64_t y)
 {
-    return y ? (x + y - 1) / y : 0;
+    return y ? x / y + (x % y != 0) : 0;
 }
 
+/* x rounded up to a multiple of y, saturating at UINT64_MAX. */
 static uint64_t round_up(uint64_t x, uint64_t y)
 {
-    return y ? div_up(x, y) * y : x;
+    return y ? gp_mul_sat_u64(div_up(x, y), y) : x;
+}
+
+/* a + b, saturating at UINT64_MAX. */
+static uint64_t add_sat(uint64_t a, uint64_t b)
+{
+    return a > UINT64_MAX - b ? UINT64_MAX : a + b;
 }
 
 /* Mark a launch impossible with a reason. */
@@ -261,8 +269,8 @@ int gp_occupancy_standard(const gp_device_t *dev, const gp_launch_t *l,
     }
 
     /* shared memory */
-    smem_total = l->static_smem_bytes + l->dynamic_smem_bytes +
-                 dev->reserved_shared_memory_per_block_bytes;
+    smem_total = add_sat(add_sat(l->static_smem_bytes, l->dynamic_smem_bytes),
+                         dev->reserved_shared_memory_per_block_bytes);
     smem_alloc = round_up(smem_total, r->smem_alloc_unit);
     out->smem_per_block_allocated = smem_alloc;
     smem_limit = (smem_total > dev->shared_memory_per_block_bytes
@@ -328,18 +336,37 @@ int gp_occupancy_standard(const gp_device_t *dev, const gp_launch_t *l,
 
 /* -------------------------------------------------------------- coalescing */
 
+/* Addresses are kept within +-2^62 bytes, so that adding a segment or an
+   element size to one never overflows. Scripts cannot go near it (stride and
+   offset are at most 2^48 elements); the clamp protects callers of the
+   library that pass anything. */
+#define GP_ADDR_LIMIT ((int64_t)1 << 62)
+
+/* a * b + c clamped to +-GP_ADDR_LIMIT, without signed overflow. */
+static int64_t addr_clamp(int64_t a, int64_t b, int64_t c)
+{
+    int64_t p, r;
+    if (__builtin_mul_overflow(a, b, &p) || __builtin_add_overflow(p, c, &r))
+        return ((a < 0) != (b < 0)) ? -GP_ADDR_LIMIT : GP_ADDR_LIMIT;
+    return GP_MIN(GP_MAX(r, -GP_ADDR_LIMIT), GP_ADDR_LIMIT);
+}
+
 /* Byte address touched by thread t (relative; may be negative). */
 static int64_t thread_addr(const gp_access_t *a, uint32_t t)
 {
-    int64_t e = (int64_t)a->elem_bytes;
+    int64_t e = (int64_t)a->elem_bytes, el;
     switch (a->pattern) {
     case GP_PATTERN_STRIDE:
-        return (a->offset_elems + (int64_t)t * a->stride_elems) * e;
+        el = addr_clamp((int64_t)t, a->stride_elems, a->offset_elems);
+        break;
     case GP_PATTERN_BROADCAST:
-        return a->offset_elems * e;
+        el = addr_clamp(a->offset_elems, 1, 0);
+        break;
     default:
-        return (a->offset_elems + (int64_t)t) * e;
+        el = addr_clamp(a->offset_elems, 1, (int64_t)t);
+        break;
     }
+    return addr_clamp(el, e, 0);
 }
 
 static int cmp_i64(const void *a, const void *b)
@@ -355,12 +382,37 @@ static int64_t floor_div(int64_t a, int64_t b)
     return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
 }
 
+/* gp_coalesce is pure and one prediction asks the same question many times
+   (every op's cost looks at its warp access at several levels; a sweep asks
+   again for every point): remember recent answers, per thread. Random
+   patterns are closed-form and not remembered. */
+typedef struct coalesce_memo {
+    int64_t stride, offset;
+    uint32_t elem, pattern, threads, seg, min_seg, valid;
+    double count, bytes;
+} coalesce_memo_t;
+
+#define COALESCE_MEMO_SLOTS 64
+static _Thread_local coalesce_memo_t coalesce_memo[COALESCE_MEMO_SLOTS];
+
+static coalesce_memo_t *memo_slot(const gp_access_t *a, uint32_t threads, uint32_t seg,
+                                  uint32_t min_seg)
+{
+    uint64_t h = (uint64_t)a->stride_elems * 0x9e3779b97f4a7c15ull;
+    h ^= (uint64_t)a->offset_elems * 0xc2b2ae3d27d4eb4full;
+    h ^= ((uint64_t)a->elem_bytes << 40) ^ ((uint64_t)a->pattern << 56) ^
+         ((uint64_t)threads << 32) ^ ((uint64_t)seg << 8) ^ min_seg;
+    h ^= h >> 29;
+    h *= 0xbf58476d1ce4e5b9ull;
+    return &coalesce_memo[(h >> 32) % COALESCE_MEMO_SLOTS];
+}
+
+static double coalesce_walk(const gp_access_t *a, uint32_t threads, uint32_t seg,
+                            uint32_t min_seg, uint32_t elem, double *bytes);
+
 double gp_coalesce(const gp_access_t *a, uint32_t threads, uint32_t seg, uint32_t min_seg,
                    double *bytes)
 {
-    int64_t segs[256];
-    uint32_t n = 0, t, i;
-    double total = 0, count = 0;
     uint32_t elem = a->elem_bytes ? a->elem_bytes : 4;
     if (threads == 0 || seg == 0) {
         if (bytes)
@@ -376,17 +428,53 @@ double gp_coalesce(const gp_access_t *a, uint32_t threads, uint32_t seg, uint32_
            element needs only the smallest segment that holds it */
         double nseg = a->footprint_bytes > seg ? (double)a->footprint_bytes / seg : 1;
         double per_thread = (double)((elem + seg - 1) / seg);
-        double distinct = nseg * (1.0 - pow(1.0 - 1.0 / nseg, threads));
+        /* nseg * (1 - (1 - 1/nseg)^threads), exact also when 1/nseg is below
+           the rounding of 1.0 (footprints of petabytes) */
+        double distinct = -nseg * expm1((double)threads * log1p(-1.0 / nseg));
         if (bytes)
             *bytes = distinct * per_thread * GP_MAX((double)min_seg, (double)elem);
         return distinct * per_thread;
     }
+    {
+        coalesce_memo_t *m = memo_slot(a, threads, seg, min_seg);
+        if (m->valid && m->stride == a->stride_elems && m->offset == a->offset_elems &&
+            m->elem == elem && m->pattern == a->pattern && m->threads == threads &&
+            m->seg == seg && m->min_seg == min_seg) {
+            if (bytes)
+                *bytes = m->bytes;
+            return m->count;
+        }
+        m->count = coalesce_walk(a, threads, seg, min_seg, elem, &m->bytes);
+        m->stride = a->stride_elems;
+        m->offset = a->offset_elems;
+        m->elem = elem;
+        m->pattern = a->pattern;
+        m->threads = threads;
+        m->seg = seg;
+        m->min_seg = min_seg;
+        m->valid = 1;
+        if (bytes)
+            *bytes = m->bytes;
+        return m->count;
+    }
+}
+
+/* The segments the threads' addresses touch, one by one. */
+static double coalesce_walk(const gp_access_t *a, uint32_t threads, uint32_t seg,
+                            uint32_t min_seg, uint32_t elem, double *bytes)
+{
+    int64_t segs[256];
+    uint32_t n = 0, t, i;
+    double total = 0, count = 0;
     for (t = 0; t < threads; t++) {
         int64_t lo = thread_addr(a, t), hi = lo + elem - 1, s;
         for (s = floor_div(lo, seg); s <= floor_div(hi, seg) && n < GP_ARRAY_LEN(segs); s++)
             segs[n++] = s;
     }
-    qsort(segs, n, sizeof segs[0], cmp_i64);
+    for (i = 1; i < n && segs[i - 1] <= segs[i]; i++)
+        ;
+    if (i < n) /* unit and positive strides arrive sorted */
+        qsort(segs, n, sizeof segs[0], cmp_i64);
     for (i = 0; i < n; i++) {
         uint32_t size = seg;
         if (i > 0 && segs[i] == segs[i - 1])
@@ -415,8 +503,7 @@ double gp_coalesce(const gp_access_t *a, uint32_t threads, uint32_t seg, uint32_
         }
         total += size;
     }
-    if (bytes)
-        *bytes = total;
+    *bytes = total;
     return count;
 }
 

@@ -283,6 +283,17 @@ static double block_retire_factor(const gp_occupancy_t *occ, double blocks)
     return 1.0 + GP_BLOCK_RETIRE_SKEW * share * (blocks - 1) / blocks;
 }
 
+/* 1 when every sum of the walk is a finite number. */
+static int seg_finite(const seg_sum_t *s)
+{
+    int p;
+    for (p = 0; p < GP_PIPE_COUNT; p++)
+        if (!isfinite(s->pipe[p]))
+            return 0;
+    return isfinite(s->instr) && isfinite(s->chain) && isfinite(s->mem_chain) &&
+           isfinite(s->l1) && isfinite(s->l2) && isfinite(s->dram);
+}
+
 /* Smooth maximum (a^p + b^p)^(1/p), safe for zeros and huge values. */
 static double pnorm(double a, double b, double p)
 {
@@ -307,6 +318,13 @@ int gp_block_cost_standard(const gp_plugin_t *plugin, const gp_device_t *dev,
     memset(out, 0, sizeof *out);
     if (walk(&cx, kernel->ops, kernel->n_ops, 0, &s))
         return -1;
+    if (!seg_finite(&s)) {
+        snprintf(err, errlen,
+                 "the work of kernel '%s' is too large to count (more than 1e300 "
+                 "instructions, cycles or bytes per warp)",
+                 kernel->name ? kernel->name : "?");
+        return -1;
+    }
 
     for (p = 0; p < GP_PIPE_COUNT; p++) {
         out->pipe_cycles[p] = s.pipe[p] * warps;
@@ -338,7 +356,7 @@ int gp_block_cost_standard(const gp_plugin_t *plugin, const gp_device_t *dev,
     out->throughput_cycles = t_thr;
     out->memory_cycles = t_mem;
     out->time_cycles = pnorm(t_core, t_mem, GP_KNEE_P_MEMORY) * block_retire_factor(occ, blocks);
-    if (!(out->time_cycles > 0))
+    if (out->time_cycles == 0)
         out->time_cycles = 1; /* an empty block still exists for a cycle */
 
     /* what bounds it: the largest term */

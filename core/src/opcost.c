@@ -41,11 +41,16 @@ static int size_index(uint32_t elem)
 static gp_access_t group_access(const gp_access_t *a, uint32_t g, uint32_t n)
 {
     gp_access_t b = *a;
-    int64_t first = (int64_t)g * n;
-    if (a->pattern == GP_PATTERN_STRIDE)
-        b.offset_elems += first * a->stride_elems;
+    int64_t first = (int64_t)g * n, shift = 0, moved;
+    if (a->pattern == GP_PATTERN_STRIDE &&
+        __builtin_mul_overflow(first, a->stride_elems, &shift))
+        shift = a->stride_elems < 0 ? INT64_MIN / 2 : INT64_MAX / 2;
     else if (a->pattern == GP_PATTERN_UNIT)
-        b.offset_elems += first;
+        shift = first;
+    /* addresses that leave the 64-bit range saturate (host.c clamps further) */
+    if (__builtin_add_overflow(b.offset_elems, shift, &moved))
+        moved = shift < 0 ? INT64_MIN / 2 : INT64_MAX / 2;
+    b.offset_elems = moved;
     return b;
 }
 
@@ -127,40 +132,68 @@ static int reads_buffer(const gp_op_t *op)
 }
 
 /*
- * Fraction of this op's reads that hit in a cache of `cache` bytes. The reads
- * of every load of the same buffer in the kernel count together: a buffer
- * read R times over (R = bytes read / footprint) misses once per byte when it
- * fits the cache. Loads of one buffer that differ only by small offsets (a
- * stencil's neighbours) re-read what another just brought in, so their
- * re-reads hit even when the whole buffer is larger than the cache.
+ * Fraction of this op's reads that hit in a cache of `cache` bytes (scale: the
+ * fraction of the reads that reach this cache).
+ *
+ * With whole_buffer the loads of one buffer count together, in program order:
+ * the buffer's footprint is brought in once, by the first loads that reach it
+ * (compulsory misses); what any load reads after that re-reads cached data,
+ * which stays cached when the buffer fits the cache, or when the loads differ
+ * only by small offsets (a stencil's neighbours re-read what another just
+ * brought in), and otherwise in proportion to the capacity. More reads of a
+ * buffer therefore add hits, never misses, and never make the other loads
+ * cheaper. That decides the traffic; the latency an op sees uses only its own
+ * re-reads (whole_buffer 0).
  */
-static double reuse_hit(const gp_kernel_t *k, const gp_op_t *op, double cache, double scale)
+static double reuse_hit(const gp_kernel_t *k, const gp_op_t *op, double cache, double scale,
+                        int whole_buffer)
 {
     double footprint = (double)op->access.footprint_bytes;
-    double accessed = 0, lo = 0, hi = 0;
-    int shifted = 1, first = 1;
+    double total = 0, before = 0, lo = 0, hi = 0, mine, first_reach, rest, keep;
+    int shifted = 1, first = 1, seen = 0;
     uint32_t i;
     if (op->access.pattern == GP_PATTERN_BROADCAST && footprint <= 0)
         footprint = op->access.elem_bytes;
-    if (!reads_buffer(op) || op < k->ops || op >= k->ops + k->n_ops)
+    if (!whole_buffer || !reads_buffer(op) || op < k->ops || op >= k->ops + k->n_ops)
         return gp_reuse_hit_rate(footprint, scale * gp_op_grid_bytes(k, op), cache);
     for (i = 0; i < k->n_ops; i++) {
         const gp_op_t *o = &k->ops[i];
-        double off;
+        double off, bytes;
         if (!reads_buffer(o) || o->access.buffer != op->access.buffer)
             continue;
-        accessed += scale * gp_op_grid_bytes(k, o);
+        bytes = scale * gp_op_grid_bytes(k, o);
+        total += bytes;
+        if (o == op)
+            seen = 1;
+        else if (!seen)
+            before += bytes;
+        footprint = GP_MAX(footprint, (double)o->access.footprint_bytes); /* the buffer's */
         off = (double)o->access.offset_elems * o->access.elem_bytes;
         lo = first ? off : GP_MIN(lo, off);
         hi = first ? off : GP_MAX(hi, off);
         first = 0;
         shifted &= o->access.pattern == GP_PATTERN_UNIT;
     }
-    if (!(footprint > 0) || accessed <= footprint)
+    mine = scale * gp_op_grid_bytes(k, op);
+    if (!(footprint > 0) || !(mine > 0) || total <= footprint)
         return 0;
-    if (shifted && hi > lo && hi - lo <= cache / 2)
-        return (accessed - footprint) / accessed;
-    return gp_reuse_hit_rate(footprint, accessed, cache);
+    first_reach = GP_MAX(0.0, GP_MIN(mine, footprint - GP_MIN(before, footprint)));
+    rest = mine - first_reach;
+    if (footprint <= cache || (shifted && hi > lo && hi - lo <= cache / 2))
+        keep = 1;
+    else
+        keep = cache > 0 ? cache / footprint : 0;
+    return rest * keep / mine;
+}
+
+/* Hit rate of a second-level cache that sees a first level's misses (miss1 =
+   1 - hit1 of all reads) when `miss2` of all reads miss both. */
+static double after_l1(double miss2, double hit1)
+{
+    double miss1 = 1.0 - hit1;
+    if (miss1 <= 0)
+        return 0;
+    return 1.0 - GP_MIN(1.0, GP_MAX(miss2, 0.0) / miss1);
 }
 
 /* Cost of a global, local, texture or constant access (load/store/atomic). */
@@ -170,7 +203,7 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
 {
     const gp_access_t *a = &op->access;
     uint32_t warp = d->warp_size, seg, min_seg;
-    double txn, bytes, h1 = 0, h2 = 0, lbytes, dram_fetch, dbytes, l2_lat, mem_lat;
+    double txn, bytes, h1 = 0, h2 = 0, l1h = 0, l2h = 0, lbytes, dram_fetch, dbytes, l2_lat, mem_lat;
     double l2cap = res->l2_capacity_bytes > 0 ? res->l2_capacity_bytes : (double)d->l2_bytes;
     int is_store = op->kind == GP_OP_STORE, is_atomic = op->kind == GP_OP_ATOMIC;
     int cached = r->l1_caches_global;
@@ -200,29 +233,36 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
     if (cached && !is_store && !is_atomic && r->l1_segment_bytes > seg)
         warp_transactions(d, r, a, r->l1_segment_bytes, r->l1_segment_bytes, &lbytes);
 
-    /* reuse: L1 per SM for re-read data, L2 for the grid */
+    /* reuse: L1 per SM for re-read data, L2 for the grid; h1/h2 for the
+       traffic (the buffer's reads together), l1h/l2h for the latency */
     if (!is_store && !is_atomic) {
         if (sp == GP_SPACE_CONSTANT) {
             double fp = GP_MAX(1.0, (double)a->footprint_bytes);
             double cc = (double)d->constant_cache_bytes;
-            h1 = cc <= 0 ? 0 : GP_MIN(1.0, cc / fp);
+            h1 = l1h = cc <= 0 ? 0 : GP_MIN(1.0, cc / fp);
         } else if (sp == GP_SPACE_LOCAL && cached) {
             double need = (double)occ->active_warps * warp * a->elem_bytes *
                           LOCAL_SLOTS_PER_THREAD;
-            h1 = need > 0 ? GP_MIN(1.0, (double)occ->l1_bytes_available / need) : 1.0;
+            h1 = l1h = need > 0 ? GP_MIN(1.0, (double)occ->l1_bytes_available / need) : 1.0;
         } else if (cached) {
             double l1 = sp == GP_SPACE_TEXTURE && d->readonly_cache_bytes
                             ? (double)d->readonly_cache_bytes
                             : (double)occ->l1_bytes_available;
             /* an SM sees 1/sm_count of the grid's accesses and footprint */
-            h1 = reuse_hit(k, at, l1 * d->sm_count, 1.0);
+            h1 = reuse_hit(k, at, l1 * d->sm_count, 1.0, 1);
+            l1h = reuse_hit(k, at, l1 * d->sm_count, 1.0, 0);
         }
-        /* L2 sees what L1 missed: its own compulsory misses stay the same */
-        if (r->has_l2)
-            h2 = reuse_hit(k, at, l2cap, 1.0 - h1);
+        /* L2 sees what L1 missed; its misses, as a share of all the reads,
+           are its own compulsory and capacity misses */
+        if (r->has_l2) {
+            h2 = after_l1(1.0 - reuse_hit(k, at, l2cap, 1.0, 1), h1);
+            l2h = after_l1(1.0 - reuse_hit(k, at, l2cap, 1.0, 0), l1h);
+        }
     }
-    if (a->pattern == GP_PATTERN_BROADCAST && !is_store && !is_atomic && cached)
+    if (a->pattern == GP_PATTERN_BROADCAST && !is_store && !is_atomic && cached) {
         h1 = GP_MAX(h1, 0.5); /* one element per warp: the other warps hit */
+        l1h = GP_MAX(l1h, 0.5);
+    }
 
     /* DRAM: what misses fetch, in the DRAM's own granule */
     dram_fetch = d->dram_fetch_bytes ? d->dram_fetch_bytes : d->sector_bytes;
@@ -237,12 +277,12 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
     }
 
     l2_lat = r->has_l2 && d->l2_hit_cycles > 0 ? d->l2_hit_cycles : d->dram_cycles;
-    mem_lat = h2 * l2_lat + (1 - h2) * d->dram_cycles;
+    mem_lat = l2h * l2_lat + (1 - l2h) * d->dram_cycles;
     if (sp == GP_SPACE_CONSTANT)
         out->latency_cycles = d->constant_cycles > 0 ? d->constant_cycles : l2_lat;
     else
-        out->latency_cycles = h1 * (d->l1_hit_cycles > 0 ? d->l1_hit_cycles : l2_lat) +
-                              (1 - h1) * mem_lat;
+        out->latency_cycles = l1h * (d->l1_hit_cycles > 0 ? d->l1_hit_cycles : l2_lat) +
+                              (1 - l1h) * mem_lat;
 
     out->pipe_cycles[GP_PIPE_LDST] = (double)warp / d->ldst_lanes;
     out->pipe_cycles[GP_PIPE_L1] = cached || sp == GP_SPACE_LOCAL ? txn * seg / 128.0 : 0;
@@ -276,7 +316,7 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
             break;
         default:
             out->l2_bytes = r->atomics_in_l2 ? 2 * bytes : 0; /* read and write */
-            out->dram_bytes = r->atomics_in_l2 ? (1 - reuse_hit(k, at, l2cap, 1.0)) * 2 * dbytes
+            out->dram_bytes = r->atomics_in_l2 ? (1 - reuse_hit(k, at, l2cap, 1.0, 1)) * 2 * dbytes
                                                : 2 * bytes;
             break;
         }

@@ -586,7 +586,8 @@ int gp_script_eval(gp_script_t *s, const gp_device_t *dev, const gp_param_kv_t *
     lua_settop(s->L, 0);
     s->ev = NULL;
     lua_sethook(s->L, NULL, 0, 0);
-    lua_gc(s->L, LUA_GCCOLLECT, 0);
+    if (run->status != 0 || s->mem_used > s->mem_cap / 4) /* a full collection only when needed */
+        lua_gc(s->L, LUA_GCCOLLECT, 0);
     if (run->status != 0)
         sb_report(s, run, err);
     else if (sb_check_undeclared(&ev, err) == 0)

@@ -43,7 +43,7 @@ static void sb_push_readonly(lua_State *L, const char *what, const char *tag)
 {
     int fields = lua_gettop(L);
     lua_newtable(L); /* proxy */
-    lua_newtable(L); /* its metatable */
+    lua_createtable(L, 0, 8); /* its metatable: five fields */
     lua_pushvalue(L, fields);
     lua_setfield(L, -2, "__index");
     lua_pushstring(L, what);
@@ -60,13 +60,24 @@ static void sb_push_readonly(lua_State *L, const char *what, const char *tag)
     lua_remove(L, fields);
 }
 
+/* Record the handle at the top in this evaluation's handle table. */
+static void sb_register_handle(lua_State *L, sb_handle_kind_t kind, uint32_t index)
+{
+    lua_pushlightuserdata(L, (void *)&sb_key_handles);
+    lua_rawget(L, LUA_REGISTRYINDEX);
+    lua_pushvalue(L, -2);
+    lua_pushnumber(L, (lua_Number)kind * SB_KIND_SCALE + index);
+    lua_rawset(L, -3);
+    lua_pop(L, 1);
+}
+
 /* Push a handle: a read-only table with .name (and .bytes for buffers)
    whose kind and index live in the per-evaluation registry table. */
 static void sb_push_handle(lua_State *L, sb_handle_kind_t kind, uint32_t index, const char *name,
                            uint64_t bytes)
 {
     char what[128];
-    lua_newtable(L);
+    lua_createtable(L, 0, 2);
     lua_pushstring(L, name);
     lua_setfield(L, -2, "name");
     if (kind == SB_BUFFER) {
@@ -75,12 +86,7 @@ static void sb_push_handle(lua_State *L, sb_handle_kind_t kind, uint32_t index, 
     }
     snprintf(what, sizeof what, "%s '%s'", sb_handle_kinds[kind], name);
     sb_push_readonly(L, what, sb_handle_tags[kind]);
-    lua_pushlightuserdata(L, (void *)&sb_key_handles);
-    lua_rawget(L, LUA_REGISTRYINDEX);
-    lua_pushvalue(L, -2);
-    lua_pushnumber(L, (lua_Number)kind * SB_KIND_SCALE + index);
-    lua_rawset(L, -3);
-    lua_pop(L, 1);
+    sb_register_handle(L, kind, index);
 }
 
 /* The registry code of the handle at idx, or -1. */
@@ -136,6 +142,98 @@ static uint32_t sb_event_arg(const sb_ctx_t *c, int idx, const char *label)
     if (i < 0)
         sb_fail_value(c, idx, label, "an event (from gpuperf.event())");
     return (uint32_t)i;
+}
+
+uint32_t sb_device_arg(const sb_ctx_t *c, int idx, const char *label)
+{
+    sb_eval_t *ev = sb_ev(c->L);
+    uint32_t n = ev->wl.n_devices ? ev->wl.n_devices : 1;
+    lua_Number v;
+    char expected[128];
+    if (lua_isnoneornil(c->L, idx))
+        return 0;
+    v = lua_tonumber(c->L, idx);
+    if (lua_type(c->L, idx) != LUA_TNUMBER || v != floor(v) || v < 0 || v >= n) {
+        if (n == 1)
+            snprintf(expected, sizeof expected, "0 (gpuperf.device_count is 1)");
+        else
+            snprintf(expected, sizeof expected,
+                     "an integer from 0 to %u (gpuperf.device_count is %u)", n - 1, n);
+        sb_fail_value(c, idx, label, expected);
+    }
+    if ((uint32_t)v + 1 > ev->devices_used) {
+        ev->devices_used = (uint32_t)v + 1;
+        ev->devices_line = (uint32_t)sb_line(c->L, 1);
+    }
+    return (uint32_t)v;
+}
+
+void sb_bind_stream(const sb_ctx_t *c, uint32_t stream, uint32_t device)
+{
+    sb_eval_t *ev = sb_ev(c->L);
+    gp_stream_t *st;
+    if (stream == 0 || stream >= ev->wl.n_streams)
+        return;
+    st = &ev->wl.streams[stream];
+    if (!st->device_line) {
+        st->device = device;
+        st->device_line = (uint32_t)GP_MAX(sb_line(c->L, 1), 1);
+        return;
+    }
+    if (st->device != device)
+        sb_fail(c,
+                "stream '%s' belongs to device %u (its first command is at line %u), not %u: "
+                "a stream runs on one device; create one per device",
+                st->name, st->device, st->device_line, device);
+}
+
+/* The device of a stream command: `device` at idx where given (it must
+   match the stream's own), else the stream's device (0 for the default
+   stream). */
+static uint32_t sb_stream_device(const sb_ctx_t *c, int idx, uint32_t stream)
+{
+    sb_eval_t *ev = sb_ev(c->L);
+    uint32_t d;
+    if (lua_isnoneornil(c->L, idx))
+        return stream && ev->wl.streams[stream].device_line ? ev->wl.streams[stream].device : 0;
+    d = sb_device_arg(c, idx, "device");
+    sb_bind_stream(c, stream, d);
+    return d;
+}
+
+void sb_after_waits(const sb_ctx_t *c, int idx, uint32_t stream, uint32_t device)
+{
+    lua_State *L = c->L;
+    uint32_t i, n;
+    char label[32];
+    if (lua_isnoneornil(L, idx))
+        return;
+    idx = idx < 0 ? lua_gettop(L) + idx + 1 : idx;
+    if (sb_handle_index(L, idx, SB_EVENT) >= 0) {
+        gp_command_t *w = sb_cmd_new(L, GP_CMD_WAIT, stream);
+        w->event = (uint32_t)sb_handle_index(L, idx, SB_EVENT);
+        w->device = device;
+        sb_ev(L)->wl.n_cmds++;
+        return;
+    }
+    if (!sb_is_plain(L, idx))
+        sb_fail_value(c, idx, "after", "an event or a list of events (from gpuperf.event())");
+    n = (uint32_t)lua_objlen(L, idx);
+    if (sb_table_size(L, idx, n + 1) != n)
+        sb_fail(c, "'after' must be an event or a list of events {e1, e2, ...}, without "
+                   "other keys");
+    for (i = 1; i <= n; i++) {
+        gp_command_t *w;
+        uint32_t e;
+        snprintf(label, sizeof label, "after[%u]", i);
+        lua_rawgeti(L, idx, (int)i);
+        e = sb_event_arg(c, lua_gettop(L), label);
+        lua_pop(L, 1);
+        w = sb_cmd_new(L, GP_CMD_WAIT, stream);
+        w->event = e;
+        w->device = device;
+        sb_ev(L)->wl.n_cmds++;
+    }
 }
 
 /* A name argument at idx, or "<prefix><n>" when absent. */
@@ -310,7 +408,18 @@ static void sb_push_device(lua_State *L, const gp_device_t *dev)
 static int sb_gpuperf_index(lua_State *L)
 {
     lua_pushvalue(L, 2);
-    lua_rawget(L, lua_upvalueindex(1));
+    lua_rawget(L, lua_upvalueindex(1)); /* this evaluation's fields */
+    if (lua_isnil(L, -1)) {             /* the functions, shared by evaluations */
+        lua_pop(L, 1);
+        lua_pushvalue(L, 2);
+        lua_rawget(L, lua_upvalueindex(2));
+    }
+    if (lua_isnil(L, -1) && lua_type(L, 2) == LUA_TSTRING &&
+        strcmp(lua_tostring(L, 2), "device_count") == 0) {
+        /* live: gpuperf.use_devices changes it */
+        lua_pushnumber(L, sb_ev(L)->wl.n_devices);
+        return 1;
+    }
     if (lua_isnil(L, -1) && lua_type(L, 2) == LUA_TSTRING &&
         strcmp(lua_tostring(L, 2), "device") == 0)
         sb_error(L, "gpuperf.device: no device was given (the parameters are being listed); "
@@ -394,50 +503,73 @@ gp_command_t *sb_cmd_new(lua_State *L, uint32_t type, uint32_t stream)
     return cmd;
 }
 
-/* gpuperf.record(event [, stream]) */
+/* gpuperf.record(event [, stream [, device]]) */
 static int l_record(lua_State *L)
 {
     sb_ctx_t c = {L, "gpuperf.record"};
     uint32_t event = sb_event_arg(&c, 1, "event");
     uint32_t stream = sb_stream_arg(&c, 2, "stream");
-    sb_cmd_new(L, GP_CMD_RECORD, stream)->event = event;
+    uint32_t device = sb_stream_device(&c, 3, stream);
+    gp_command_t *cmd = sb_cmd_new(L, GP_CMD_RECORD, stream);
+    cmd->event = event;
+    cmd->device = device;
     sb_ev(L)->wl.n_cmds++;
     return 0;
 }
 
-/* gpuperf.wait(stream, event) */
+/* gpuperf.wait(stream, event [, device]) */
 static int l_wait(lua_State *L)
 {
     sb_ctx_t c = {L, "gpuperf.wait"};
-    uint32_t stream, event;
+    uint32_t stream, event, device;
+    gp_command_t *cmd;
     if (lua_isnoneornil(L, 1))
         sb_fail_value(&c, 1, "stream",
                       "a stream (from gpuperf.stream() or gpuperf.default_stream)");
     stream = sb_stream_arg(&c, 1, "stream");
     event = sb_event_arg(&c, 2, "event");
-    sb_cmd_new(L, GP_CMD_WAIT, stream)->event = event;
+    device = sb_stream_device(&c, 3, stream);
+    cmd = sb_cmd_new(L, GP_CMD_WAIT, stream);
+    cmd->event = event;
+    cmd->device = device;
     sb_ev(L)->wl.n_cmds++;
     return 0;
 }
 
-/* gpuperf.synchronize([stream]): the host waits (UINT32_MAX: device). */
+/* gpuperf.synchronize([stream [, device]]): the host waits for the stream,
+   for every stream of a device (stream nil, device given), or for all work
+   (nothing given). */
 static int l_synchronize(lua_State *L)
 {
     sb_ctx_t c = {L, "gpuperf.synchronize"};
-    uint32_t stream = lua_isnoneornil(L, 1) ? UINT32_MAX : sb_stream_arg(&c, 1, "stream");
-    sb_cmd_new(L, GP_CMD_SYNC, stream);
-    sb_ev(L)->wl.n_cmds++;
+    sb_eval_t *ev = sb_ev(L);
+    uint32_t stream = UINT32_MAX, device;
+    gp_command_t *cmd;
+    if (lua_isnoneornil(L, 1)) {
+        /* one device: 0, as always; several: all of them unless one is named */
+        device = lua_isnoneornil(L, 2) && ev->wl.n_devices > 1 ? UINT32_MAX
+                                                                : sb_device_arg(&c, 2, "device");
+    } else {
+        stream = sb_stream_arg(&c, 1, "stream");
+        device = sb_stream_device(&c, 2, stream);
+    }
+    cmd = sb_cmd_new(L, GP_CMD_SYNC, stream);
+    cmd->device = device;
+    ev->wl.n_cmds++;
     return 0;
 }
 
-/* gpuperf.copy{bytes=, kind=, stream=, device=0, peer=1} */
+/* gpuperf.copy{bytes=, kind=, stream=, device=0, peer=, after=}: a p2p copy
+   moves bytes from `device` to `peer` (default: the next device). */
 static int l_copy(lua_State *L)
 {
-    static const char *const keys[] = {"bytes", "kind", "stream", "device", "peer", NULL};
+    static const char *const keys[] = {"bytes", "kind", "stream", "device", "peer", "after",
+                                       NULL};
     static const char *const kinds[] = {"h2d", "d2h", "d2d", "p2p", NULL};
     sb_ctx_t c = {L, "gpuperf.copy"};
+    sb_eval_t *ev = sb_ev(L);
     uint64_t bytes;
-    uint32_t kind, stream, device = 0, peer = 1;
+    uint32_t kind, stream, device, peer, n_dev = ev->wl.n_devices ? ev->wl.n_devices : 1;
     gp_command_t *cmd;
     if (!sb_is_plain(L, 1))
         sb_fail(&c, "takes one table: gpuperf.copy{bytes = B, kind = \"h2d\"}");
@@ -454,19 +586,55 @@ static int l_copy(lua_State *L)
     lua_getfield(L, 1, "stream");
     stream = sb_stream_arg(&c, 4, "stream");
     lua_getfield(L, 1, "device");
-    if (!lua_isnil(L, 5) && (lua_type(L, 5) != LUA_TNUMBER || lua_tonumber(L, 5) != 0))
-        sb_fail_value(&c, 5, "device", "0 (gpuperf.device_count is 1)");
+    device = lua_isnil(L, 5) ? sb_stream_device(&c, 5, stream) : sb_device_arg(&c, 5, "device");
     lua_getfield(L, 1, "peer");
+    peer = device + 1 < n_dev || n_dev == 1 ? device + 1 : 0;
     if (!lua_isnil(L, 6))
-        peer = (uint32_t)sb_check_uint(&c, 6, "peer", 0, 63);
+        peer = n_dev == 1 ? (uint32_t)sb_check_uint(&c, 6, "peer", 0, 63)
+                          : sb_device_arg(&c, 6, "peer");
     if (kind == GP_COPY_P2P && peer == device)
         sb_fail(&c, "a p2p copy needs a 'peer' device other than 'device' %u", device);
+    sb_bind_stream(&c, stream, device);
+    lua_getfield(L, 1, "after");
+    sb_after_waits(&c, 7, stream, device);
     cmd = sb_cmd_new(L, GP_CMD_COPY, stream);
     cmd->device = device;
     cmd->copy_kind = kind;
     cmd->copy_bytes = bytes;
     cmd->peer_device = kind == GP_COPY_P2P ? peer : 0;
-    sb_ev(L)->wl.n_cmds++;
+    ev->wl.n_cmds++;
+    return 0;
+}
+
+/* gpuperf.use_devices(n): the workload runs on n identical copies of
+   gpuperf.device (commands pick one with device = 0..n-1). */
+static int l_use_devices(lua_State *L)
+{
+    sb_ctx_t c = {L, "gpuperf.use_devices"};
+    sb_eval_t *ev = sb_ev(L);
+    uint32_t n, asked = sb_script(L)->devices;
+    if (lua_gettop(L) != 1)
+        sb_fail(&c, "takes one argument, the number of devices, got %d", lua_gettop(L));
+    n = (uint32_t)sb_check_uint(&c, 1, "n", 1, GP_WL_MAX_DEVICES);
+    if (asked && n != asked)
+        sb_fail(&c, "the command line asks for %u device%s (--gpus or NAME*N) and the script "
+                    "for %u; drop one of them",
+                asked, asked == 1 ? "" : "s", n);
+    if (n < ev->devices_used)
+        sb_fail(&c, "%u device%s, but line %u already targets device %u", n, n == 1 ? "" : "s",
+                ev->devices_line, ev->devices_used - 1);
+    ev->wl.n_devices = n;
+    return 0;
+}
+
+int gp_script_set_devices(gp_script_t *s, uint32_t n, gp_err_t *err)
+{
+    if (!s)
+        return gp_err_set(err, "gp_script_set_devices: no script");
+    if (n > GP_WL_MAX_DEVICES)
+        return gp_err_set(err, "%u devices: gpuperf simulates at most %d identical devices", n,
+                          GP_WL_MAX_DEVICES);
+    s->devices = n;
     return 0;
 }
 
@@ -505,32 +673,78 @@ static int l_grid(lua_State *L)
 static const luaL_Reg sb_api_funcs[] = {
     {"param", l_param},   {"buffer", l_buffer}, {"stream", l_stream},
     {"event", l_event},   {"record", l_record}, {"wait", l_wait},
-    {"synchronize", l_synchronize}, {"copy", l_copy}, {"grid", l_grid}, {NULL, NULL}};
+    {"synchronize", l_synchronize}, {"copy", l_copy}, {"grid", l_grid},
+    {"use_devices", l_use_devices}, {NULL, NULL}};
 
-void sb_api_push(lua_State *L)
+/* Registry keys of what evaluations share, all immutable to scripts: the
+   API's functions, the gpuperf table scripts see (built for the device in
+   s->api_dev) and its default stream's handle. */
+static const char sb_key_api_funcs = 0, sb_key_api_proxy = 0, sb_key_api_stream0 = 0;
+
+/* Build the gpuperf proxy for device dev (NULL: none) and keep it, with its
+   default stream handle, in the registry. */
+static void sb_api_build(lua_State *L, const gp_device_t *dev)
 {
-    sb_eval_t *ev = sb_ev(L);
-    int real;
-    lua_pushlightuserdata(L, (void *)&sb_key_handles);
-    lua_newtable(L);
-    lua_rawset(L, LUA_REGISTRYINDEX);
+    int real, funcs;
+    lua_pushlightuserdata(L, (void *)&sb_key_api_funcs);
+    lua_rawget(L, LUA_REGISTRYINDEX);
+    if (lua_isnil(L, -1)) {
+        lua_pop(L, 1);
+        lua_newtable(L);
+        luaL_setfuncs(L, sb_api_funcs, 0);
+        sb_launch_register(L);
+        sb_ops_register(L);
+        lua_pushlightuserdata(L, (void *)&sb_key_api_funcs);
+        lua_pushvalue(L, -2);
+        lua_rawset(L, LUA_REGISTRYINDEX);
+    }
+    funcs = lua_gettop(L);
 
     lua_newtable(L);
     real = lua_gettop(L);
-    luaL_setfuncs(L, sb_api_funcs, 0);
-    sb_launch_register(L);
-    sb_ops_register(L);
-    lua_pushnumber(L, ev->wl.n_devices);
-    lua_setfield(L, real, "device_count");
-    sb_push_handle(L, SB_STREAM, 0, ev->wl.streams[0].name, 0);
+    sb_push_handle(L, SB_STREAM, 0, "default", 0);
+    lua_pushlightuserdata(L, (void *)&sb_key_api_stream0);
+    lua_pushvalue(L, -2);
+    lua_rawset(L, LUA_REGISTRYINDEX);
     lua_setfield(L, real, "default_stream");
-    if (ev->dev) {
-        sb_push_device(L, ev->dev);
+    if (dev) {
+        sb_push_device(L, dev);
         lua_setfield(L, real, "device");
     }
 
     lua_pushvalue(L, real); /* the script sees a read-only proxy */
-    lua_pushcclosure(L, sb_gpuperf_index, 1);
+    lua_pushvalue(L, funcs);
+    lua_pushcclosure(L, sb_gpuperf_index, 2);
     sb_push_readonly(L, "gpuperf", "gpuperf");
-    lua_remove(L, real);
+    lua_pushlightuserdata(L, (void *)&sb_key_api_proxy);
+    lua_pushvalue(L, -2);
+    lua_rawset(L, LUA_REGISTRYINDEX);
+    lua_settop(L, funcs - 1);
+}
+
+void sb_api_push(lua_State *L)
+{
+    sb_eval_t *ev = sb_ev(L);
+    gp_script_t *s = sb_script(L);
+    int dev_set = ev->dev != NULL;
+    lua_pushlightuserdata(L, (void *)&sb_key_handles);
+    lua_newtable(L);
+    lua_rawset(L, LUA_REGISTRYINDEX);
+    ev->wl.n_devices = s->devices ? s->devices : 1;
+
+    if (s->api_dev_set != dev_set + 1 ||
+        (dev_set && memcmp(&s->api_dev, ev->dev, sizeof s->api_dev) != 0)) {
+        s->api_dev_set = 0; /* a failed build leaves no stale proxy in use */
+        sb_api_build(L, ev->dev);
+        if (dev_set)
+            memcpy(&s->api_dev, ev->dev, sizeof s->api_dev);
+        s->api_dev_set = dev_set + 1;
+    }
+    /* this evaluation's handle table must know the default stream */
+    lua_pushlightuserdata(L, (void *)&sb_key_api_stream0);
+    lua_rawget(L, LUA_REGISTRYINDEX);
+    sb_register_handle(L, SB_STREAM, 0);
+    lua_pop(L, 1);
+    lua_pushlightuserdata(L, (void *)&sb_key_api_proxy);
+    lua_rawget(L, LUA_REGISTRYINDEX);
 }

@@ -31,6 +31,12 @@
 #define GP_SCRIPT_MAX_TEXT 127         /* bytes in a help text / string param */
 #define GP_SCRIPT_MAX_COUNT 1e18       /* counts, bytes, trips */
 #define GP_SCRIPT_MAX_DIM 9223372036854775808.0 /* 2^63: a grid or block dimension */
+/* 2^48 elements: |stride| and |offset| of an access, so that the addresses
+   of a warp (offset + 63 * stride, times 16 bytes) stay far inside int64 */
+#define GP_SCRIPT_MAX_ELEMS 281474976710656.0
+/* What the counts of the loops and diverges around an op may multiply to:
+   iterations per thread (1e18 cycles is 16 years at 2 GHz) */
+#define GP_SCRIPT_MAX_NESTED_WORK 1e18
 #define GP_SCRIPT_MAX_SOURCE (8u << 20) /* bytes of one .lua file */
 #define GP_SCRIPT_MAX_C_DEPTH 64       /* nested calls from C back into Lua */
 #define GP_SCRIPT_MAX_LUA_DEPTH 1000   /* nested Lua calls (hook check) */
@@ -38,6 +44,8 @@
 /* C work done for a script is charged to its instruction budget:
    one instruction per this many bytes allocated, copied or scanned. */
 #define GP_SCRIPT_BYTES_PER_INSTR 16
+/* What one call of a wrapped library function is charged, in instructions. */
+#define GP_SCRIPT_CALL_COST 64
 /* What looking up and reading a module file is charged, in instructions. */
 #define GP_SCRIPT_FILE_COST 10000
 /* Worst-case match steps a string pattern call may take. */
@@ -61,6 +69,8 @@ typedef struct sb_eval {
     uint32_t cap_buffers, cap_streams, cap_cmds, cap_params;
     uint32_t n_launches;
     gp_op_t *scratch;       /* GP_SCRIPT_MAX_OPS ops for flattening */
+    uint32_t devices_used;  /* 1 + the highest device a command targeted */
+    uint32_t devices_line;  /* line of that command */
 } sb_eval_t;
 
 struct gp_script {
@@ -78,7 +88,13 @@ struct gp_script {
     char fatal_msg[256];   /* the budget error as first raised */
     int c_depth;           /* nested C -> Lua calls through our wrappers */
     int chunk_ref;         /* registry ref of the compiled main chunk */
+    uint32_t devices;      /* devices the caller asks for (0: not stated, 1) */
     sb_eval_t *ev;         /* the evaluation in progress, or NULL */
+    /* the gpuperf table scripts see is built once per device and kept in
+       the registry; api_dev_set: 0 none built, 1 built without a device,
+       2 built for api_dev */
+    int api_dev_set;
+    gp_device_t api_dev;
 };
 
 /* ------------------------------------------------------------ script.c */
@@ -202,6 +218,17 @@ uint32_t sb_stream_arg(const sb_ctx_t *c, int idx, const char *label);
 /* Room for one more command, zeroed, with type, stream and the caller's
    line; counted only when the caller increments wl.n_cmds. */
 gp_command_t *sb_cmd_new(lua_State *L, uint32_t type, uint32_t stream);
+
+/* A device index argument at idx: 0 when absent, else 0..device_count-1. */
+uint32_t sb_device_arg(const sb_ctx_t *c, int idx, const char *label);
+
+/* Bind stream (not the default one) to device on its first command; raise
+   when it already belongs to another device. */
+void sb_bind_stream(const sb_ctx_t *c, uint32_t stream, uint32_t device);
+
+/* `after = event` or `after = {event, ...}` at idx (nil: none): append a
+   wait of stream (on device) for each event. */
+void sb_after_waits(const sb_ctx_t *c, int idx, uint32_t stream, uint32_t device);
 
 /* ---------------------------------------------------- script_launch.c */
 

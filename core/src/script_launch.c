@@ -12,7 +12,7 @@
 
 static const char *const sb_launch_keys[] = {
     "name",  "grid",  "block",        "regs",       "smem",     "dynamic_smem", "work",
-    "stream", "cache", "global_cache", "bank_bytes", "carveout", NULL};
+    "stream", "cache", "global_cache", "bank_bytes", "carveout", "device", "after", NULL};
 static const char *const sb_cache_names[] = {"none", "prefer_shared", "prefer_l1",
                                              "prefer_equal", NULL};
 static const char *const sb_global_cache_names[] = {"default", "ca", "cg", NULL};
@@ -78,12 +78,41 @@ static gp_dim3_t sb_dim3(const sb_ctx_t *c, int idx, const char *label)
     return d;
 }
 
+/* Refuse work whose loops and diverges, nested, would repeat an op more than
+   GP_SCRIPT_MAX_NESTED_WORK times per thread: no kernel runs that long, and
+   the model's sums would overflow. */
+static void sb_check_nesting(const sb_ctx_t *c, const gp_op_t *ops, uint32_t n)
+{
+    double mult[GP_SCRIPT_MAX_DEPTH + 3];
+    uint32_t end[GP_SCRIPT_MAX_DEPTH + 3], depth = 0, i;
+    mult[0] = 1;
+    end[0] = n;
+    for (i = 0; i < n; i++) {
+        double m;
+        while (depth > 0 && i >= end[depth])
+            depth--;
+        if (ops[i].kind != GP_OP_LOOP && ops[i].kind != GP_OP_DIVERGE)
+            continue;
+        m = mult[depth] * (ops[i].count > 1 ? ops[i].count : 1);
+        if (m > GP_SCRIPT_MAX_NESTED_WORK)
+            sb_fail(c, "work: the %s at line %u, inside the loops around it, repeats its body "
+                       "%.3g times per thread; at most %g (check the trip counts)",
+                    ops[i].kind == GP_OP_LOOP ? "loop" : "diverge", ops[i].line, m,
+                    GP_SCRIPT_MAX_NESTED_WORK);
+        if (depth + 1 >= GP_ARRAY_LEN(mult))
+            sb_fail(c, "work nested more than %d levels deep", GP_SCRIPT_MAX_DEPTH);
+        depth++;
+        mult[depth] = m;
+        end[depth] = i + 1 + ops[i].body_len;
+    }
+}
+
 /*
  * Convert launch fields into k (name excluded) and the work into
  * ev->scratch. partial: a template, where nothing is required.
  */
 static void sb_launch_fields(const sb_ctx_t *c, const sb_src_t *src, int partial,
-                             gp_kernel_t *k, uint32_t *stream)
+                             gp_kernel_t *k, uint32_t *stream, uint32_t *device)
 {
     lua_State *L = c->L;
     sb_eval_t *ev = sb_ev(L);
@@ -125,9 +154,19 @@ static void sb_launch_fields(const sb_ctx_t *c, const sb_src_t *src, int partial
         ln->carveout_percent = (int32_t)sb_check_uint(c, lua_gettop(L), "carveout", 0, 100);
     sb_src_get(L, src, "stream");
     *stream = sb_stream_arg(c, lua_gettop(L), "stream");
+    /* the device: as given, else the stream's own (0 for the default one) */
+    if (sb_src_get(L, src, "device"))
+        *device = sb_device_arg(c, lua_gettop(L), "device");
+    else
+        *device = *stream && ev->wl.streams[*stream].device_line
+                      ? ev->wl.streams[*stream].device
+                      : 0;
     if (sb_src_get(L, src, "work"))
+    {
         sb_ops_flatten(c, lua_gettop(L), "work", 0, ev->scratch, &k->n_ops, &visits,
                        &has_barrier);
+        sb_check_nesting(c, ev->scratch, k->n_ops);
+    }
     ln->barriers_per_block = has_barrier ? 1 : 0;
     ln->threads_per_block =
         gp_mul_sat_u64(gp_mul_sat_u64(ln->block.x, ln->block.y), ln->block.z);
@@ -141,7 +180,7 @@ static int l_kernel(lua_State *L)
     sb_ctx_t c = {L, "gpuperf.kernel"};
     sb_src_t src = {1, 0};
     gp_kernel_t k;
-    uint32_t stream;
+    uint32_t stream, device;
     if (!sb_is_plain(L, 1) || lua_gettop(L) != 1)
         sb_fail(&c, "takes one table of fields: gpuperf.kernel{name = , block = , regs = , "
                     "work = {...}}");
@@ -150,7 +189,7 @@ static int l_kernel(lua_State *L)
         snprintf(c.where, sizeof c.where, "kernel '%s'", sb_check_name(&c, 2, "name"));
     lua_settop(L, 1);
     sb_check_keys(&c, 1, sb_launch_keys, 0);
-    sb_launch_fields(&c, &src, 1, &k, &stream);
+    sb_launch_fields(&c, &src, 1, &k, &stream, &device);
     lua_newtable(L);
     lua_pushnil(L);
     while (lua_next(L, 1) != 0) {
@@ -166,7 +205,8 @@ static int l_kernel(lua_State *L)
 
 /* Copy the launch into a new command (name and ops owned by the
    workload); raises on the memory cap without leaking. */
-static void sb_launch_append(lua_State *L, gp_kernel_t *k, uint32_t stream, const char *name)
+static void sb_launch_append(lua_State *L, gp_kernel_t *k, uint32_t stream, uint32_t device,
+                             const char *name)
 {
     sb_eval_t *ev = sb_ev(L);
     gp_command_t *cmd = sb_cmd_new(L, GP_CMD_LAUNCH, stream);
@@ -188,6 +228,7 @@ static void sb_launch_append(lua_State *L, gp_kernel_t *k, uint32_t stream, cons
     k->name = kname;
     k->ops = ops;
     k->line = cmd->line;
+    cmd->device = device;
     cmd->kernel = *k;
     ev->wl.n_cmds++;
     ev->n_launches++;
@@ -201,7 +242,7 @@ static int l_launch(lua_State *L)
     sb_src_t src = {0, 0};
     gp_kernel_t k;
     char name[GP_WL_NAME_MAX];
-    uint32_t stream, number = ev->n_launches + 1;
+    uint32_t stream, device, number = ev->n_launches + 1;
     snprintf(c.where, sizeof c.where, "launch #%u", number);
     if (sb_is_tagged(L, 1, &sb_key_kernel_mt)) {
         src.tmpl = 1;
@@ -232,8 +273,12 @@ static int l_launch(lua_State *L)
         sb_check_keys(&c, src.over, sb_launch_keys, 0);
     if (src.tmpl)
         sb_check_keys(&c, src.tmpl, sb_launch_keys, 0);
-    sb_launch_fields(&c, &src, 0, &k, &stream);
-    sb_launch_append(L, &k, stream, name);
+    sb_launch_fields(&c, &src, 0, &k, &stream, &device);
+    sb_bind_stream(&c, stream, device);
+    sb_src_get(L, &src, "after"); /* waits for these events first */
+    sb_after_waits(&c, lua_gettop(L), stream, device);
+    lua_pop(L, 1);
+    sb_launch_append(L, &k, stream, device, name);
     return 0;
 }
 

@@ -173,7 +173,7 @@ static void sb_mem_check(const sb_ctx_t *c, int t, const sb_opspec_t *spec, gp_o
 
     a->stride_elems = 1;
     if (sb_get(L, t, "stride"))
-        a->stride_elems = sb_check_int(c, v, "stride", GP_SCRIPT_MAX_COUNT);
+        a->stride_elems = sb_check_int(c, v, "stride", GP_SCRIPT_MAX_ELEMS);
     lua_settop(L, top);
     if (sb_get(L, t, "pattern"))
         a->pattern = (uint32_t)sb_check_enum(c, v, "pattern", sb_pattern_names);
@@ -186,7 +186,7 @@ static void sb_mem_check(const sb_ctx_t *c, int t, const sb_opspec_t *spec, gp_o
         sb_fail(c, "'stride' = %lld needs pattern \"stride\", but the pattern is \"%s\"",
                 (long long)a->stride_elems, sb_pattern_names[a->pattern]);
     if (sb_get(L, t, "offset"))
-        a->offset_elems = sb_check_int(c, v, "offset", GP_SCRIPT_MAX_COUNT);
+        a->offset_elems = sb_check_int(c, v, "offset", GP_SCRIPT_MAX_ELEMS);
     lua_settop(L, top);
 
     a->footprint_bytes = buf ? buf->bytes : 0;
@@ -473,7 +473,7 @@ static int l_arith(lua_State *L)
     if (arith && lua_isnil(L, count_idx))
         sb_fail(&c, "the count is required: gpuperf.%s(n [, ilp]) or gpuperf.%s{n, ilp = k}",
                 spec->tag, spec->tag);
-    lua_newtable(L);
+    lua_createtable(L, 0, 4);
     if (!lua_isnil(L, count_idx))
         sb_set_from(L, "count", count_idx);
     if (!lua_isnil(L, ilp_idx))
@@ -494,7 +494,7 @@ static int l_tensor(lua_State *L)
     if (lua_isnil(L, -1))
         sb_fail(&c, "'flops' is required: tensor-core flops per thread");
     lua_pop(L, 1);
-    lua_newtable(L);
+    lua_createtable(L, 0, 8);
     for (i = 0; keys[i]; i++) {
         lua_getfield(L, 1, keys[i]);
         lua_setfield(L, 2, keys[i]);
@@ -519,7 +519,7 @@ static int l_mem(lua_State *L)
     if (lua_gettop(L) > 1)
         sb_fail(&c, "takes one table of fields: gpuperf.%s{...}", m->name);
     lua_settop(L, 1);
-    lua_newtable(L); /* 2 */
+    lua_createtable(L, 0, 16); /* 2: op, line and up to 12 fields */
     if (has_buffer && sb_handle_index(L, 1, SB_BUFFER) >= 0) {
         sb_set_from(L, "buffer", 1);
     } else if (sb_is_plain(L, 1)) {
@@ -561,7 +561,7 @@ static int l_body(lua_State *L)
                 lua_gettop(L));
     if (lua_type(L, 2) != LUA_TTABLE)
         sb_fail_value(&c, 2, "body", "a list of operations");
-    lua_newtable(L);
+    lua_createtable(L, 0, 4);
     sb_set_from(L, spec->count_key, 1);
     sb_set_from(L, "body", 2);
     return sb_op_finish(&c, spec->tag);

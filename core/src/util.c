@@ -4,6 +4,7 @@
 #include "util.h"
 
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -278,15 +279,31 @@ int gp_write_file_atomic(const char *path, const char *data, size_t len, gp_err_
 
 int gp_read_file(const char *path, size_t max_bytes, char **data, size_t *len, gp_err_t *err)
 {
-    FILE *f = fopen(path, "rb");
+    FILE *f;
     char *buf;
     size_t cap = 4096, n = 0;
     struct stat st;
-    if (!f)
+    /* O_NONBLOCK: opening a FIFO must not wait for a writer */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
         return gp_err_set(err, "%s: cannot open: %s", path, strerror(errno));
-    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
-        fclose(f);
-        return gp_err_set(err, "%s: is a directory, not a file", path);
+    if (fstat(fd, &st) != 0) {
+        gp_err_set(err, "%s: cannot read: %s", path, strerror(errno));
+        close(fd);
+        return -1;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        close(fd);
+        return gp_err_set(err, S_ISDIR(st.st_mode)
+                                   ? "%s: is a directory, not a file"
+                                   : "%s: not a regular file (a FIFO, socket or device?)",
+                          path);
+    }
+    if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) != 0 ||
+        (f = fdopen(fd, "rb")) == NULL) {
+        gp_err_set(err, "%s: cannot read: %s", path, strerror(errno));
+        close(fd);
+        return -1;
     }
     buf = malloc(cap);
     if (!buf) {
@@ -349,4 +366,55 @@ uint64_t gp_mul_sat_u64(uint64_t a, uint64_t b)
     if (a && b > UINT64_MAX / a)
         return UINT64_MAX;
     return a * b;
+}
+
+/* ------------------------------------------------------------ folders */
+
+static int cmp_name(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+void gp_free_names(char **names, size_t n)
+{
+    size_t i;
+    for (i = 0; names && i < n; i++)
+        free(names[i]);
+    free(names);
+}
+
+int gp_list_dir(const char *dir, const char *suffix, char ***names, size_t *n)
+{
+    DIR *d = opendir(dir);
+    struct dirent *de;
+    char **v = NULL;
+    size_t cnt = 0, cap = 0, sl = strlen(suffix);
+    *names = NULL;
+    *n = 0;
+    if (!d)
+        return -1;
+    while ((de = readdir(d)) != NULL) {
+        size_t len = strlen(de->d_name);
+        if (de->d_name[0] == '.' || len <= sl || strcmp(de->d_name + len - sl, suffix) != 0)
+            continue;
+        if (cnt == cap) {
+            char **nv = realloc(v, (cap = cap ? cap * 2 : 32) * sizeof *v);
+            if (!nv)
+                goto fail;
+            v = nv;
+        }
+        if (!(v[cnt] = strdup(de->d_name)))
+            goto fail;
+        cnt++;
+    }
+    closedir(d);
+    if (cnt)
+        qsort(v, cnt, sizeof *v, cmp_name);
+    *names = v;
+    *n = cnt;
+    return 0;
+fail:
+    closedir(d);
+    gp_free_names(v, cnt);
+    return -1;
 }

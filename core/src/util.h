@@ -54,6 +54,13 @@ int gp_read_file(const char *path, size_t max_bytes, char **data, size_t *len,
 /* 1 if s is a plain name: [A-Za-z0-9_.-]+ without "/" and not "." or "..". */
 int gp_is_plain_name(const char *s);
 
+/* The names of the entries of folder dir that end in suffix (and are longer
+   than it; "" takes every name), hidden ones left out, sorted by strcmp.
+   *names gets n strings to release with gp_free_names. Returns -1 (and no
+   names) when the folder cannot be read or memory runs out. */
+int gp_list_dir(const char *dir, const char *suffix, char ***names, size_t *n);
+void gp_free_names(char **names, size_t n);
+
 /* Saturating conversions and products for launch arithmetic. */
 uint64_t gp_mul_sat_u64(uint64_t a, uint64_t b);
 

@@ -188,6 +188,22 @@ static const tesla_cc_t *rules_for(const gp_device_t *dev, char *err, size_t err
 
 /* ---------------------------------------------------------- access helpers */
 
+/* Addresses stay within +-2^62 bytes, so differences between them cannot
+   overflow. */
+#define TESLA_ADDR_LIMIT (INT64_C(1) << 62)
+
+/* elem x (offset + t x stride) in bytes, saturated at +-TESLA_ADDR_LIMIT. */
+static int64_t tesla_addr(int64_t offset, int64_t t, int64_t stride, int64_t elem)
+{
+    int64_t el, addr;
+    if (__builtin_mul_overflow(t, stride, &el) || __builtin_add_overflow(el, offset, &el) ||
+        __builtin_mul_overflow(el, elem, &addr))
+        return (stride < 0 || (stride == 0 && offset < 0)) ? -TESLA_ADDR_LIMIT
+                                                           : TESLA_ADDR_LIMIT;
+    return addr > TESLA_ADDR_LIMIT ? TESLA_ADDR_LIMIT
+                                   : addr < -TESLA_ADDR_LIMIT ? -TESLA_ADDR_LIMIT : addr;
+}
+
 /* Byte address thread t touches (relative to a 256-byte aligned base). A
    random pattern picks a fixed pseudo-random element of the footprint
    (Knuth's multiplicative hash), so results are reproducible. */
@@ -196,9 +212,9 @@ static int64_t thread_addr(const gp_access_t *a, uint32_t t, uint64_t footprint)
     int64_t e = a->elem_bytes ? (int64_t)a->elem_bytes : 4;
     switch (a->pattern) {
     case GP_PATTERN_STRIDE:
-        return (a->offset_elems + (int64_t)t * a->stride_elems) * e;
+        return tesla_addr(a->offset_elems, t, a->stride_elems, e);
     case GP_PATTERN_BROADCAST:
-        return a->offset_elems * e;
+        return tesla_addr(a->offset_elems, 0, 0, e);
     case GP_PATTERN_RANDOM: {
         uint64_t n = footprint / (uint64_t)e;
         if (n == 0)
@@ -206,7 +222,7 @@ static int64_t thread_addr(const gp_access_t *a, uint32_t t, uint64_t footprint)
         return (int64_t)(((uint64_t)t * 2654435761u) % n) * e;
     }
     default:
-        return (a->offset_elems + (int64_t)t) * e;
+        return tesla_addr(a->offset_elems, t, 1, e);
     }
 }
 

@@ -647,7 +647,9 @@ static void test_memory_rules(void **state)
     ops[0].access.footprint_bytes = 4096;
     assert_int_equal(cost_of(&dev, a, &k, 0, &c, msg, sizeof msg), 0);
     assert_true(c.l1_bytes > 0.99 * 128);
-    assert_true(c.latency_cycles < dev.l1_hit_cycles + 1);
+    /* all but the table's first reads hit L1; those few come from DRAM */
+    assert_true(c.latency_cycles < dev.l1_hit_cycles + 0.01 * dev.dram_cycles);
+    assert_true(c.latency_cycles > dev.l1_hit_cycles);
 }
 
 /* Device files that contradict their compute capability are refused. */

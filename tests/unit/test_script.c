@@ -993,7 +993,7 @@ static const bad_case_t bad_cases[] = {
     {"bad_unknown_field.lua",
      "bad_unknown_field.lua:2: launch 'k': unknown field 'gird' "
      "(accepted: name, grid, block, regs, smem, dynamic_smem, work, "
-     "stream, cache, global_cache, bank_bytes, carveout)",
+     "stream, cache, global_cache, bank_bytes, carveout, device, after)",
      NULL, 0, 0},
     {"bad_work_entry.lua",
      "bad_work_entry.lua:3: launch 'saxpy': work[3] is a string, expected "

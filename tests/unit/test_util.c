@@ -1,5 +1,6 @@
 /*
- * test_util.c - number expressions, files written atomically, names.
+ * test_util.c - number expressions, files written atomically, names, folder
+ * listings.
  */
 #include "test_common.h"
 
@@ -96,6 +97,42 @@ static void test_names_and_strings(void **state)
     assert_string_equal(err.msg, "outer: inner 1");
 }
 
+static void test_list_dir(void **state)
+{
+    static const char *const files[] = {"b.ini", "a.ini", ".hidden.ini", ".ini", "c.so",
+                                        "z.ini"};
+    char dir[] = "/tmp/gp_test_XXXXXX", path[256], **names;
+    size_t i, n;
+    gp_err_t err;
+    (void)state;
+    assert_non_null(mkdtemp(dir));
+    for (i = 0; i < GP_ARRAY_LEN(files); i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, files[i]);
+        assert_int_equal(gp_write_file_atomic(path, "x", 1, &err), 0);
+    }
+    /* sorted, hidden names and the bare suffix left out */
+    assert_int_equal(gp_list_dir(dir, ".ini", &names, &n), 0);
+    assert_int_equal(n, 3);
+    assert_string_equal(names[0], "a.ini");
+    assert_string_equal(names[1], "b.ini");
+    assert_string_equal(names[2], "z.ini");
+    gp_free_names(names, n);
+    assert_int_equal(gp_list_dir(dir, "", &names, &n), 0);
+    assert_int_equal(n, 4);
+    assert_string_equal(names[2], "c.so");
+    gp_free_names(names, n);
+    for (i = 0; i < GP_ARRAY_LEN(files); i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, files[i]);
+        unlink(path);
+    }
+    assert_int_equal(gp_list_dir(dir, "", &names, &n), 0);
+    assert_int_equal(n, 0);
+    assert_null(names);
+    rmdir(dir);
+    assert_int_equal(gp_list_dir(dir, ".ini", &names, &n), -1);
+    assert_int_equal(n, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -103,6 +140,7 @@ int main(void)
         cmocka_unit_test(test_bad_numbers),
         cmocka_unit_test(test_atomic_write),
         cmocka_unit_test(test_names_and_strings),
+        cmocka_unit_test(test_list_dir),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,2 @@
+-- no coroutines: a script cannot yield across the host
+local co = coroutine.create(function() end)

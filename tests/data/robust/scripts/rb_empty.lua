@@ -1,0 +1,2 @@
+-- a script that launches nothing
+local n = gpuperf.param("n", 1)

@@ -1,0 +1,2 @@
+-- no loadfile
+local f = loadfile("helpers.lua")

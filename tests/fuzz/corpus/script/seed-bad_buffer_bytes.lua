@@ -1,0 +1,2 @@
+-- an empty buffer
+local b = gpuperf.buffer("x", 0)

@@ -1,0 +1,2 @@
+-- record takes an event handle
+gpuperf.record("e")

@@ -1,0 +1,2 @@
+-- launch takes a table or a template
+gpuperf.launch("k")

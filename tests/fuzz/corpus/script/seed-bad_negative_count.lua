@@ -1,0 +1,2 @@
+-- a negative instruction count
+local op = gpuperf.fp32(-2)

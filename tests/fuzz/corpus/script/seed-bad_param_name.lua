@@ -1,0 +1,2 @@
+-- parameter names are identifiers
+local n = gpuperf.param("2n", 1)

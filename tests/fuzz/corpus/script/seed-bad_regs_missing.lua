@@ -1,0 +1,2 @@
+-- regs is required
+gpuperf.launch{ name = "k", grid = 1, block = 32 }

@@ -1,0 +1,2 @@
+-- a module with a syntax error
+local x = = 1

@@ -1,0 +1,3 @@
+-- concatenation doubling a string
+local s = "z"
+while true do s = s .. s end

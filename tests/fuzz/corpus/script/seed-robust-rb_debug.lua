@@ -1,0 +1,2 @@
+-- no debug library
+debug.sethook()

@@ -1,0 +1,2 @@
+-- no dofile
+dofile("/etc/passwd")

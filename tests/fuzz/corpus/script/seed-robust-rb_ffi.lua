@@ -1,0 +1,2 @@
+-- no ffi, also not through require
+local ffi = require("ffi")

@@ -1,0 +1,2 @@
+-- a module that holds bytecode is refused
+local m = require("bytecode")

@@ -1,0 +1,2 @@
+-- the collector is not the script's to drive
+collectgarbage("stop")

@@ -1,0 +1,2 @@
+-- the device table is read-only
+gpuperf.device.sm_count = 1

@@ -1,0 +1,2 @@
+-- a table as error object
+error({ code = 1 })

@@ -1,0 +1,2 @@
+-- the gpuperf table is read-only
+gpuperf.launch = print

@@ -1,0 +1,2 @@
+-- no io library
+local f = io.open("/etc/passwd")

@@ -1,0 +1,2 @@
+-- no loadstring
+local f = loadstring("return 1")

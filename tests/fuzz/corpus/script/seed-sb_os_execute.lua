@@ -1,0 +1,2 @@
+-- no os library
+os.execute("touch /tmp/gpuperf_sandbox_escape")

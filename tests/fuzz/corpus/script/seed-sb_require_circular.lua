@@ -1,0 +1,2 @@
+-- a module that requires itself through another
+local a = require("circ_a")

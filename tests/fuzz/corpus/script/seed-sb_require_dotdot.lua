@@ -1,0 +1,2 @@
+-- modules come from the script's folder only
+local m = require("../x")

@@ -1,0 +1,2 @@
+-- no dotted module names
+local m = require("a.b")

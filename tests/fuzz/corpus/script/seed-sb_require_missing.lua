@@ -1,0 +1,2 @@
+-- a module that does not exist
+local m = require("nothere")

@@ -1,0 +1,2 @@
+-- no string.dump
+local s = string.dump(function() end)

@@ -1,0 +1,2 @@
+-- a terabyte string
+local s = string.rep("x", 2^40)
