@@ -101,5 +101,9 @@ int gp_cmd_compare(int argc, char **argv);
 void gp_help_compare(FILE *out);
 int gp_cmd_validate(int argc, char **argv);
 void gp_help_validate(FILE *out);
+int gp_cmd_sweep(int argc, char **argv);
+void gp_help_sweep(FILE *out);
+int gp_cmd_plugin_check(int argc, char **argv);
+void gp_help_plugin_check(FILE *out);
 
 #endif /* GP_CLI_H */

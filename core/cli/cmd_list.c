@@ -98,13 +98,17 @@ void gp_help_devices(FILE *out)
             "Lists every device file (NAME.ini) on the device search path with its\n"
             "architecture plugin, compute capability, SM count, SM clock and DRAM bandwidth.\n"
             "A file that does not load is reported on stderr with file:line and the reason.\n"
-            "Use the NAME column (or a path to an .ini file) wherever a command takes a device.\n\n"
+            "Use the NAME column (or a path to an .ini file) wherever a command takes a\n"
+            "device. docs/device-files.md describes the keys of a device file; to add a card,\n"
+            "copy the file of a card of the same generation into a folder on the search path.\n\n"
             "The search path is GPUPERF_DEVICE_PATH (colon-separated), then the installed and\n"
             "source devices/ folders. Here it is:\n");
     gp_paths_devices(&sp);
     for (i = 0; i < sp.n; i++)
         fprintf(out, "  %s\n", sp.dirs[i]);
-    fprintf(out, "\noptions:\n  --json   one JSON document: {\"devices\": [...]}\n");
+    fprintf(out, "\noptions:\n  --json   one JSON document: {\"devices\": [...]}, each with its\n"
+                 "           path; a file that does not load has \"path\" and \"error\"\n\n"
+                 "examples:\n  gpuperf devices\n  GPUPERF_DEVICE_PATH=~/my-cards gpuperf devices --json\n");
 }
 
 /* One plugin file. */
@@ -181,16 +185,21 @@ void gp_help_plugins(FILE *out)
     size_t i;
     fprintf(out,
             "usage: gpuperf plugins [--json]\n\n"
-            "Lists the architecture plugins (shared objects NAME.so) on the plugin search path:\n"
-            "name, plugin ABI version, the compute capabilities each serves and its file.\n"
-            "A file that is not a valid plugin (not a library, no descriptor, another ABI,\n"
-            "missing callbacks) is listed as not loaded, with the reason; the others still load.\n"
-            "This gpuperf speaks plugin ABI %d.%d.\n\n"
+            "Lists the architecture plugins (shared objects NAME.so) on the plugin search\n"
+            "path: name, plugin ABI version, the compute capabilities each serves and its\n"
+            "file. A file that is not a valid plugin (not a library, no descriptor, another\n"
+            "ABI, missing callbacks) is listed as not loaded, with the reason; the others\n"
+            "still load.\n"
+            "This gpuperf speaks plugin ABI %d.%d. A device file's `arch = NAME` loads NAME.so.\n"
+            "docs/plugins.md tells how to write a plugin (start from examples/plugin/);\n"
+            "`gpuperf plugin-check FILE.so` checks one.\n\n"
             "The search path is GPUPERF_PLUGIN_PATH (colon-separated), then the plugins\n"
             "of this build or installation. Here it is:\n",
             GP_ABI_MAJOR, GP_ABI_MINOR);
     gp_paths_plugins(&sp);
     for (i = 0; i < sp.n; i++)
         fprintf(out, "  %s\n", sp.dirs[i]);
-    fprintf(out, "\noptions:\n  --json   one JSON document: {\"plugins\": [...]}\n");
+    fprintf(out, "\noptions:\n  --json   one JSON document: {\"plugins\": [...]}, each with name, abi,\n"
+                 "           version, description, compute_capabilities and path\n\n"
+                 "examples:\n  gpuperf plugins\n  GPUPERF_PLUGIN_PATH=$PWD/build gpuperf plugins --json\n");
 }

@@ -14,18 +14,20 @@
 #endif
 
 static const gp_cmd_t COMMANDS[] = {
-    {"devices", "list the device files found, with arch, compute capability and SMs",
+    {"devices", "list the device files found: arch, compute capability, SMs",
      gp_cmd_devices, gp_help_devices},
-    {"plugins", "list the architecture plugins found, their ABI and compute capabilities",
+    {"plugins", "list the plugins found: ABI, compute capabilities served",
      gp_cmd_plugins, gp_help_plugins},
-    {"occupancy", "blocks per SM, active warps and the limiting resource of a launch",
+    {"occupancy", "blocks per SM, active warps and the limiting resource",
      gp_cmd_occupancy, gp_help_occupancy},
-    {"predict", "predict the time of every launch of a workload script on one device",
+    {"predict", "predict every launch of a workload script on one device",
      gp_cmd_predict, gp_help_predict},
     {"compare", "predict a workload on several devices side by side", gp_cmd_compare,
      gp_help_compare},
     {"validate", "compare predictions with measured times from a CSV table", gp_cmd_validate,
      gp_help_validate},
+    {"sweep", "predict a workload over a grid of parameters and devices", gp_cmd_sweep, gp_help_sweep},
+    {"plugin-check", "check a plugin: the ABI and the invariants of a sane model", gp_cmd_plugin_check, gp_help_plugin_check},
 };
 
 static int g_verbose;
@@ -49,23 +51,39 @@ static void usage(FILE *out)
             "commands:\n",
             GP_VERSION);
     for (i = 0; i < GP_ARRAY_LEN(COMMANDS); i++)
-        fprintf(out, "  %-12s %s\n", COMMANDS[i].name, COMMANDS[i].synopsis);
+        fprintf(out, "  %-13s %s\n", COMMANDS[i].name, COMMANDS[i].synopsis);
     fprintf(out,
             "\n"
             "A workload is a Lua script describing kernels (launch shape, registers, shared\n"
-            "memory, per-thread work, memory access patterns); a device is an INI file\n"
-            "(devices/NAME.ini) naming its architecture plugin. Start with:\n\n"
+            "memory, per-thread work, memory access patterns, streams); a device is an INI\n"
+            "file (devices/NAME.ini) naming its architecture plugin, a shared object that\n"
+            "models one GPU generation. A saxpy, for instance, is:\n\n"
+            "  local n = gpuperf.param(\"n\", 2^24, \"elements\")\n"
+            "  local x, y = gpuperf.buffer(\"x\", 4 * n), gpuperf.buffer(\"y\", 4 * n)\n"
+            "  gpuperf.launch{ name = \"saxpy\", grid = math.ceil(n / 256), block = 256,\n"
+            "                  regs = 12, work = { gpuperf.load{x}, gpuperf.load{y},\n"
+            "                                  gpuperf.fp32(1), gpuperf.store{y} } }\n\n"
+            "Start with:\n\n"
             "  gpuperf devices\n"
             "  gpuperf predict --device h200-sxm scripts/saxpy.lua\n"
-            "  gpuperf compare --devices geforce-8800-gtx,tesla-c1060,h200-sxm scripts/saxpy.lua\n"
+            "  gpuperf predict --device h200-sxm scripts/saxpy.lua -p n=2^28 -p block=128\n"
+            "  gpuperf compare --devices geforce-8800-gtx,tesla-c1060,h200-sxm \\\n"
+            "      scripts/saxpy.lua\n"
             "  gpuperf occupancy --device h200-sxm --threads 256 --regs 32 --smem 0\n\n"
-            "`gpuperf COMMAND --help` explains each command. Environment:\n"
-            "  GPUPERF_DEVICE_PATH  extra folders of device files (colon-separated)\n"
-            "  GPUPERF_PLUGIN_PATH  extra folders of plugins (colon-separated)\n\n"
+            "`gpuperf COMMAND --help` (or `gpuperf help COMMAND`) explains each command.\n"
+            "docs/workloads.md is the script reference, docs/plugins.md tells how to write a\n"
+            "plugin, `man gpuperf` sums it all up.\n\n"
+            "environment:\n"
+            "  GPUPERF_DEVICE_PATH  extra folders of device files (colon-separated), searched\n"
+            "                       before the installed and source devices/ folders\n"
+            "  GPUPERF_PLUGIN_PATH  extra folders of plugins (colon-separated), searched\n"
+            "                       before this build's or installation's plugins\n\n"
             "options:\n"
             "  -v, --verbose   more diagnostics on stderr (repeat for more)\n"
             "  -h, --help      this text\n"
-            "      --version   print the version\n");
+            "      --version   print the version and the plugin ABI version\n\n"
+            "exit status: 0 success, 1 failure (bad input, failed prediction, a check that\n"
+            "failed), 2 bad command line.\n");
 }
 
 int main(int argc, char **argv)

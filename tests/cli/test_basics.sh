@@ -6,7 +6,7 @@ case_ "help"
 gp --help
 expect_status 0
 expect_out "usage: gpuperf [-v] COMMAND"
-for c in devices plugins occupancy predict compare validate; do
+for c in devices plugins occupancy predict compare validate sweep plugin-check; do
     expect_out "  $c"
 done
 
@@ -30,7 +30,7 @@ gp --frob
 expect_status 2
 expect_err "unknown option '--frob'"
 
-for c in devices plugins occupancy predict compare validate; do
+for c in devices plugins occupancy predict compare validate sweep plugin-check; do
     case_ "$c --help"
     gp "$c" --help
     expect_status 0
