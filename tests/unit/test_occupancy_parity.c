@@ -26,9 +26,7 @@
 #include "device.h"
 #include "occupancy.h"
 
-#ifdef GP_CUDA_OCCUPANCY_H
-#include GP_CUDA_OCCUPANCY_H
-#endif
+#include "test_cuda_occ.h"
 
 /* Random configurations per device of compute capability 3.0 and later,
    per pass (default preferences; random cache and carve-out preferences). */
@@ -397,25 +395,6 @@ static void test_old_generations(void **state)
 /* ------------------------------------- 3.0 and later: cuda_occupancy.h */
 
 #ifdef GP_CUDA_OCCUPANCY_H
-/* NVIDIA's device description, filled from the device file. */
-static cudaOccDeviceProp occ_prop(const gp_device_t *d)
-{
-    cudaOccDeviceProp p;
-    memset(&p, 0, sizeof p);
-    p.computeMajor = (int)d->cc_major;
-    p.computeMinor = (int)d->cc_minor;
-    p.maxThreadsPerBlock = (int)d->max_threads_per_block;
-    p.maxThreadsPerMultiprocessor = (int)d->max_threads_per_sm;
-    p.regsPerBlock = (int)d->max_registers_per_block;
-    p.regsPerMultiprocessor = (int)d->registers_per_sm;
-    p.warpSize = (int)d->warp_size;
-    p.sharedMemPerBlock = d->shared_memory_per_block_bytes;
-    p.sharedMemPerMultiprocessor = d->shared_memory_per_sm_bytes;
-    p.numSms = (int)d->sm_count;
-    p.sharedMemPerBlockOptin = d->shared_memory_per_block_optin_bytes;
-    p.reservedSharedMemPerBlock = d->reserved_shared_memory_per_block_bytes;
-    return p;
-}
 
 /* The kernel's attributes: a block above the default per-block limit has
    opted in (cudaFuncSetAttribute(MaxDynamicSharedMemorySize, its dynamic
@@ -473,7 +452,7 @@ typedef struct tally {
    does not know) are checked to be refused instead. */
 static void new_compare(const loaded_t *l, const gp_occ_config_t *c, tally_t *t)
 {
-    cudaOccDeviceProp p = occ_prop(&l->dev);
+    cudaOccDeviceProp p = gp_test_occ_prop(&l->dev);
     cudaOccFuncAttributes a = occ_attr(&l->dev, c, c->dynamic_smem_bytes);
     cudaOccDeviceState s = occ_state(c);
     cudaOccResult r;
@@ -602,7 +581,7 @@ static void test_best_block_against_cuda_occupancy_h(void **state)
             continue;
         for (k = 0; k < BEST_PER_DEVICE; k++) {
             gp_occ_config_t c = random_config(&l->dev, k % 2);
-            cudaOccDeviceProp p = occ_prop(&l->dev);
+            cudaOccDeviceProp p = gp_test_occ_prop(&l->dev);
             cudaOccFuncAttributes a;
             cudaOccDeviceState s = occ_state(&c);
             gp_occ_best_t best;

@@ -12,12 +12,7 @@
 #include "device.h"
 #include "host.h"
 
-#if defined(__has_include)
-#if __has_include("/usr/local/cuda/include/cuda_occupancy.h")
-#include "/usr/local/cuda/include/cuda_occupancy.h"
-#define HAVE_CUDA_OCCUPANCY_H 1
-#endif
-#endif
+#include "test_cuda_occ.h"
 
 /* A device loaded by name (devices/NAME.ini), failing the test otherwise. */
 static void open_dev(const char *name, gp_device_t *dev, const gp_arch_t **arch)
@@ -276,32 +271,19 @@ static void test_no_barrier_limit(void **state)
     assert_int_equal(o.limit_barriers, UINT32_MAX);
 }
 
-#ifdef HAVE_CUDA_OCCUPANCY_H
+#ifdef GP_CUDA_OCCUPANCY_H
 /* Blocks per SM as cuda_occupancy.h computes them for a device; -1 when the
    header rejects the input. */
 static int header_blocks(const gp_device_t *d, uint32_t threads, uint32_t regs, uint64_t dyn,
                          int carveout)
 {
-    cudaOccDeviceProp p;
+    cudaOccDeviceProp p = gp_test_occ_prop(d);
     cudaOccFuncAttributes f;
     cudaOccDeviceState s;
     cudaOccResult r;
-    memset(&p, 0, sizeof p);
     memset(&f, 0, sizeof f);
     memset(&s, 0, sizeof s);
     memset(&r, 0, sizeof r);
-    p.computeMajor = (int)d->cc_major;
-    p.computeMinor = (int)d->cc_minor;
-    p.maxThreadsPerBlock = (int)d->max_threads_per_block;
-    p.maxThreadsPerMultiprocessor = (int)d->max_threads_per_sm;
-    p.regsPerBlock = (int)d->max_registers_per_block;
-    p.regsPerMultiprocessor = (int)d->registers_per_sm;
-    p.warpSize = (int)d->warp_size;
-    p.sharedMemPerBlock = d->shared_memory_per_block_bytes;
-    p.sharedMemPerMultiprocessor = d->shared_memory_per_sm_bytes;
-    p.numSms = (int)d->sm_count;
-    p.sharedMemPerBlockOptin = d->shared_memory_per_block_optin_bytes;
-    p.reservedSharedMemPerBlock = d->reserved_shared_memory_per_block_bytes;
     f.maxThreadsPerBlock = 1024;
     f.numRegs = (int)regs;
     f.partitionedGCConfig = PARTITIONED_GC_OFF;
@@ -320,7 +302,7 @@ static int header_blocks(const gp_device_t *d, uint32_t threads, uint32_t regs, 
 /* Every combination of a launch grid against the header, for each minor. */
 static void test_against_cuda_occupancy_h(void **state)
 {
-#ifdef HAVE_CUDA_OCCUPANCY_H
+#ifdef GP_CUDA_OCCUPANCY_H
     static const uint32_t threads[] = {32, 64, 96, 128, 160, 192, 256, 384, 512, 640, 768, 1024};
     static const uint32_t regs[] = {0, 8, 16, 24, 32, 40, 48, 56, 64, 72, 96, 128, 168, 200, 255};
     static const uint64_t dyn[] = {0,     1,     1024,  8192,  20000,  40000,  48128,
@@ -362,7 +344,7 @@ static void test_against_cuda_occupancy_h(void **state)
     assert_true(checked > 10000);
 #else
     (void)state;
-    skip(); /* /usr/local/cuda/include/cuda_occupancy.h is not installed */
+    skip(); /* no cuda_occupancy.h (GPUPERF_CUDA_OCCUPANCY_H) */
 #endif
 }
 

@@ -322,39 +322,22 @@ static void test_cache_split_l1_size(void **state)
     assert_int_equal(o.l1_bytes_available, 49152);
 }
 
-#if defined(__has_include)
-#if __has_include("/usr/local/cuda/include/cuda_occupancy.h")
-#define FK_HAVE_OCC_HEADER 1
-#include "/usr/local/cuda/include/cuda_occupancy.h"
-#endif
-#endif
+#include "test_cuda_occ.h"
 
-#ifdef FK_HAVE_OCC_HEADER
+#ifdef GP_CUDA_OCCUPANCY_H
 /* Blocks per SM from NVIDIA's own header for a gp_device_t. */
 static int header_blocks(const gp_device_t *d, uint32_t threads, uint32_t regs, uint64_t smem,
                          uint32_t pref)
 {
-    cudaOccDeviceProp p;
+    cudaOccDeviceProp p = gp_test_occ_prop(d);
     cudaOccFuncAttributes a;
     cudaOccDeviceState s;
     cudaOccResult r;
     static const cudaOccCacheConfig prefs[] = {CACHE_PREFER_NONE, CACHE_PREFER_SHARED,
                                                CACHE_PREFER_L1, CACHE_PREFER_EQUAL};
-    memset(&p, 0, sizeof p);
     memset(&a, 0, sizeof a);
     memset(&s, 0, sizeof s);
     memset(&r, 0, sizeof r);
-    p.computeMajor = (int)d->cc_major;
-    p.computeMinor = (int)d->cc_minor;
-    p.maxThreadsPerBlock = (int)d->max_threads_per_block;
-    p.maxThreadsPerMultiprocessor = (int)d->max_threads_per_sm;
-    p.regsPerBlock = (int)d->max_registers_per_block;
-    p.regsPerMultiprocessor = (int)d->registers_per_sm;
-    p.warpSize = (int)d->warp_size;
-    p.sharedMemPerBlock = d->shared_memory_per_block_bytes;
-    p.sharedMemPerMultiprocessor = d->shared_memory_per_sm_bytes;
-    p.sharedMemPerBlockOptin = d->shared_memory_per_block_optin_bytes;
-    p.numSms = (int)d->sm_count;
     a.maxThreadsPerBlock = (int)d->max_threads_per_block;
     a.numRegs = (int)regs;
     a.sharedSizeBytes = smem;
@@ -399,10 +382,10 @@ static void compare_with_header(const gp_device_t *dev, const gp_arch_t *arch)
 }
 #endif
 
-/* 3.0, 3.5 and 3.7 against /usr/local/cuda/include/cuda_occupancy.h. */
+/* 3.0, 3.5 and 3.7 against NVIDIA's cuda_occupancy.h (test_cuda_occ.h). */
 static void test_occupancy_3x_header(void **state)
 {
-#ifdef FK_HAVE_OCC_HEADER
+#ifdef GP_CUDA_OCCUPANCY_H
     gp_device_t dev;
     const gp_arch_t *arch;
     (void)state;
