@@ -54,13 +54,11 @@ typedef struct gp_cli_params {
 /* Add "key=value"; returns -1 with a message on malformed input. */
 int gp_cli_add_param(const char *cmd, gp_cli_params_t *p, char *arg);
 
-/* Script limits from the command line. */
-typedef struct gp_cli_script_opts {
-    gp_script_opts_t opts;
-} gp_cli_script_opts_t;
-
 /* Parse a non-negative integer option value (accepts 2^20 style). */
 int gp_cli_parse_u64(const char *cmd, const char *opt, const char *text, uint64_t *out);
+
+/* Parse --memory-cap MiB (1..1048576) into bytes; -1 after reporting. */
+int gp_cli_parse_memory_cap(const char *cmd, const char *text, uint64_t *bytes);
 
 /* ---- reports (report.c) ---- */
 

@@ -72,16 +72,10 @@ static int parse(const char *cmd, int single, int argc, char **argv, run_opts_t 
             if (gp_cli_parse_u64(cmd, "--budget", optarg, &o->sopts.instruction_budget))
                 return GP_EXIT_USAGE;
             break;
-        case 'm': {
-            uint64_t mib;
-            if (gp_cli_parse_u64(cmd, "--memory-cap", optarg, &mib))
+        case 'm':
+            if (gp_cli_parse_memory_cap(cmd, optarg, &o->sopts.memory_cap_bytes))
                 return GP_EXIT_USAGE;
-            if (mib == 0 || mib > (1u << 20))
-                return gp_cli_fail(cmd, GP_EXIT_USAGE, "--memory-cap %s: MiB, 1..1048576",
-                                   optarg);
-            o->sopts.memory_cap_bytes = mib << 20;
             break;
-        }
         case ':':
             return gp_cli_fail(cmd, GP_EXIT_USAGE, "%s needs a value", argv[optind - 1]);
         default:

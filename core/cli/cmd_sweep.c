@@ -102,12 +102,8 @@ static int parse(int argc, char **argv, sweep_opts_t *o)
                 return GP_EXIT_USAGE;
             break;
         case 'm':
-            if (gp_cli_parse_u64("sweep", "--memory-cap", optarg, &v))
+            if (gp_cli_parse_memory_cap("sweep", optarg, &o->sopts.memory_cap_bytes))
                 return GP_EXIT_USAGE;
-            if (v == 0 || v > (1u << 20))
-                return gp_cli_fail("sweep", GP_EXIT_USAGE, "--memory-cap %s: MiB, 1..1048576",
-                                   optarg);
-            o->sopts.memory_cap_bytes = v << 20;
             break;
         case ':':
             return gp_cli_fail("sweep", GP_EXIT_USAGE, "%s needs a value", argv[optind - 1]);

@@ -359,16 +359,10 @@ int gp_cmd_validate(int argc, char **argv)
             if (gp_cli_parse_u64("validate", "--budget", optarg, &so.instruction_budget))
                 return GP_EXIT_USAGE;
             break;
-        case 'M': {
-            uint64_t mib;
-            if (gp_cli_parse_u64("validate", "--memory-cap", optarg, &mib))
+        case 'M':
+            if (gp_cli_parse_memory_cap("validate", optarg, &so.memory_cap_bytes))
                 return GP_EXIT_USAGE;
-            if (mib == 0 || mib > (1u << 20))
-                return gp_cli_fail("validate", GP_EXIT_USAGE, "--memory-cap %s: MiB, 1..1048576",
-                                   optarg);
-            so.memory_cap_bytes = mib << 20;
             break;
-        }
         case 'e': {
             uint64_t v;
             if (gp_cli_parse_u64("validate", "--max-order-errors", optarg, &v))

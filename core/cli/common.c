@@ -83,6 +83,19 @@ int gp_cli_parse_u64(const char *cmd, const char *opt, const char *text, uint64_
     return 0;
 }
 
+int gp_cli_parse_memory_cap(const char *cmd, const char *text, uint64_t *bytes)
+{
+    uint64_t mib;
+    if (gp_cli_parse_u64(cmd, "--memory-cap", text, &mib))
+        return -1;
+    if (mib == 0 || mib > (1u << 20)) {
+        gp_cli_fail(cmd, GP_EXIT_USAGE, "--memory-cap %s: MiB, 1..1048576", text);
+        return -1;
+    }
+    *bytes = mib << 20;
+    return 0;
+}
+
 int gp_print_json(cJSON *doc)
 {
     char *s;

@@ -45,4 +45,17 @@ for c in devices plugins occupancy predict compare validate sweep plugin-check; 
     expect_err "unknown option '--no-such-option'"
 done
 
+# --memory-cap is MiB, 1..2^20, on every command that runs scripts
+for args in "predict --device h200-sxm" "compare --devices h200-sxm" \
+    "sweep --devices h200-sxm" "validate"; do
+    c=${args%% *}
+    for v in 0 2^21; do
+        case_ "$c --memory-cap $v"
+        # shellcheck disable=SC2086
+        gp $args --memory-cap "$v" scripts/saxpy.lua
+        expect_status 2
+        expect_err "gpuperf $c: --memory-cap $v: MiB, 1..1048576"
+    done
+done
+
 finish
