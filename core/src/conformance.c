@@ -186,7 +186,8 @@ void gp_conf_describe_op(const gp_op_t *op, char *out, size_t size)
 {
     static const char *const kinds[GP_OP_KIND_COUNT] = {
         "fp32", "fp64", "fp16", "int", "sfu", "conv", "branch", "barrier",
-        "tensor", "load", "store", "atomic", "async_copy", "loop", "diverge"};
+        "tensor", "load", "store", "atomic", "async_copy", "loop", "diverge",
+        "shfl", "vote", "match", "warp_reduce", "idiv", "fdiv", "rcp"};
     static const char *const spaces[GP_SPACE_COUNT] = {"global", "shared", "local", "constant",
                                                        "texture"};
     static const char *const patterns[GP_PATTERN_COUNT] = {"unit", "stride", "random",

@@ -220,6 +220,13 @@ typedef enum gp_op_kind {
     GP_OP_ASYNC_COPY,/* global -> shared copy without registers (8.0+) */
     GP_OP_LOOP,      /* repeat the next body_len ops count times */
     GP_OP_DIVERGE,   /* the warp splits into count paths; each runs the body */
+    GP_OP_SHFL,      /* warp shuffle (__shfl*_sync) */
+    GP_OP_VOTE,      /* warp vote / ballot (__all/__any/__ballot_sync) */
+    GP_OP_MATCH,     /* __match_any_sync / __match_all_sync (7.0+) */
+    GP_OP_WARP_REDUCE, /* __reduce_*_sync over a warp (8.0+) */
+    GP_OP_IDIV,      /* 32-bit integer divide or modulo */
+    GP_OP_FDIV,      /* fp32 division (IEEE, the '/' operator) */
+    GP_OP_RCP,       /* fp32 reciprocal (approximate, __frcp_rn / 1.0f/x fast) */
     GP_OP_KIND_COUNT
 } gp_op_kind_t;
 
@@ -261,6 +268,23 @@ typedef enum gp_tensor_type {
 } gp_tensor_type_t;
 
 /*
+ * Addresses sampled from a script's index function. For each sampled warp
+ * instance (one warp of a sampled block at a sampled loop iteration) the byte
+ * offset, from the start of the buffer, that every lane touches. A negative
+ * offset marks an inactive lane. Owned by the workload; valid while the
+ * kernel is.
+ */
+typedef struct gp_lane_sample {
+    uint32_t n_warps;            /* warp instances sampled */
+    uint32_t lanes;              /* offsets per warp instance (the warp size) */
+    const int64_t *byte_offset;  /* n_warps * lanes entries */
+    uint64_t warp_footprint_bytes;  /* distinct bytes one warp touches over the kernel */
+    uint64_t block_footprint_bytes; /* distinct bytes one block touches over the kernel */
+    uint64_t grid_footprint_bytes;  /* distinct bytes the whole launch touches */
+    uint64_t reserved[4];
+} gp_lane_sample_t;
+
+/*
  * How the threads of a warp address memory for one load/store/atomic.
  * Element i of the buffer lives at byte offset i * elem_bytes from a base
  * aligned to 256 bytes.
@@ -274,7 +298,10 @@ typedef struct gp_access {
     uint32_t buffer;         /* workload buffer index (UINT32_MAX: none) */
     uint32_t conflict_ways;  /* shared: bank-conflict degree; 0 = derive */
     uint32_t atomic_scope;   /* gp_atomic_scope_t */
-    uint32_t reserved[7];
+    uint32_t depends;        /* 1: the address comes from the previous load's value */
+    uint64_t bins;           /* atomics: distinct addresses used uniformly; 0: from pattern */
+    const gp_lane_sample_t *sample; /* addresses from an index function; NULL: pattern */
+    uint32_t reserved[2];
 } gp_access_t;
 
 /*
@@ -310,7 +337,12 @@ typedef struct gp_kernel {
     uint32_t n_ops;
     uint32_t line;        /* script line of the launch */
     uint64_t total_blocks;/* grid.x * grid.y * grid.z */
-    uint64_t reserved[8];
+    /* bytes of each workload buffer already in L2 when the launch starts
+       (left by earlier launches); NULL or n_buffers 0: a cold L2 */
+    const uint64_t *l2_warm_bytes;
+    uint32_t n_buffers;
+    uint32_t reserved0;
+    uint64_t reserved[6];
 } gp_kernel_t;
 
 /* ------------------------------------------------------------------------ */
