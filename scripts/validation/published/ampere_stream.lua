@@ -1,7 +1,8 @@
 -- Streaming kernels of published A100 bandwidth measurements (see
 -- validation/published/ampere.csv); one element per thread:
 --   copy   out[i] = in[i]               (xytpai/nvbench threads_copy: `bytes`
---                                        = 4 x vec_size per thread, blocks of 256)
+--                                        = 4 x vec_size per thread; blocks of
+--                                        1024 at commit 017724f, `block`)
 --   read   t = B[i]; if t == c then A[i] = t      (gpu-benches cuda-stream)
 --   scale  A[i] = B[i] * c                        (gpu-benches cuda-stream)
 --   triad  A[i] = B[i] * c + C[i]                 (gpu-benches cuda-stream)

@@ -1,6 +1,8 @@
 -- GPU-STREAM / BabelStream (UoB-HPC/BabelStream, CUDA implementation; results
--- in results/cuda/*.txt and results/v2.0/k20x/cuda.txt): one element per
--- thread in blocks of 1024 (TBSIZE), double precision by default.
+-- in results/cuda/*.txt, versions 0.0 and 0.9, and results/v2.0/k20x/cuda.txt,
+-- results/v2.0/cuda-cray/K40.txt): one element per thread in blocks of 1024
+-- (TBSIZE), double precision by default. Array sizes: 49,999,872 (0.0),
+-- 52,428,800 (0.9), 2^25 (2.0).
 --   copy  c[i] = a[i]            mul  b[i] = scalar * c[i]
 --   add   c[i] = a[i] + b[i]     triad a[i] = b[i] + scalar * c[i]
 local kernel = gpuperf.param("kernel", "copy", "copy, mul, add or triad")
