@@ -232,8 +232,9 @@ struct OpTensor {  // mma.sync m16n8k16 f16 -> f32, dependent through the accumu
 };
 
 // ---------------------------------------------------------------- integer, conversion and
-// warp-operation chains (the extended measurements; the SASS each step compiles to on
-// sm_90 with nvcc 13.0 -O3 is noted per class)
+// warp-operation chains (the extended measurements). The SASS named per class is what
+// each step is meant to compile to on sm_90 (nvcc 13.0 -O3; the PTX was checked);
+// validation/h200/bench/run.sh writes the opcode counts per kernel to check it.
 
 // IADD3 R, R, R, RZ: a 32-bit add of a run-time value.
 struct OpIadd {
