@@ -128,6 +128,7 @@ struct OpArgs {
   double da, db;
   unsigned ia, ib, ic;
   __half2 ha, hb;
+  int num;  // numerator of the integer division chains (positive)
 };
 
 // Instruction classes: T is the register type, step() one dependent step, OPS the
@@ -230,6 +231,200 @@ struct OpTensor {  // mma.sync m16n8k16 f16 -> f32, dependent through the accumu
   __device__ static float fold(T x) { return x.d[0] + x.d[1] + x.d[2] + x.d[3]; }
 };
 
+// ---------------------------------------------------------------- integer, conversion and
+// warp-operation chains (the extended measurements). The SASS named per class is what
+// each step is meant to compile to on sm_90 (nvcc 13.0 -O3; the PTX was checked);
+// validation/h200/bench/run.sh writes the opcode counts per kernel to check it.
+
+// IADD3 R, R, R, RZ: a 32-bit add of a run-time value.
+struct OpIadd {
+  typedef unsigned T;
+  enum { OPS = 1, RESULTS = 1 };
+  __device__ static T init(unsigned t) { return t * 2654435761u; }
+  __device__ static T step(T x, const OpArgs &a) {
+    asm volatile("add.u32 %0, %0, %1;" : "+r"(x) : "r"(a.ib));
+    return x;
+  }
+  __device__ static float fold(T x) { return (float)(x & 0xffff); }
+};
+// LOP3.LUT (xor) of a run-time value.
+struct OpXor {
+  typedef unsigned T;
+  enum { OPS = 1, RESULTS = 1 };
+  __device__ static T init(unsigned t) { return t * 2654435761u; }
+  __device__ static T step(T x, const OpArgs &a) {
+    asm volatile("xor.b32 %0, %0, %1;" : "+r"(x) : "r"(a.ic));
+    return x;
+  }
+  __device__ static float fold(T x) { return (float)(x & 0xffff); }
+};
+// LOP3.LUT (and) of a run-time value.
+struct OpAnd {
+  typedef unsigned T;
+  enum { OPS = 1, RESULTS = 1 };
+  __device__ static T init(unsigned t) { return t * 2654435761u; }
+  __device__ static T step(T x, const OpArgs &a) {
+    asm volatile("and.b32 %0, %0, %1;" : "+r"(x) : "r"(a.ic));
+    return x;
+  }
+  __device__ static float fold(T x) { return (float)(x & 0xffff); }
+};
+// SHF.L.U32: a left shift by a run-time amount.
+struct OpShl {
+  typedef unsigned T;
+  enum { OPS = 1, RESULTS = 1 };
+  __device__ static T init(unsigned t) { return t * 2654435761u; }
+  __device__ static T step(T x, const OpArgs &a) {
+    asm volatile("shl.b32 %0, %0, %1;" : "+r"(x) : "r"(a.ia & 1u));
+    return x;
+  }
+  __device__ static float fold(T x) { return (float)(x & 0xffff); }
+};
+// IMAD R, R, R, RZ: a 32-bit multiply by a run-time value.
+struct OpMul {
+  typedef unsigned T;
+  enum { OPS = 1, RESULTS = 1 };
+  __device__ static T init(unsigned t) { return t * 2654435761u; }
+  __device__ static T step(T x, const OpArgs &a) {
+    asm volatile("mul.lo.u32 %0, %0, %1;" : "+r"(x) : "r"(a.ia));
+    return x;
+  }
+  __device__ static float fold(T x) { return (float)(x & 0xffff); }
+};
+// Signed 32-bit division by a run-time value, as nvcc emits it for int '/' (a branch-free
+// sequence: I2F.U32.RP, MUFU.RCP, F2I, IMAD.HI and fix-ups). The chain value is the divisor.
+struct OpIdiv {
+  typedef int T;
+  enum { OPS = 1, RESULTS = 1 };
+  __device__ static T init(unsigned t) { return 1000 + (int)(t & 7); }
+  __device__ static T step(T x, const OpArgs &a) { return a.num / x; }
+  __device__ static float fold(T x) { return (float)x; }
+};
+// Signed 32-bit modulo by a run-time value (the division sequence plus an IMAD).
+struct OpImod {
+  typedef int T;
+  enum { OPS = 1, RESULTS = 1 };
+  __device__ static T init(unsigned t) { return 1000 + (int)(t & 7); }
+  __device__ static T step(T x, const OpArgs &a) { return a.num % (x | 1); }
+  __device__ static float fold(T x) { return (float)x; }
+};
+// IEEE fp32 division '/' (MUFU.RCP, FFMA refinement, FCHK and a branch to the slow path).
+struct OpFdiv {
+  typedef float T;
+  enum { OPS = 1, RESULTS = 1 };
+  __device__ static T init(unsigned t) { return 1.5f + t * 1e-3f; }
+  __device__ static T step(T x, const OpArgs &a) { return a.fa / x; }
+  __device__ static float fold(T x) { return x; }
+};
+// IEEE reciprocal __frcp_rn (MUFU.RCP, FFMA refinement, a slow path for special operands).
+struct OpRcp {
+  typedef float T;
+  enum { OPS = 1, RESULTS = 1 };
+  __device__ static T init(unsigned t) { return 1.5f + t * 1e-3f; }
+  __device__ static T step(T x, const OpArgs &) { return __frcp_rn(x); }
+  __device__ static float fold(T x) { return x; }
+};
+// Fast reciprocal rcp.approx.ftz.f32 (MUFU.RCP alone; what -use_fast_math gives).
+struct OpRcpFast {
+  typedef float T;
+  enum { OPS = 1, RESULTS = 1 };
+  __device__ static T init(unsigned t) { return 1.5f + t * 1e-3f; }
+  __device__ static T step(T x, const OpArgs &) {
+    asm volatile("rcp.approx.ftz.f32 %0, %0;" : "+f"(x));
+    return x;
+  }
+  __device__ static float fold(T x) { return x; }
+};
+// I2F.S32 only (the float's bits feed the next conversion).
+struct OpI2f {
+  typedef unsigned T;
+  enum { OPS = 1, RESULTS = 1 };
+  __device__ static T init(unsigned t) { return t + 3; }
+  __device__ static T step(T x, const OpArgs &) {
+    float f;
+    asm volatile("cvt.rn.f32.s32 %0, %1;" : "=f"(f) : "r"(x));
+    return __float_as_uint(f);
+  }
+  __device__ static float fold(T x) { return (float)(x & 0xffff); }
+};
+// fp32 -> fp16: cvt.rn.f16x2.f32 (F2FP.F16.F32.PACK_AB, sm_80+); the packed result's bits
+// feed the next conversion as a float.
+struct OpF2h {
+  typedef unsigned T;
+  enum { OPS = 1, RESULTS = 1 };
+  __device__ static T init(unsigned t) { return 0x3f800000u + t; }
+  __device__ static T step(T x, const OpArgs &) {
+#if __CUDA_ARCH__ >= 800
+    asm volatile("cvt.rn.f16x2.f32 %0, %0, %0;" : "+r"(x));
+#endif
+    return x;
+  }
+  __device__ static float fold(T x) { return (float)(x & 0xffff); }
+};
+// __shfl_sync from the next lane (SHFL.IDX).
+struct OpShfl {
+  typedef unsigned T;
+  enum { OPS = 1, RESULTS = 1 };
+  __device__ static T init(unsigned t) { return t * 2654435761u; }
+  __device__ static T step(T x, const OpArgs &) {
+    return __shfl_sync(0xffffffffu, x, threadIdx.x + 1);
+  }
+  __device__ static float fold(T x) { return (float)(x & 0xffff); }
+};
+// __shfl_down_sync by one lane (SHFL.DOWN).
+struct OpShflDown {
+  typedef unsigned T;
+  enum { OPS = 1, RESULTS = 1 };
+  __device__ static T init(unsigned t) { return t * 2654435761u; }
+  __device__ static T step(T x, const OpArgs &) { return __shfl_down_sync(0xffffffffu, x, 1); }
+  __device__ static float fold(T x) { return (float)(x & 0xffff); }
+};
+// __ballot_sync of the value's low bit, added back (LOP3 to a predicate, VOTE.ANY, IADD3:
+// a vote needs a predicate, so a dependent chain carries the instructions around it).
+struct OpBallot {
+  typedef unsigned T;
+  enum { OPS = 1, RESULTS = 1 };
+  __device__ static T init(unsigned t) { return t * 2654435761u; }
+  __device__ static T step(T x, const OpArgs &) { return __ballot_sync(0xffffffffu, x & 1u) + x; }
+  __device__ static float fold(T x) { return (float)(x & 0xffff); }
+};
+// __all_sync of the value's low bit, added back (as OpBallot, with VOTE.ALL).
+struct OpAll {
+  typedef unsigned T;
+  enum { OPS = 1, RESULTS = 1 };
+  __device__ static T init(unsigned t) { return t * 2654435761u; }
+  __device__ static T step(T x, const OpArgs &) {
+    return (unsigned)__all_sync(0xffffffffu, x & 1u) + x;
+  }
+  __device__ static float fold(T x) { return (float)(x & 0xffff); }
+};
+// __match_any_sync of the value (MATCH.ANY); the mask it returns is the next value.
+struct OpMatch {
+  typedef unsigned T;
+  enum { OPS = 1, RESULTS = 1 };
+  __device__ static T init(unsigned t) { return t & 3u; }
+  __device__ static T step(T x, const OpArgs &) {
+#if __CUDA_ARCH__ >= 700
+    x = __match_any_sync(0xffffffffu, x);
+#endif
+    return x;
+  }
+  __device__ static float fold(T x) { return (float)(x & 0xffff); }
+};
+// __reduce_add_sync of the value (REDUX.SUM, sm_80+); the sum is the next value.
+struct OpRedux {
+  typedef unsigned T;
+  enum { OPS = 1, RESULTS = 1 };
+  __device__ static T init(unsigned t) { return t; }
+  __device__ static T step(T x, const OpArgs &) {
+#if __CUDA_ARCH__ >= 800
+    x = __reduce_add_sync(0xffffffffu, x);
+#endif
+    return x;
+  }
+  __device__ static float fold(T x) { return (float)(x & 0xffff); }
+};
+
 // One warp runs one dependent chain of iters*32 steps; thread 0 reports the cycles.
 template <class Op>
 __global__ void k_latency(float *out, long long *cycles, int iters, OpArgs a) {
@@ -272,10 +467,9 @@ __device__ __forceinline__ void rec_end(BlockRec *rec, long long c0, u64 g0) {
   }
 }
 
-// Throughput: every thread runs 8 independent chains of iters*4 steps.
-template <class Op>
+// Throughput: every thread runs ILP independent chains of iters*4 steps.
+template <class Op, int ILP = 8>
 __global__ void k_throughput(float *out, BlockRec *rec, int iters, OpArgs a) {
-  const int ILP = 8;
   typename Op::T x[ILP];
 #pragma unroll
   for (int j = 0; j < ILP; ++j) x[j] = Op::init(threadIdx.x + 131 * j);
@@ -421,7 +615,98 @@ __global__ void k_l2_read(const float4 *__restrict__ in, float *__restrict__ out
 // Does nothing: launch overhead, launch latency and block scheduling.
 __global__ void k_empty() {}
 
+// ---------------------------------------------------------------- extended kernels
+
+// Barrier cost: `iters` iterations of one FFMA followed (BAR) by __syncthreads()
+// (BAR.SYNC.DEFER_BLOCKING on sm_90), or the FFMA chain alone; thread 0 of each block
+// records its SM and clock64 around the loop.
+template <bool BAR>
+__global__ void k_bar_fma(float *out, BlockRec *rec, int iters, float a, float b) {
+  float x = 1.0f + threadIdx.x * 1e-3f;
+  long long c0 = 0;
+  u64 g0 = 0;
+  rec_start(&c0, &g0);
+#pragma unroll 8
+  for (int k = 0; k < iters; ++k) {
+    x = fmaf(x, a, b);
+    if (BAR) __syncthreads();
+  }
+  rec_end(rec, c0, g0);
+  if (x == -1.0f) out[blockIdx.x * (size_t)blockDim.x + threadIdx.x] = x;  // never true
+}
+
+// Global atomicAdd throughput: lane l of global warp w adds `v` to word
+// (w * per_warp + l % per_warp) mod grid_words (grid_words 0: no wrap), `iters` times.
+// The result is unused, so nvcc emits RED.E.ADD.STRONG.GPU (int) or
+// RED.E.ADD.F32.FTZ.RN.STRONG.GPU (float) per iteration.
+template <typename T>
+__global__ void k_gatomic(T *buf, unsigned per_warp, unsigned grid_words, int iters, T v) {
+  unsigned lane = threadIdx.x & 31u;
+  unsigned warp = (blockIdx.x * blockDim.x + threadIdx.x) >> 5;
+  unsigned idx = warp * per_warp + lane % per_warp;
+  if (grid_words) idx %= grid_words;
+  T *p = buf + idx;
+#pragma unroll 4
+  for (int k = 0; k < iters; ++k) atomicAdd(p, v);
+}
+
+// One thread: fp32 global atomics whose operand is the previous atomic's result
+// (ATOM.E.ADD.F32.FTZ.RN.STRONG.GPU, a round trip to the L2).
+__global__ void k_atomic_chain_f32(float *word, int hops, float *sink, long long *cycles) {
+  float x = 1.0f;
+  for (int i = 0; i < 16; ++i)
+    asm volatile("atom.global.add.f32 %0, [%1], %0;" : "+f"(x) : "l"(word) : "memory");
+  long long t0 = clk();
+#pragma unroll 8
+  for (int i = 0; i < hops; ++i)
+    asm volatile("atom.global.add.f32 %0, [%1], %0;" : "+f"(x) : "l"(word) : "memory");
+  long long t1 = clk();
+  sink[0] = x;
+  cycles[0] = t1 - t0;
+}
+
+// Shared-memory atomicAdd: lane l of warp w (in its block) adds to bin
+// (w * (32 / lanes_per_addr) + l / lanes_per_addr) mod bins, `iters` times. MODE 0: an int
+// add of a run-time value (ATOMS.ADD); MODE 1: an int add of the constant 1, which nvcc
+// turns into a warp-aggregated ATOMS.POPC.INC; MODE 2: a float add (ATOMS.CAS loop where
+// the SM has no float shared atomic). The bins are read back and stored if they hold a
+// value no run produces, so the atomics stay.
+template <int MODE>
+__global__ void k_satomic(unsigned *out, BlockRec *rec, int iters, unsigned lanes_per_addr,
+                          unsigned bins, unsigned v) {
+  __shared__ unsigned s[256];
+  for (unsigned i = threadIdx.x; i < 256; i += blockDim.x) s[i] = 0;
+  unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
+  unsigned idx = (warp * (32u / lanes_per_addr) + lane / lanes_per_addr) % bins;
+  long long c0 = 0;
+  u64 g0 = 0;
+  rec_start(&c0, &g0);
+#pragma unroll 4
+  for (int k = 0; k < iters; ++k) {
+    if (MODE == 0) atomicAdd(&s[idx], v);
+    else if (MODE == 1) atomicAdd(&s[idx], 1u);
+    else atomicAdd((float *)&s[idx], __uint_as_float(v));
+  }
+  rec_end(rec, c0, g0);
+  unsigned r = s[threadIdx.x & 255u];
+  if (r == 0xfffffffeu) out[blockIdx.x * (size_t)blockDim.x + threadIdx.x] = r;  // never true
+}
+
+// Pointer-chain construction: node k (at byte offset offs[k]) points to node k + 1.
+__global__ void k_build_chain(u64 base, const u64 *offs, size_t n) {
+  for (size_t k = blockIdx.x * (size_t)blockDim.x + threadIdx.x; k < n;
+       k += (size_t)gridDim.x * blockDim.x)
+    *(u64 *)(base + offs[k]) = base + offs[(k + 1) % n];
+}
+
 // ---------------------------------------------------------------- host helpers
+
+// Wall-clock seconds (monotonic).
+static double wall_s() {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
 
 // Median of a vector.
 static double median(std::vector<double> v) {
@@ -543,22 +828,22 @@ static double per_sm_rate(const std::vector<BlockRec> &recs, double work_per_blo
 
 // Launch a throughput kernel with one full wave of 256-thread blocks; returns the
 // median results per clock per SM (and the SM clock it saw, MHz).
-template <class Op>
+template <class Op, int ILP = 8>
 static double throughput(Ctx &c, const OpArgs &a, int iters, double *clock_mhz = nullptr) {
   const int bs = 256;
   int per_sm = 0;
-  CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k_throughput<Op>, bs, 0));
+  CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k_throughput<Op, ILP>, bs, 0));
   int grid = per_sm * c.prop.multiProcessorCount;
   BlockRec *d_rec = nullptr;
   CK(cudaMalloc(&d_rec, grid * sizeof(BlockRec)));
   std::vector<double> v, clk;
   for (int r = 0; r < 3; ++r) {
-    k_throughput<Op><<<grid, bs, 0, c.s>>>(c.d_out, d_rec, iters, a);
+    k_throughput<Op, ILP><<<grid, bs, 0, c.s>>>(c.d_out, d_rec, iters, a);
     CK_LAUNCH();
     CK(cudaStreamSynchronize(c.s));
     std::vector<BlockRec> recs(grid);
     CK(cudaMemcpy(recs.data(), d_rec, grid * sizeof(BlockRec), cudaMemcpyDeviceToHost));
-    double work = (double)bs * iters * 4 * 8 * Op::OPS * Op::RESULTS, mhz = 0;
+    double work = (double)bs * iters * 4 * ILP * Op::OPS * Op::RESULTS, mhz = 0;
     v.push_back(per_sm_rate(recs, work, &mhz));  // instruction results per clock per SM
     clk.push_back(mhz);
   }
@@ -954,6 +1239,450 @@ static void measure_links(Ctx &c, Measured &m) {
   CK(cudaFree(d));
 }
 
+// ---------------------------------------------------------------- extended measurements
+//
+// Barriers, atomics, warp operations, integer and conversion pipes, graph launches and
+// the pointer-chase latency curve. Every sweep goes to a raw table (--raw FILE, CSV);
+// the values derived from it go to the [calibrated] keys of the INI.
+
+// Raw sweep rows: bench,variant,x_name,x,y_name,y,metric,value,unit.
+struct Raw {
+  std::string text = "bench,variant,x_name,x,y_name,y,metric,value,unit\n";
+  void row(const char *bench, const std::string &variant, const char *xn, double x,
+           const char *yn, double y, const char *metric, double v, const char *unit) {
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s,%s,%s,%.10g,%s,%.10g,%s,%.6g,%s\n", bench, variant.c_str(), xn,
+             x, yn, y, metric, v, unit);
+    text += buf;
+  }
+};
+
+// One key of the [calibrated] section.
+struct CalKey {
+  std::string key;
+  double value;
+  int decimals;
+  std::string comment;
+};
+
+// Everything the extended measurements produce.
+struct Ext {
+  Raw raw;
+  std::vector<CalKey> keys;
+  void key(const char *k, double v, int decimals, const std::string &comment) {
+    keys.push_back(CalKey{k, v, decimals, comment});
+  }
+};
+
+// Median over SMs of the span (last end - first start, SM cycles) of the blocks each
+// SM ran; *blocks gets the median number of blocks per SM.
+static double per_sm_span(const std::vector<BlockRec> &recs, double *blocks) {
+  std::map<unsigned, std::pair<long long, long long>> span;
+  std::map<unsigned, int> count;
+  for (const BlockRec &r : recs) {
+    auto it = span.find(r.sm);
+    if (it == span.end()) span[r.sm] = std::make_pair(r.c0, r.c1);
+    else {
+      it->second.first = std::min(it->second.first, r.c0);
+      it->second.second = std::max(it->second.second, r.c1);
+    }
+    ++count[r.sm];
+  }
+  std::vector<double> v, n;
+  for (auto &kv : span) v.push_back((double)(kv.second.second - kv.second.first));
+  for (auto &kv : count) n.push_back(kv.second);
+  if (blocks) *blocks = n.empty() ? 0 : median(n);
+  return v.empty() ? 0 : median(v);
+}
+
+// Barrier cost against warps per block and blocks per SM. Dynamic shared memory of
+// (shared memory per SM / blocks per SM - reserved) caps residency at exactly that many
+// blocks per SM; the grid is blocks per SM x SMs. Cycles per iteration = median over SMs
+// of the span / iterations, with and without the barrier; the difference is the cost
+// of one barrier above the FFMA chain.
+static void measure_barriers(Ctx &c, Ext &x) {
+  const int iters = 4096, warps[6] = {1, 2, 4, 8, 16, 32}, bpsm[3] = {1, 2, 4};
+  const int sms = c.prop.multiProcessorCount;
+  const int max_warps = c.prop.maxThreadsPerMultiProcessor / 32;
+  BlockRec *d_rec = nullptr;
+  CK(cudaMalloc(&d_rec, sizeof(BlockRec) * 4 * sms));
+  int optin = (int)c.prop.sharedMemPerBlockOptin;
+  CK(cudaFuncSetAttribute(k_bar_fma<true>, cudaFuncAttributeMaxDynamicSharedMemorySize, optin));
+  CK(cudaFuncSetAttribute(k_bar_fma<false>, cudaFuncAttributeMaxDynamicSharedMemorySize, optin));
+  double fit_n = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;
+  for (int b : bpsm)
+    for (int w : warps) {
+      if (w * b > max_warps) continue;
+      int smem = (int)std::min<size_t>(c.prop.sharedMemPerMultiprocessor / b -
+                                           c.prop.reservedSharedMemPerBlock, optin);
+      int grid = b * sms;
+      double per_iter[2] = {0, 0}, blocks = 0;
+      for (int bar = 0; bar < 2; ++bar) {
+        std::vector<double> v;
+        for (int r = 0; r < 3; ++r) {
+          if (bar) k_bar_fma<true><<<grid, 32 * w, smem, c.s>>>(c.d_out, d_rec, iters, 0.9999f, 1e-4f);
+          else k_bar_fma<false><<<grid, 32 * w, smem, c.s>>>(c.d_out, d_rec, iters, 0.9999f, 1e-4f);
+          CK_LAUNCH();
+          CK(cudaStreamSynchronize(c.s));
+          std::vector<BlockRec> recs(grid);
+          CK(cudaMemcpy(recs.data(), d_rec, grid * sizeof(BlockRec), cudaMemcpyDeviceToHost));
+          v.push_back(per_sm_span(recs, &blocks) / iters);
+        }
+        per_iter[bar] = median(v);
+        x.raw.row("barrier", bar ? "fma+syncthreads" : "fma", "warps_per_block", w,
+                  "blocks_per_sm", b, "cycles_per_iteration", per_iter[bar], "cycles");
+      }
+      double cost = per_iter[1] - per_iter[0];
+      x.raw.row("barrier", "above_fma", "warps_per_block", w, "blocks_per_sm", b,
+                "cycles_per_barrier", cost, "cycles");
+      x.raw.row("barrier", "resident", "warps_per_block", w, "blocks_per_sm", b,
+                "blocks_seen_per_sm", blocks, "blocks");
+      fprintf(stderr, "  barrier: %2d warps x %d blocks/SM: %.1f cycles/iteration (FFMA alone "
+              "%.1f): %.1f per barrier\n", w, b, per_iter[1], per_iter[0], cost);
+      if (b == 1) {
+        fit_n += 1; sx += w; sy += cost; sxx += (double)w * w; sxy += w * cost;
+        if (w == 8) x.key("barrier_fma_cycles", cost, 1,
+                          "one FFMA + __syncthreads loop, 8 warps, 1 block/SM, cycles per barrier "
+                          "above the FFMA chain");
+      }
+    }
+  double slope = (fit_n * sxy - sx * sy) / (fit_n * sxx - sx * sx);
+  double icpt = (sy - slope * sx) / fit_n;
+  x.key("barrier_base_cycles", icpt, 1,
+        "barrier above FFMA, 1 block/SM: least-squares intercept over 1..32 warps");
+  x.key("barrier_per_warp_cycles", slope, 2,
+        "barrier above FFMA, 1 block/SM: least-squares slope per warp of the block");
+  CK(cudaFree(d_rec));
+}
+
+// Global atomics against distinct addresses per warp and per grid, int and float; a full
+// wave of 256-thread blocks. Iterations are doubled until a launch takes >= 0.5 ms; the
+// rate is the atomics of I extra iterations over the time difference between 2I and I
+// iterations (launch cost cancels). Rates are atomics per SM clock for the whole GPU.
+static void measure_atomics(Ctx &c, const Measured &m, Ext &x) {
+  const int bs = 256;
+  const int sms = c.prop.multiProcessorCount;
+  int per_sm = 0;
+  CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k_gatomic<unsigned>, bs, 0));
+  const int grid = per_sm * sms;
+  const double threads = (double)grid * bs;
+  void *buf = nullptr;
+  const size_t words = size_t(4) << 20;
+  CK(cudaMalloc(&buf, words * 4));
+  CK(cudaMemset(buf, 0, words * 4));
+  const unsigned per_warp[5] = {1, 2, 4, 8, 32};
+  const unsigned per_grid[5] = {1, 32, 1024, 1u << 20, 0};  // 0: all distinct (no wrap)
+  const double hz = m.clock_mhz * 1e6;
+  double same[2] = {0, 0}, distinct[2] = {0, 0}, warp_own[2] = {0, 0};
+  for (int fl = 0; fl < 2; ++fl)
+    for (unsigned g : per_grid)
+      for (unsigned w : per_warp) {
+        auto launch = [&](int it) {
+          if (fl) k_gatomic<float><<<grid, bs, 0, c.s>>>((float *)buf, w, g, it, 1.0f);
+          else k_gatomic<unsigned><<<grid, bs, 0, c.s>>>((unsigned *)buf, w, g, it, 1u);
+        };
+        int it = 2;
+        double t1 = time_ms(c, 3, [&] { launch(it); });
+        while (t1 < 0.5 && it < 4096) {
+          it *= 2;
+          t1 = time_ms(c, 3, [&] { launch(it); });
+        }
+        double t2 = time_ms(c, 3, [&] { launch(2 * it); });
+        double dt = std::max(t2 - t1, 1e-6);
+        double rate = threads * it / (dt * 1e-3) / hz;  // atomics per SM clock, whole GPU
+        double grid_addrs = g ? std::min<double>(g, threads) : threads / 32 * w;
+        const char *ty = fl ? "f32" : "u32";
+        x.raw.row("atomic_global", ty, "addresses_per_warp", w, "addresses_per_grid",
+                  g ? (double)g : 0, "atomics_per_cycle", rate, "atomics/SM-cycle (GPU)");
+        x.raw.row("atomic_global", ty, "addresses_per_warp", w, "addresses_per_grid",
+                  g ? (double)g : 0, "atomics_per_cycle_per_address", rate / grid_addrs,
+                  "atomics/SM-cycle/address");
+        if (g == 1 && w == 1) same[fl] = rate;
+        if (g == 0 && w == 32) distinct[fl] = rate;
+        if (g == 0 && w == 1) warp_own[fl] = rate;
+      }
+  fprintf(stderr, "  global atomics per SM clock: one address %.2f (f32 %.2f), one per warp "
+          "%.1f (f32 %.1f), all distinct %.1f (f32 %.1f)\n", same[0], same[1], warp_own[0],
+          warp_own[1], distinct[0], distinct[1]);
+  x.key("atomic_same_address_per_cycle", same[0], 3,
+        fmt("int atomicAdd (RED), whole grid on one word; float: %.3f", same[1]));
+  x.key("atomic_warp_address_per_cycle", warp_own[0], 2,
+        fmt("int atomicAdd, one word per warp, distinct per warp, GPU total; float: %.2f",
+            warp_own[1]));
+  x.key("atomic_distinct_per_cycle", distinct[0], 2,
+        fmt("int atomicAdd, every thread its own word, GPU total; float: %.2f", distinct[1]));
+
+  // Latency of one uncontended float atomic (the int one is atomic_cycles).
+  CK(cudaMemset(buf, 0, 256));
+  std::vector<double> v;
+  for (int r = 0; r < 5; ++r) {
+    k_atomic_chain_f32<<<1, 1, 0, c.s>>>((float *)buf, 1024, (float *)c.d_sink, c.d_cycles);
+    CK_LAUNCH();
+    v.push_back(read_cycles(c) / 1024.0);
+  }
+  double f32_lat = median(v);
+  x.raw.row("atomic_latency", "f32", "threads", 1, "addresses", 1, "cycles", f32_lat, "cycles");
+  x.raw.row("atomic_latency", "u32", "threads", 1, "addresses", 1, "cycles", m.atomic_cyc,
+            "cycles");
+  x.key("atomic_f32_cycles", f32_lat, 1, "dependent float atomicAdd on one global word (ATOM)");
+  CK(cudaFree(buf));
+}
+
+// Shared-memory atomics against lanes per address and bins: full occupancy of 256-thread
+// blocks, 64 atomics per thread; cycles per warp-wide atomic instruction per SM
+// (median over SMs of span / (warps x iterations)).
+template <int MODE>
+static double smem_atomic_cycles(Ctx &c, unsigned lpa, unsigned bins) {
+  const int bs = 256, iters = 64;
+  int per_sm = 0;
+  CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k_satomic<MODE>, bs, 0));
+  int grid = per_sm * c.prop.multiProcessorCount;
+  BlockRec *d_rec = nullptr;
+  CK(cudaMalloc(&d_rec, grid * sizeof(BlockRec)));
+  std::vector<double> v;
+  for (int r = 0; r < 3; ++r) {
+    k_satomic<MODE><<<grid, bs, 0, c.s>>>((unsigned *)c.d_out, d_rec, iters, lpa, bins,
+                                          MODE == 2 ? 0x3f800000u : 3u);
+    CK_LAUNCH();
+    CK(cudaStreamSynchronize(c.s));
+    std::vector<BlockRec> recs(grid);
+    CK(cudaMemcpy(recs.data(), d_rec, grid * sizeof(BlockRec), cudaMemcpyDeviceToHost));
+    v.push_back(1.0 / per_sm_rate(recs, (double)(bs / 32) * iters, nullptr));
+  }
+  CK(cudaFree(d_rec));
+  return median(v);
+}
+
+static void measure_smem_atomics(Ctx &c, Ext &x) {
+  const unsigned lpa[6] = {1, 2, 4, 8, 16, 32}, bins[3] = {1, 32, 256};
+  const char *names[3] = {"u32_add", "u32_inc1", "f32_add"};
+  double cyc[3][6] = {{0}};
+  for (int mode = 0; mode < 3; ++mode)
+    for (unsigned b : bins)
+      for (int i = 0; i < 6; ++i) {
+        double v = mode == 0 ? smem_atomic_cycles<0>(c, lpa[i], b)
+                   : mode == 1 ? smem_atomic_cycles<1>(c, lpa[i], b)
+                               : smem_atomic_cycles<2>(c, lpa[i], b);
+        x.raw.row("atomic_shared", names[mode], "lanes_per_address", lpa[i], "bins", b,
+                  "cycles_per_warp_instruction", v, "SM cycles");
+        if (b == 256) cyc[mode][i] = v;
+      }
+  // Cost per colliding lane: least-squares slope of cycles against lanes per address
+  // (256 bins, so no two warps of a block share a bin).
+  auto slope = [&](const double *y) {
+    double n = 6, sx = 0, sy = 0, sxx = 0, sxy = 0;
+    for (int i = 0; i < 6; ++i) {
+      sx += lpa[i]; sy += y[i]; sxx += (double)lpa[i] * lpa[i]; sxy += lpa[i] * y[i];
+    }
+    return (n * sxy - sx * sy) / (n * sxx - sx * sx);
+  };
+  fprintf(stderr, "  shared atomics, cycles per warp instruction per SM (256 bins), lanes per "
+          "address 1/32: add %.1f/%.1f, +1 %.1f/%.1f, f32 %.1f/%.1f\n", cyc[0][0], cyc[0][5],
+          cyc[1][0], cyc[1][5], cyc[2][0], cyc[2][5]);
+  x.key("shared_atomic_cycles", cyc[0][0], 2,
+        "int atomicAdd of a run-time value, 32 distinct words, SM cycles per warp instruction");
+  x.key("shared_atomic_conflict_cycles", slope(cyc[0]), 2,
+        fmt("slope per colliding lane of the above (+1: %.2f, f32: %.2f)", slope(cyc[1]),
+            slope(cyc[2])));
+}
+
+// Dependent-issue latency and ILP throughput of one class: raw rows and two keys.
+template <class Op, int ILP>
+static void lat_tp(Ctx &c, const OpArgs &a, Ext &x, const char *name, const char *cyc_key,
+                   const char *lanes_key, const char *what, int iters) {
+  double lat = latency<Op>(c, a);
+  double tp = throughput<Op, ILP>(c, a, iters);
+  x.raw.row("instruction", name, "ilp", 1, "warps", 1, "latency", lat, "cycles");
+  x.raw.row("instruction", name, "ilp", ILP, "threads_per_block", 256, "throughput", tp,
+            "results/SM-cycle");
+  fprintf(stderr, "  %-14s latency %6.2f cycles, %6.1f results/clock/SM\n", name, lat, tp);
+  x.key(cyc_key, lat, 1, fmt("%s, dependent chain", what));
+  x.key(lanes_key, tp, 1, fmt("%s, %d independent chains per thread", what, ILP));
+}
+
+// Warp operations (ILP 4) and integer / conversion pipes (ILP 8).
+static void measure_instructions(Ctx &c, const OpArgs &a, Ext &x) {
+  lat_tp<OpShfl, 4>(c, a, x, "shfl_idx", "shfl_cycles", "shfl_lanes", "__shfl_sync (SHFL.IDX)", 256);
+  lat_tp<OpShflDown, 4>(c, a, x, "shfl_down", "shfl_down_cycles", "shfl_down_lanes",
+                        "__shfl_down_sync (SHFL.DOWN)", 256);
+  lat_tp<OpBallot, 4>(c, a, x, "ballot", "vote_cycles", "vote_lanes",
+                      "__ballot_sync step (LOP3 + VOTE.ANY + IADD3)", 256);
+  lat_tp<OpAll, 4>(c, a, x, "all", "vote_all_cycles", "vote_all_lanes",
+                   "__all_sync step (LOP3 + VOTE.ALL + IADD3)", 256);
+  if (c.prop.major >= 7)
+    lat_tp<OpMatch, 4>(c, a, x, "match_any", "match_cycles", "match_lanes",
+                       "__match_any_sync (MATCH.ANY)", 64);
+  if (c.prop.major >= 8)
+    lat_tp<OpRedux, 4>(c, a, x, "reduce_add", "warp_reduce_cycles", "warp_reduce_lanes",
+                       "__reduce_add_sync (REDUX.SUM)", 256);
+  lat_tp<OpIadd, 8>(c, a, x, "iadd", "int32_add_cycles", "int32_add_lanes", "add.u32 (IADD3)", 1024);
+  lat_tp<OpXor, 8>(c, a, x, "xor", "int32_logic_cycles", "int32_logic_lanes", "xor.b32 (LOP3)", 1024);
+  lat_tp<OpAnd, 8>(c, a, x, "and", "int32_and_cycles", "int32_and_lanes", "and.b32 (LOP3)", 1024);
+  lat_tp<OpShl, 8>(c, a, x, "shl", "int32_shift_cycles", "int32_shift_lanes",
+                   "shl.b32 by a register (SHF.L)", 1024);
+  lat_tp<OpMul, 8>(c, a, x, "imul", "int32_mul_cycles", "int32_mul_lanes", "mul.lo.u32 (IMAD)", 1024);
+  lat_tp<OpIdiv, 8>(c, a, x, "idiv", "idiv_cycles", "idiv_lanes",
+                    "signed int / run-time divisor (nvcc's sequence)", 64);
+  lat_tp<OpImod, 8>(c, a, x, "imod", "imod_cycles", "imod_lanes",
+                    "signed int % run-time divisor (nvcc's sequence)", 64);
+  lat_tp<OpFdiv, 8>(c, a, x, "fdiv", "fdiv_cycles", "fdiv_lanes", "fp32 IEEE '/' (fast path)", 64);
+  lat_tp<OpRcp, 8>(c, a, x, "rcp_rn", "rcp_cycles", "rcp_lanes", "__frcp_rn (fast path)", 64);
+  lat_tp<OpRcpFast, 8>(c, a, x, "rcp_approx", "rcp_fast_cycles", "rcp_fast_lanes",
+                       "rcp.approx.ftz (MUFU.RCP)", 256);
+  lat_tp<OpF2i, 8>(c, a, x, "f2i", "f2i_cycles", "f2i_lanes", "cvt.rni.s32.f32 (F2I)", 256);
+  lat_tp<OpI2f, 8>(c, a, x, "i2f", "i2f_cycles", "i2f_lanes", "cvt.rn.f32.s32 (I2F)", 256);
+  if (c.prop.major >= 8)
+    lat_tp<OpF2h, 8>(c, a, x, "f2h", "f2h_cycles", "f2h_lanes",
+                     "cvt.rn.f16x2.f32 (F2FP.F16.F32.PACK_AB)", 256);
+}
+
+// Graph launches of N empty kernel nodes against N stream launches. Back-to-back:
+// R = max(2, 1000 / N) launches between two events, per launch; single: one launch
+// between events. graph_node_us = (t(1000) - t(100)) / 900, graph_launch_us = t(1) -
+// graph_node_us (a one-node graph is the fixed cost plus one node).
+static void measure_graphs(Ctx &c, Ext &x) {
+  const int ns[4] = {1, 10, 100, 1000};
+  double tg[4] = {0};
+  for (int i = 0; i < 4; ++i) {
+    int n = ns[i], reps = std::max(2, 1000 / n);
+    cudaGraph_t g = nullptr;
+    cudaGraphExec_t ge = nullptr;
+    CK(cudaStreamBeginCapture(c.s, cudaStreamCaptureModeThreadLocal));
+    for (int k = 0; k < n; ++k) k_empty<<<1, 32, 0, c.s>>>();
+    CK(cudaStreamEndCapture(c.s, &g));
+    CK(cudaGraphInstantiate(&ge, g, 0));
+    CK(cudaGraphUpload(ge, c.s));
+    double graph = time_ms(c, 7, [&] {
+      for (int r = 0; r < reps; ++r) CK(cudaGraphLaunch(ge, c.s));
+    }) * 1e3 / reps;
+    double graph1 = time_ms(c, 11, [&] { CK(cudaGraphLaunch(ge, c.s)); }) * 1e3;
+    double stream = time_ms(c, 7, [&] {
+      for (int r = 0; r < reps; ++r)
+        for (int k = 0; k < n; ++k) k_empty<<<1, 32, 0, c.s>>>();
+    }) * 1e3 / reps;
+    CK(cudaGraphExecDestroy(ge));
+    CK(cudaGraphDestroy(g));
+    tg[i] = graph;
+    x.raw.row("launch", "graph_back_to_back", "kernels", n, "launches", reps, "us_per_launch", graph, "us");
+    x.raw.row("launch", "graph_single", "kernels", n, "launches", 1, "us_per_launch", graph1, "us");
+    x.raw.row("launch", "stream_back_to_back", "kernels", n, "launches", reps, "us_per_launch", stream, "us");
+    fprintf(stderr, "  %4d empty kernels: graph %.1f us (single %.1f us), stream %.1f us\n", n,
+            graph, graph1, stream);
+  }
+  double node = (tg[3] - tg[2]) / 900.0;
+  x.key("graph_node_us", node, 3, "graph of empty kernel nodes, back to back: (t(1000)-t(100))/900");
+  x.key("graph_launch_us", tg[0] - node, 2, "graph of one empty kernel, back to back, less one node");
+}
+
+// Random cyclic order of n nodes (Sattolo's shuffle, splitmix64 + multiply-shift).
+static std::vector<uint32_t> sattolo(size_t n, u64 seed) {
+  std::vector<uint32_t> o(n);
+  std::iota(o.begin(), o.end(), 0u);
+  u64 s = seed;
+  for (size_t i = n - 1; i > 0; --i) {
+    s += 0x9e3779b97f4a7c15ull;
+    u64 z = s;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    z ^= z >> 31;
+    size_t j = (size_t)(((unsigned __int128)z * i) >> 64);  // 0 .. i-1
+    std::swap(o[i], o[j]);
+  }
+  return o;
+}
+
+// Build a chain through the byte offsets `offs` (in visiting order) on the device.
+static void build_offsets(u64 base, const std::vector<u64> &offs) {
+  u64 *d = nullptr;
+  CK(cudaMalloc(&d, offs.size() * 8));
+  CK(cudaMemcpy(d, offs.data(), offs.size() * 8, cudaMemcpyHostToDevice));
+  k_build_chain<<<1024, 256>>>(base, d, offs.size());
+  CK_LAUNCH();
+  CK(cudaDeviceSynchronize());
+  CK(cudaFree(d));
+}
+
+// One chase: `warm` untimed hops then `hops` timed hops from `base`; median of 3 (L2
+// flushed before each when flush), cycles per hop.
+static double chase_run(Ctx &c, u64 base, int warm, int hops, bool l2_only, bool flush) {
+  std::vector<double> v;
+  for (int r = 0; r < 3; ++r) {
+    if (flush) CK(cudaMemsetAsync(c.scratch, r, size_t(1) << 30, c.s));
+    if (l2_only) k_chase<true><<<1, 1, 0, c.s>>>(base, warm, hops, c.d_sink, c.d_cycles);
+    else k_chase<false><<<1, 1, 0, c.s>>>(base, warm, hops, c.d_sink, c.d_cycles);
+    CK_LAUNCH();
+    v.push_back((double)read_cycles(c) / hops);
+  }
+  return median(v);
+}
+
+// Dependent-load latency against footprint (16 KiB .. 4 GiB), nodes 128 B apart, walked
+// in order or in a random cyclic order, ld.global.ca, one thread. Footprints up to 64 MiB:
+// a full untimed pass, then 8192 timed hops (steady state at that re-use distance);
+// larger: L2 flushed, 8192 timed hops. TLB: one node per 2 MiB page (line offsets spread
+// by a hash), 8 .. 2048 pages in random order, ld.global.cg: two untimed passes, then
+// 4096 timed hops, so every line is an L2 hit and only the translation changes.
+static void measure_chase_curve(Ctx &c, Ext &x) {
+  const size_t kib = 1024, mib = kib * kib, page = 2 * mib;
+  const size_t fps[8] = {16 * kib, 256 * kib, 4 * mib, 32 * mib, 64 * mib, 256 * mib,
+                         1024 * mib, 4096 * mib};
+  size_t total = std::min<size_t>(4096 * mib, c.prop.totalGlobalMem / 4);
+  char *buf = nullptr;
+  CK(cudaMalloc(&buf, total + page));
+  u64 base = ((u64)buf + page - 1) & ~(u64)(page - 1);
+  double rnd32 = 0, rnd1g = 0;
+  for (int pat = 0; pat < 2; ++pat)
+    for (size_t fp : fps) {
+      if (fp > total) continue;
+      size_t n = fp / 128;
+      std::vector<u64> offs(n);
+      if (pat == 0) {
+        for (size_t k = 0; k < n; ++k) offs[k] = k * 128;
+      } else {
+        std::vector<uint32_t> o = sattolo(n, 0x5eed0000ull + n);
+        for (size_t k = 0; k < n; ++k) offs[k] = (u64)o[k] * 128;
+      }
+      build_offsets(base, offs);
+      bool small = fp <= 64 * mib;
+      double cyc = chase_run(c, base, small ? (int)n : 0, 8192, false, !small);
+      const char *name = pat ? "random_128B" : "sequential_128B";
+      x.raw.row("chase", name, "footprint_bytes", (double)fp, "stride_bytes", 128,
+                "cycles_per_hop", cyc, "cycles");
+      fprintf(stderr, "  chase %-15s %10zu KiB: %.1f cycles/hop\n", name, fp / kib, cyc);
+      if (pat == 1 && fp == 32 * mib) rnd32 = cyc;
+      if (pat == 1 && fp == 1024 * mib) rnd1g = cyc;
+    }
+  x.key("l2_random_cycles", rnd32, 1, "random chase, 32 MiB footprint, 128 B apart, warm");
+  x.key("dram_random_cycles", rnd1g, 1, "random chase, 1 GiB footprint, 128 B apart, L2 flushed");
+
+  double lat0 = 0, latmax = 0, reach = 0;
+  std::vector<std::pair<double, double>> tlb;
+  for (size_t pages = 8; pages <= total / page; pages *= 2) {
+    std::vector<uint32_t> o = sattolo(pages, 0x7eb0000ull + pages);
+    std::vector<u64> offs(pages);
+    for (size_t k = 0; k < pages; ++k)
+      offs[k] = (u64)o[k] * page + ((o[k] * 2654435761u) % (page / 128)) * 128;
+    build_offsets(base, offs);
+    double cyc = chase_run(c, base + offs[0], 2 * (int)pages, 4096, true, false);
+    x.raw.row("tlb", "one_line_per_2MiB_page", "pages", (double)pages, "footprint_bytes",
+              (double)(pages * page), "cycles_per_hop", cyc, "cycles");
+    fprintf(stderr, "  tlb chase %5zu pages (%6zu MiB): %.1f cycles/hop\n", pages,
+            pages * page / mib, cyc);
+    tlb.push_back(std::make_pair((double)(pages * page), cyc));
+  }
+  if (!tlb.empty()) {
+    lat0 = tlb.front().second;
+    latmax = tlb.back().second;
+    for (auto &p : tlb)
+      if (p.second <= lat0 * 1.1) reach = p.first;
+  }
+  x.key("tlb_miss_cycles", latmax - lat0, 1,
+        fmt("L2-hit chase, one line per 2 MiB page: %.0f pages minus 8 pages",
+            tlb.empty() ? 0.0 : tlb.back().first / page));
+  x.key("tlb_reach_bytes", reach, 0, "largest page-chase footprint within 10% of 8 pages");
+  CK(cudaFree(buf));
+}
+
 // ---------------------------------------------------------------- output
 
 // What the INI file is made of: device facts, versions, table values, measurements.
@@ -965,6 +1694,8 @@ struct IniInputs {
   const char *arch;
   CcFacts facts;
   Measured m;
+  std::vector<CalKey> cal;  // the [calibrated] keys
+  bool cal_live;            // write [calibrated] as a section (else as comment lines)
 };
 
 // Collect the device facts and versions that write_ini needs (from the CUDA runtime).
@@ -982,6 +1713,7 @@ static IniInputs ini_inputs(const Ctx &c, const Measured &m, const char *arch, c
   in.arch = arch;
   in.facts = f;
   in.m = m;
+  in.cal_live = false;
   return in;
 }
 
@@ -1120,23 +1852,53 @@ static std::string write_ini(const IniInputs &in) {
   ini.num("launch_latency_us", m.launch_latency_us, 2, meas + "one empty launch between events");
   ini.num("block_launch_cycles", m.block_cycles, 1,
           meas + "empty 32-thread blocks, 4096 vs 256 per SM, per block per SM");
+
+  if (!in.cal.empty()) {
+    // Keys today's device loader does not know yet: a [calibrated] section with
+    // --calibrated-section, otherwise the same lines as comments so the file still loads.
+    Ini cal;
+    cal.section("calibrated");
+    cal.note("keys written by gpuperf-calibrate beyond the core schema (docs/device-files.md); "
+             "the sweeps behind them are in the --raw table");
+    for (const CalKey &k : in.cal) cal.num(k.key.c_str(), k.value, k.decimals, meas + k.comment);
+    ini.text += "\n";
+    if (in.cal_live) {
+      ini.text += cal.text;
+    } else {
+      ini.text += "; [calibrated] keys, commented out: run gpuperf-calibrate with "
+                  "--calibrated-section for a loader that reads them\n";
+      size_t pos = 0;
+      while (pos < cal.text.size()) {
+        size_t nl = cal.text.find('\n', pos);
+        std::string line = cal.text.substr(pos, nl - pos);
+        ini.text += (line.compare(0, 1, ";") == 0 ? ";" : "; ") + line + "\n";
+        pos = nl + 1;
+      }
+    }
+  }
   return ini.text;
 }
 
 // Print usage to `out`.
 static void usage(FILE *out) {
   fprintf(out,
-          "usage: gpuperf-calibrate [-d DEVICE] [-o FILE] [--arch NAME]\n"
+          "usage: gpuperf-calibrate [-d DEVICE] [-o FILE] [--arch NAME] [--raw FILE]\n"
+          "                         [--calibrated-section]\n"
           "Measures the GPU and writes a gpuperf device INI file to stdout (or FILE).\n"
-          "  -d DEVICE    CUDA device index (default 0)\n"
-          "  -o FILE      write the INI file to FILE\n"
-          "  --arch NAME  plugin name for a compute capability gpuperf has no default for\n");
+          "  -d DEVICE             CUDA device index (default 0)\n"
+          "  -o FILE               write the INI file to FILE\n"
+          "  --arch NAME           plugin name for a compute capability gpuperf has no default for\n"
+          "  --raw FILE            write every sweep (barriers, atomics, warp ops, integer\n"
+          "                        pipes, launches, pointer chases) to FILE as CSV\n"
+          "  --calibrated-section  write the extended keys as a [calibrated] section (default:\n"
+          "                        as comment lines, which today's device loader skips)\n");
 }
 
 // Parse options, run every measurement, write the INI.
 int main(int argc, char **argv) {
   int dev = 0;
-  const char *out_path = nullptr, *arch_opt = nullptr;
+  const char *out_path = nullptr, *arch_opt = nullptr, *raw_path = nullptr;
+  bool cal_live = false;
   for (int i = 1; i < argc; ++i) {
     if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
       usage(stdout);
@@ -1147,6 +1909,10 @@ int main(int argc, char **argv) {
       out_path = argv[++i];
     } else if (!strcmp(argv[i], "--arch") && i + 1 < argc) {
       arch_opt = argv[++i];
+    } else if (!strcmp(argv[i], "--raw") && i + 1 < argc) {
+      raw_path = argv[++i];
+    } else if (!strcmp(argv[i], "--calibrated-section")) {
+      cal_live = true;
     } else {
       fprintf(stderr, "gpuperf-calibrate: unknown or incomplete option '%s'\n", argv[i]);
       usage(stderr);
@@ -1207,7 +1973,55 @@ int main(int argc, char **argv) {
   fprintf(stderr, "host and peer links\n");
   measure_links(c, m);
 
-  std::string ini = write_ini(ini_inputs(c, m, arch, *facts));
+  Ext x;
+  a.num = 1000003;
+  auto phase = [&](const char *name, double t0) {
+    double t = wall_s() - t0;
+    x.raw.row("run", name, "-", 0, "-", 0, "wall_seconds", t, "s");
+    fprintf(stderr, "  (%s: %.1f s)\n", name, t);
+  };
+  double t_all = wall_s(), t0 = t_all;
+  fprintf(stderr, "barriers\n");
+  measure_barriers(c, x);
+  phase("barriers", t0);
+  fprintf(stderr, "atomics\n");
+  t0 = wall_s();
+  measure_atomics(c, m, x);
+  measure_smem_atomics(c, x);
+  phase("atomics", t0);
+  fprintf(stderr, "warp operations, integer and conversion pipes\n");
+  t0 = wall_s();
+  measure_instructions(c, a, x);
+  phase("instructions", t0);
+  fprintf(stderr, "graph launches\n");
+  t0 = wall_s();
+  measure_graphs(c, x);
+  phase("graphs", t0);
+  fprintf(stderr, "pointer-chase latency curve and TLB\n");
+  t0 = wall_s();
+  measure_chase_curve(c, x);
+  phase("chase", t0);
+  phase("extended_total", t_all);
+  for (const CalKey &k : x.keys)
+    x.raw.row("key", k.key, "-", 0, "-", 0, "value", k.value, "see docs/device-files.md");
+
+  IniInputs in = ini_inputs(c, m, arch, *facts);
+  in.cal = x.keys;
+  in.cal_live = cal_live;
+  std::string ini = write_ini(in);
+  if (raw_path) {
+    FILE *f = fopen(raw_path, "w");
+    if (!f) {
+      fprintf(stderr, "gpuperf-calibrate: --raw %s: cannot write: %s\n", raw_path, strerror(errno));
+      return 1;
+    }
+    fputs(x.raw.text.c_str(), f);
+    if (fclose(f) != 0) {
+      fprintf(stderr, "gpuperf-calibrate: --raw %s: error writing\n", raw_path);
+      return 1;
+    }
+    fprintf(stderr, "gpuperf-calibrate: wrote %s\n", raw_path);
+  }
   if (out_path) {
     FILE *f = fopen(out_path, "w");
     if (!f) {

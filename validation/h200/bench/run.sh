@@ -9,6 +9,9 @@
 #   own.csv           the families of bench_own.cu (GPU 0)
 #   multigpu.csv      the two-GPU family (header only when fewer than two GPUs)
 #   calibrated.ini    gpuperf-calibrate's device file for GPU 0
+#   calibrate_raw.csv gpuperf-calibrate's sweeps (--raw): barriers, atomics, warp ops,
+#                     integer pipes, graph launches, pointer-chase curve
+#   sass_counts.txt   opcode counts per kernel of gpuperf-calibrate (from its SASS)
 #   run.log           everything printed
 #   logs.tar.gz       nvcc -Xptxas -v reports, SASS, nvidia-smi reports
 #                     (query, topology, clocks sampled during the run), program logs
@@ -82,7 +85,8 @@ main() {
   step bench_shared 240 "$bin/bench_shared" "$dest/calibration.csv" 0 || fail=1
   step bench_own 240 "$bin/bench_own" "$dest/own.csv" 0 || fail=1
   step bench_multigpu 150 "$bin/bench_multigpu" "$dest/multigpu.csv" || fail=1
-  step calibrate 150 "$bin/gpuperf-calibrate" -d 0 -o "$dest/calibrated.ini" || fail=1
+  step calibrate 150 "$bin/gpuperf-calibrate" -d 0 -o "$dest/calibrated.ini" \
+    --raw "$dest/calibrate_raw.csv" || fail=1
 
   kill "$smi" 2>/dev/null
   wait "$smi" 2>/dev/null
@@ -91,6 +95,10 @@ main() {
   for b in bench_shared bench_own bench_multigpu gpuperf-calibrate; do
     cuobjdump --dump-sass "$bin/$b" >"$logs/sass_$b.txt" 2>&1
   done
+  # Opcode counts per kernel: the instruction each timed loop is meant to issue.
+  awk '/Function :/ {f = $3} match($0, /\/\*[0-9a-f]+\*\/ +(@!?U?P[A-Z0-9]+ +)?[A-Z][A-Z0-9_.]*/) {
+         n = split(substr($0, RSTART, RLENGTH), w, / +/); c[f " " w[n]]++ }
+       END {for (k in c) print k, c[k]}' "$logs/sass_gpuperf-calibrate.txt" | sort >"$dest/sass_counts.txt"
   echo "== SM clocks sampled during the run (MHz: count)"
   awk -F', ' 'NR > 1 && $3 ~ /MHz/ {print "GPU" $2 " " $3}' "$logs/clocks.csv" | sort | uniq -c
 
