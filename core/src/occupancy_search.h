@@ -16,24 +16,11 @@
 #include <stdint.h>
 
 #include "arch.h"
+#include "gpuperf/gpuperf.h"
 #include "device.h"
 #include "util.h"
 
-/*
- * A kernel as the calculator sees it. The block's dynamic shared memory is
- * dynamic_smem_bytes + threads x smem_per_thread_bytes (a kernel whose
- * shared memory grows with the block, like cudaOccupancyMaxPotentialBlock-
- * SizeVariableSMem's blockSizeToDynamicSMemSize).
- */
-typedef struct gp_occ_config {
-    uint64_t threads;               /* threads per block (1-D) */
-    uint32_t regs;                  /* registers per thread */
-    uint64_t static_smem_bytes;
-    uint64_t dynamic_smem_bytes;
-    uint64_t smem_per_thread_bytes;
-    uint32_t cache_pref;            /* gp_cache_pref_t */
-    int32_t carveout_percent;       /* -1: default */
-} gp_occ_config_t;
+/* gp_occ_config_t and gp_occ_knob_t are public (gpuperf/gpuperf.h). */
 
 /* A device with its plugin. */
 typedef struct gp_occ_target {
@@ -77,16 +64,6 @@ typedef struct gp_occ_best {
  */
 int gp_occ_best_block(const gp_occ_target_t *t, const gp_occ_config_t *c, gp_occ_best_t *out,
                       gp_err_t *err);
-
-/* What the calculator may change, one at a time. */
-typedef enum gp_occ_knob {
-    GP_OCC_KNOB_REGS = 0, /* registers per thread */
-    GP_OCC_KNOB_SMEM,     /* shared memory per block, bytes in all */
-    GP_OCC_KNOB_THREADS,  /* threads per block */
-    GP_OCC_KNOB_COMBINED, /* several of the three at once, tried only when
-                             none alone does it */
-    GP_OCC_KNOB_COUNT
-} gp_occ_knob_t;
 
 /* The JSON name of a knob: registers_per_thread, shared_memory_per_block,
    threads_per_block, combined. */

@@ -97,8 +97,9 @@ expect_err "empty table"
 case_ "usage"
 gp validate
 expect_status 2
-gp validate a.csv b.csv
+gp validate --set a --set b x.csv
 expect_status 2
+expect_err "2 --set labels for 1 tables"
 gp validate x.csv --max-mape lots
 expect_status 2
 
