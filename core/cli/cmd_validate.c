@@ -149,24 +149,27 @@ static void ttab_print(ttab_t *t, const char *indent)
         for (c = 0; c < t->ncols; c++)
             rest[c] = t->cells[r][c];
         while (more) {
+            int last = t->ncols - 1;
+            if (rest[0] != t->cells[r][0]) /* a continuation line: stop at its last text */
+                while (last > 0 && !*rest[last])
+                    last--;
             more = 0;
             printf("%s", indent);
-            for (c = 0; c < t->ncols; c++) {
+            for (c = 0; c <= last; c++) {
                 const char *next;
                 size_t len = piece(rest[c], t->cap[c] ? t->width[c] : 0, &next);
                 int pad = t->width[c] - (int)len;
                 if (t->right[c])
                     printf("%*s%.*s", pad > 0 ? pad : 0, "", (int)len, rest[c]);
-                else if (c + 1 < t->ncols)
+                else if (c < last)
                     printf("%.*s%*s", (int)len, rest[c], pad > 0 ? pad : 0, "");
                 else
                     printf("%.*s", (int)len, rest[c]);
-                if (c + 1 < t->ncols)
+                if (c < last)
                     printf("  ");
                 rest[c] = next;
                 more |= *next != '\0';
             }
-            /* no trailing blanks on continuation lines */
             printf("\n");
         }
     }
@@ -556,11 +559,11 @@ static int gates(const vtab_t *v, const vopts_t *o)
         bad = 1;
     }
     if (o->check_order && st.order_errors > (unsigned)o->max_order_errors) {
-        fail(EXIT_FAIL, "%s (%s): %u %s in the wrong order (%d allowed, --max-order-errors)",
-             v->set, v->path, st.order_errors,
-             gp_table_form(v->t) == GP_TABLE_SPEEDUPS ? "speedups predicted on the other side "
-                                                        "of 1x"
-                                                      : "pairs of sweep rows predicted",
+        fail(EXIT_FAIL, "%s (%s): %u %s (%d allowed, --max-order-errors)", v->set, v->path,
+             st.order_errors,
+             gp_table_form(v->t) == GP_TABLE_SPEEDUPS
+                 ? "speedups predicted on the wrong side of 1x"
+                 : "pairs of sweep rows predicted in the wrong order",
              o->max_order_errors);
         bad = 1;
     }
@@ -764,6 +767,9 @@ int gp_cmd_validate(int argc, char **argv)
         }
     }
     if (!o.json && n > 1) {
+        int w = 0;
+        for (i = 0; i < n; i++)
+            w = GP_MAX_INT(w, (int)strlen(tabs[i].set));
         printf("\n== tables (headline: independent rows)\n");
         for (i = 0; i < n; i++) {
             gp_score_stats_t st;
@@ -771,7 +777,7 @@ int gp_cmd_validate(int argc, char **argv)
             stats(&tabs[i], &o, GP_SCORE_HEADLINE, NULL, &st);
             stats_text(line, sizeof line, &st, &o,
                        gp_table_form(tabs[i].t) == GP_TABLE_SPEEDUPS);
-            printf("  %-14s %s\n", tabs[i].set, line);
+            printf("  %-*s  %s\n", w, tabs[i].set, line);
         }
     }
     if (all)
