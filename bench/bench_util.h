@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "gpuperf/gpuperf.h"
 #include "util.h"
 
 /* Seconds on CLOCK_MONOTONIC. */
@@ -39,10 +40,9 @@ typedef struct bench_row {
 } bench_row_t;
 
 /*
- * Read a validation table (CSV with a header naming device, script,
- * script_params, measured_us and optionally divide_by; '#' lines are
- * comments). Scripts are resolved against the table's folder and its
- * ancestors, like gpuperf validate does. Appends to *rows (realloc'd).
+ * Read a validation table of kernel times with the library's reader
+ * (gp_table_read: the same checks and script resolution as gpuperf
+ * validate). Appends to *rows (realloc'd).
  */
 int bench_read_table(const char *path, bench_row_t **rows, size_t *n_rows, gp_err_t *err);
 

@@ -61,7 +61,7 @@ static void sweep_text(char *out, size_t size, const gp_occ_sweep_t *s,
 
 /* The report of one configuration: text or JSON, advice, charts. */
 static int report_one(const gp_cli_device_t *d, const gp_occ_config_t *cfg, int json,
-                      int suggest, const char *svg)
+                      int suggest, int chosen, const char *svg)
 {
     gp_occ_target_t t = {&d->dev, d->arch};
     gp_occupancy_t o;
@@ -82,10 +82,15 @@ static int report_one(const gp_cli_device_t *d, const gp_occ_config_t *cfg, int 
         }
         if (svg)
             cJSON_AddStringToObject(doc, "svg", svg);
+        if (chosen)
+            cJSON_AddStringToObject(doc, "threads_per_block_from", "suggest");
         gp_print_json(doc);
         cJSON_Delete(doc);
         return GP_EXIT_OK;
     }
+    if (chosen)
+        printf("no --threads: the block size below is the largest with the highest occupancy\n"
+               "(the answer of cudaOccupancyMaxPotentialBlockSize)\n\n");
     gp_report_occupancy_text(stdout, &d->dev, &l, &o);
     if (cfg->smem_per_thread_bytes)
         printf("  shared memory grows  %llu B per thread: %llu static + %llu dynamic + %llu x "
@@ -124,7 +129,8 @@ int gp_cmd_occupancy(int argc, char **argv)
     gp_occ_config_t cfg;
     gp_cli_device_t d;
     memset(&sw, 0, sizeof sw);
-    sw.smem.step = sw.dynamic_smem.step = 1; /* default 0 bytes: one value */
+    /* default 0 bytes: one value; no --threads: --suggest picks one */
+    sw.threads.step = sw.smem.step = sw.dynamic_smem.step = 1;
     optind = 1;
     opterr = 0;
     while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -196,10 +202,14 @@ int gp_cmd_occupancy(int argc, char **argv)
     if (!device)
         return gp_cli_fail("occupancy", GP_EXIT_USAGE,
                            "--device is required (gpuperf devices lists them)");
-    if (!have_threads || !have_regs)
+    if (!have_regs)
         return gp_cli_fail("occupancy", GP_EXIT_USAGE,
-                           "--threads and --regs are required (e.g. --threads 256 --regs 32)");
-    if (sw.threads.first == 0)
+                           "--regs is required (e.g. --threads 256 --regs 32)");
+    if (!have_threads && !suggest)
+        return gp_cli_fail("occupancy", GP_EXIT_USAGE,
+                           "--threads is required unless --suggest picks the block size (e.g. "
+                           "--threads 256 --regs 32, or --regs 32 --suggest)");
+    if (have_threads && sw.threads.first == 0)
         return gp_cli_fail("occupancy", GP_EXIT_USAGE, "--threads %s: expected 1..%llu",
                            texts[0], (unsigned long long)MAX_THREADS);
     {
@@ -230,6 +240,22 @@ int gp_cmd_occupancy(int argc, char **argv)
         cfg.smem_per_thread_bytes = per_thread;
         cfg.cache_pref = cache;
         cfg.carveout_percent = have_carve ? (int32_t)carve : -1;
+        if (!have_threads) {
+            /* like cudaOccupancyMaxPotentialBlockSize: the block size is the answer */
+            gp_occ_target_t t = {&d.dev, d.arch};
+            gp_occ_best_t best;
+            gp_err_t err;
+            if (gp_occ_best_block(&t, &cfg, &best, &err))
+                return gp_cli_fail("occupancy", GP_EXIT_FAIL, "%s", err.msg);
+            if (best.threads == 0)
+                return gp_cli_fail("occupancy", GP_EXIT_FAIL,
+                                   "--regs %s: no block size (a multiple of %u threads up to "
+                                   "%llu) runs with this many registers and this much shared "
+                                   "memory on %s; lower --regs or --smem",
+                                   texts[1], d.dev.warp_size,
+                                   (unsigned long long)best.limit_threads, d.dev.id);
+            cfg.threads = best.threads_largest;
+        }
         if (sweeping) {
             gp_occ_target_t t = {&d.dev, d.arch};
             gp_err_t err;
@@ -238,13 +264,14 @@ int gp_cmd_occupancy(int argc, char **argv)
             return GP_EXIT_OK;
         }
     }
-    return report_one(&d, &cfg, json, suggest, svg);
+    return report_one(&d, &cfg, json, suggest, !have_threads, svg);
 }
 
 void gp_help_occupancy(FILE *out)
 {
     fprintf(out,
             "usage: gpuperf occupancy --device D --threads T --regs R [--smem BYTES]\n"
+            "       gpuperf occupancy --device D --regs R [--smem BYTES] --suggest\n"
             "                         [--dynamic-smem BYTES] [--smem-per-thread BYTES]\n"
             "                         [--cache PREF] [--carveout PCT] [--suggest]\n"
             "                         [--svg FILE] [--json]\n\n"
@@ -255,7 +282,8 @@ void gp_help_occupancy(FILE *out)
             "cuda_occupancy.h from 3.0 on (docs/occupancy.md has the rules and their\n"
             "sources).\n\n"
             "  --device D          device name (gpuperf devices) or path to an .ini file\n"
-            "  --threads T         threads per block\n"
+            "  --threads T         threads per block; without it, --suggest picks the block\n"
+            "                      size (as cudaOccupancyMaxPotentialBlockSize does)\n"
             "  --regs R            registers per thread, as `nvcc -Xptxas -v` reports them\n"
             "  --smem BYTES        static shared memory per block (default 0)\n"
             "  --dynamic-smem B    dynamic shared memory per block (default 0); a block above\n"
@@ -294,6 +322,7 @@ void gp_help_occupancy(FILE *out)
             "examples:\n"
             "  gpuperf occupancy --device h200-sxm --threads 256 --regs 32 --smem 0\n"
             "  gpuperf occupancy --device tesla-c1060 --threads 128 --regs 17 --suggest\n"
+            "  gpuperf occupancy --device h200-sxm --regs 40 --smem 0 --suggest\n"
             "  gpuperf occupancy --device a100-sxm4-40gb --threads 32:1024:32 --regs 64\n"
             "  gpuperf occupancy --device h100-sxm --threads 256 --regs 32:128:8 \\\n"
             "      --smem 0:49152:16384 --json\n"

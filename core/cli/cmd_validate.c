@@ -1,629 +1,863 @@
 /*
- * cmd_validate.c - `gpuperf validate`: predicted against measured times.
- *
- * A validation table is CSV (read with libcsv) with at least the columns
- * device,family,name,params,script,script_params,measured_us and optionally
- * divide_by (the prediction's total is divided by it, for per-launch
- * figures) and source. Each row runs its script on its device and compares.
+ * cmd_validate.c - `gpuperf validate`: predicted against measured, for one
+ * or several validation tables. Reading, predicting and scoring are the
+ * library's (gp_table_*, gp_score_* of gpuperf/gpuperf.h); this file parses
+ * the command line, prints text or JSON, and applies the thresholds.
  */
-#include <csv.h>
 #include <getopt.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
-#include "cli.h"
+#include <cjson/cJSON.h>
 
-#define MAX_COLS 32
-#define MAX_ROWS 100000
-#define MAX_FIELD 2048
+#include "gpuperf/gpuperf.h"
 
-/* One table row as read. */
-typedef struct vrow {
-    char *f[MAX_COLS];
-    int nf;
-    long line;
-} vrow_t;
+/* Exit statuses, as every command (cli.h). */
+#define EXIT_FAIL 1
+#define EXIT_USAGE 2
 
-/* The CSV being read. */
-typedef struct vtable {
-    vrow_t *rows;
-    int n, cap;
-    vrow_t cur;
-    long line;
-    int oom;
-} vtable_t;
+/* Most tables in one run; widest a wrapped text column gets. */
+#define MAX_TABLES 32
+#define PARAMS_COLUMNS 40
+#define MAX_CELLS 12
 
-/* libcsv field callback. */
-static void on_field(void *s, size_t len, void *ud)
-{
-    vtable_t *t = ud;
-    char *v;
-    if (t->cur.nf >= MAX_COLS || len > MAX_FIELD) {
-        t->cur.nf = MAX_COLS + 1; /* marks the row as malformed */
-        return;
-    }
-    v = malloc(len + 1);
-    if (!v) {
-        t->oom = 1;
-        return;
-    }
-    memcpy(v, s, len);
-    v[len] = '\0';
-    t->cur.f[t->cur.nf++] = v;
-}
+#define GP_MAX_INT(a, b) ((a) > (b) ? (a) : (b))
+#define GP_ARRAY_LEN_INT(a) (sizeof(a) / sizeof((a)[0]))
 
-/* libcsv row callback. */
-static void on_row(int c, void *ud)
-{
-    vtable_t *t = ud;
-    (void)c;
-    t->line++;
-    if (t->n == t->cap) {
-        int cap = t->cap ? t->cap * 2 : 64;
-        vrow_t *r = cap <= MAX_ROWS ? realloc(t->rows, (size_t)cap * sizeof *r) : NULL;
-        if (!r) {
-            t->oom = 1;
-            return;
-        }
-        t->rows = r;
-        t->cap = cap;
-    }
-    t->cur.line = t->line;
-    t->rows[t->n++] = t->cur;
-    memset(&t->cur, 0, sizeof t->cur);
-}
-
-static void table_free(vtable_t *t)
-{
-    int i, j;
-    for (i = 0; i < t->n; i++)
-        for (j = 0; j < t->rows[i].nf && j < MAX_COLS; j++)
-            free(t->rows[i].f[j]);
-    for (j = 0; j < t->cur.nf && j < MAX_COLS; j++)
-        free(t->cur.f[j]);
-    free(t->rows);
-}
-
-/* Read a CSV file; comment lines (starting with '#') are skipped. */
-static int read_table(const char *path, vtable_t *t, gp_err_t *err)
-{
-    char *data = NULL, *p;
-    size_t len;
-    struct csv_parser csv;
-    memset(t, 0, sizeof *t);
-    if (gp_read_file(path, 64u << 20, &data, &len, err))
-        return -1;
-    if (memchr(data, '\0', len)) {
-        free(data);
-        return gp_err_set(err, "%s: binary data in a CSV table", path);
-    }
-    if (csv_init(&csv, CSV_APPEND_NULL) != 0) {
-        free(data);
-        return gp_err_set(err, "%s: cannot start the CSV parser", path);
-    }
-    /* blank out comment lines, keeping the newlines so line numbers hold */
-    for (p = data; p && *p;) {
-        char *eol = strchr(p, '\n');
-        if (*p == '#')
-            memset(p, ' ', eol ? (size_t)(eol - p) : strlen(p));
-        p = eol ? eol + 1 : NULL;
-    }
-    {
-        /* feed line by line so each row's line number is known */
-        char *line = data;
-        long lineno = 0;
-        while (line && *line) {
-            char *eol = strchr(line, '\n');
-            size_t n = eol ? (size_t)(eol - line + 1) : strlen(line);
-            lineno++;
-            if (strspn(line, " \t\r") == n - (eol ? 1 : 0)) { /* blank */
-                line = eol ? eol + 1 : NULL;
-                continue;
-            }
-            t->line = lineno - 1;
-            if (csv_parse(&csv, line, n, on_field, on_row, t) != n) {
-                gp_err_set(err, "%s:%ld: %s", path, lineno, csv_strerror(csv_error(&csv)));
-                csv_free(&csv);
-                free(data);
-                return -1;
-            }
-            line = eol ? eol + 1 : NULL;
-        }
-        t->line = lineno - 1;
-    }
-    csv_fini(&csv, on_field, on_row, t);
-    csv_free(&csv);
-    free(data);
-    if (t->oom)
-        return gp_err_set(err, "%s: too large (out of memory or more than %d rows)", path,
-                          MAX_ROWS);
-    return 0;
-}
-
-/* Column indexes. */
-enum { C_DEVICE, C_FAMILY, C_NAME, C_PARAMS, C_SCRIPT, C_SPARAMS, C_MEASURED, C_DIVIDE,
-       C_SOURCE, C_COUNT };
-static const char *const COLS[C_COUNT] = {"device", "family", "name", "params", "script",
-                                          "script_params", "measured_us", "divide_by",
-                                          "source"};
-
-/* One evaluated row. */
-typedef struct vres {
-    const vrow_t *row;
-    double measured, predicted, err_pct, ratio;
-    int ok;
-    char bound[24];
-    char error[1100];
-} vres_t;
-
-/* Find a script: as given, or relative to the table's folder and its
-   ancestors (tables name scripts from the project root). */
-static int find_script(const char *table, const char *script, char *out, size_t size)
-{
-    struct stat st;
-    char dir[GP_PATH_MAX];
-    int up;
-    if (stat(script, &st) == 0 && S_ISREG(st.st_mode))
-        return gp_strlcpy(out, script, size);
-    if (script[0] == '/')
-        return -1;
-    gp_strlcpy(dir, table, sizeof dir);
-    for (up = 0; up < 6; up++) {
-        char *slash = strrchr(dir, '/');
-        if (slash)
-            *slash = '\0';
-        else
-            strcpy(dir, ".");
-        if (gp_snprintf(out, size, "%s/%s", dir, script) == 0 && stat(out, &st) == 0 &&
-            S_ISREG(st.st_mode))
-            return 0;
-        if (!slash)
-            break;
-    }
-    return -1;
-}
-
-/* Evaluate one row. */
-static void eval_row(const char *table, const vrow_t *r, const int *col, const gp_script_opts_t *so,
-                     vres_t *res)
-{
-    gp_cli_device_t d;
-    gp_err_t err;
-    gp_workload_t wl;
-    gp_prediction_t pred;
-    gp_param_kv_t kv[32];
-    size_t nkv = 0;
-    char sp[MAX_FIELD + 1], path[GP_PATH_MAX], *save = NULL, *tok;
-    double divide = 1, measured;
-    memset(res, 0, sizeof *res);
-    res->row = r;
-    if (gp_parse_number(r->f[col[C_MEASURED]], &measured, &err) || !(measured > 0)) {
-        snprintf(res->error, sizeof res->error, "measured_us '%s' is not a positive number",
-                 r->f[col[C_MEASURED]]);
-        return;
-    }
-    res->measured = measured;
-    if (col[C_DIVIDE] >= 0 && col[C_DIVIDE] < r->nf && r->f[col[C_DIVIDE]][0]) {
-        if (gp_parse_number(r->f[col[C_DIVIDE]], &divide, &err) || !(divide > 0)) {
-            snprintf(res->error, sizeof res->error, "divide_by '%s' is not a positive number",
-                     r->f[col[C_DIVIDE]]);
-            return;
-        }
-    }
-    gp_strlcpy(sp, r->f[col[C_SPARAMS]], sizeof sp);
-    for (tok = strtok_r(sp, " \t;", &save); tok; tok = strtok_r(NULL, " \t;", &save)) {
-        char *eq = strchr(tok, '=');
-        if (!eq || eq == tok || nkv >= GP_ARRAY_LEN(kv)) {
-            snprintf(res->error, sizeof res->error,
-                     "script_params '%s': write space-separated key=value pairs",
-                     r->f[col[C_SPARAMS]]);
-            return;
-        }
-        *eq = '\0';
-        kv[nkv].key = tok;
-        kv[nkv].value = eq + 1;
-        nkv++;
-    }
-    if (find_script(table, r->f[col[C_SCRIPT]], path, sizeof path)) {
-        snprintf(res->error, sizeof res->error, "script '%s' not found (relative to the table "
-                 "or the current folder)", r->f[col[C_SCRIPT]]);
-        return;
-    }
-    memset(&d, 0, sizeof d);
-    if (gp_device_open(r->f[col[C_DEVICE]], &d.dev, &d.arch, &err)) {
-        snprintf(res->error, sizeof res->error, "%s", err.msg);
-        return;
-    }
-    if (gp_script_run(path, so, &d.dev, kv, nkv, &wl, &err)) {
-        snprintf(res->error, sizeof res->error, "%s", err.msg);
-        return;
-    }
-    if (gp_predict(&d.dev, d.arch, &wl, NULL, &pred, &err)) {
-        snprintf(res->error, sizeof res->error, "%s", err.msg);
-        gp_workload_free(&wl);
-        return;
-    }
-    res->predicted = pred.total_us / divide;
-    if (!(res->predicted > 0)) {
-        /* nothing to compare with (a ratio would be infinite) */
-        snprintf(res->error, sizeof res->error,
-                 "the script launches and copies nothing (predicted %g us); check "
-                 "script_params",
-                 res->predicted);
-        gp_prediction_free(&pred);
-        gp_workload_free(&wl);
-        return;
-    }
-    if (pred.n_cmds > 0) {
-        /* the bound of the longest launch */
-        uint32_t i, best = 0;
-        for (i = 1; i < pred.n_cmds; i++)
-            if (pred.cmds[i].time_us > pred.cmds[best].time_us)
-                best = i;
-        gp_strlcpy(res->bound,
-                   pred.cmds[best].type == GP_CMD_LAUNCH ? gp_bound_name(pred.cmds[best].bound)
-                                                         : "copy",
-                   sizeof res->bound);
-    }
-    res->err_pct = (res->predicted - measured) / measured * 100;
-    res->ratio = res->predicted > measured ? res->predicted / measured : measured / res->predicted;
-    res->ok = 1;
-    gp_prediction_free(&pred);
-    gp_workload_free(&wl);
-}
+/* The command's entry points (the command table in main.c declares them
+   through cli.h; this file needs nothing else of it). */
+int gp_cmd_validate(int argc, char **argv);
+void gp_help_validate(FILE *out);
 
 /* Options. */
 typedef struct vopts {
     int json;
-    double max_mape;  /* <0: no check */
-    double max_ratio; /* <0: no check */
+    double max_mape;       /* <0: no check */
+    double max_ratio;      /* <0: no check */
+    double min_within_2x;  /* fraction, <0: no check */
+    double within_factor;  /* --min-within FACTOR:FRACTION; 0: none */
+    double min_within;
     int check_order;
-    int max_order_errors; /* with check_order: errors tolerated */
-    double order_tolerance_pct;
-    const char *family;
-    const char *source;   /* only rows whose source contains this */
+    int max_order_errors;
+    gp_score_opts_t score;
+    const char *sets[MAX_TABLES];
+    int n_sets;
 } vopts_t;
 
-/* Order errors within sweeps: rows of one (device, family, name) whose
-   measured times differ by more than the tolerance must be predicted in the
-   same order. Returns the number of wrongly ordered pairs. */
-static int order_errors(vres_t *res, int n, const int *col, double tol_pct, FILE *out)
+/* One table of the run. */
+typedef struct vtab {
+    const char *path;
+    char set[256];
+    gp_table_t *t;
+    gp_score_t *s;
+} vtab_t;
+
+/* Print "gpuperf validate: message" to stderr; returns status. */
+static int fail(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int fail(int status, const char *fmt, ...)
 {
-    int i, j, bad = 0;
-    for (i = 0; i < n; i++)
-        for (j = i + 1; j < n; j++) {
-            const vrow_t *a = res[i].row, *b = res[j].row;
-            double dm, dp;
-            if (!res[i].ok || !res[j].ok || strcmp(a->f[col[C_DEVICE]], b->f[col[C_DEVICE]]) ||
-                strcmp(a->f[col[C_FAMILY]], b->f[col[C_FAMILY]]) ||
-                strcmp(a->f[col[C_NAME]], b->f[col[C_NAME]]))
-                continue;
-            dm = res[j].measured - res[i].measured;
-            dp = res[j].predicted - res[i].predicted;
-            if (fabs(dm) <= tol_pct / 100 * GP_MIN(res[i].measured, res[j].measured))
-                continue;
-            if ((dm > 0) != (dp > 0)) {
-                bad++;
-                if (out)
-                    fprintf(out, "  order: %s %s [%s] measured %.2f < %.2f but predicted %.2f >= %.2f (%s)\n",
-                            a->f[col[C_FAMILY]], a->f[col[C_NAME]],
-                            dm > 0 ? a->f[col[C_PARAMS]] : b->f[col[C_PARAMS]],
-                            GP_MIN(res[i].measured, res[j].measured),
-                            GP_MAX(res[i].measured, res[j].measured),
-                            dm > 0 ? res[i].predicted : res[j].predicted,
-                            dm > 0 ? res[j].predicted : res[i].predicted,
-                            dm > 0 ? b->f[col[C_PARAMS]] : a->f[col[C_PARAMS]]);
+    va_list ap;
+    fputs("gpuperf validate: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    return status;
+}
+
+/* ------------------------------------------------------------ text tables */
+
+/* A text table: a header and rows of cells, columns as wide as their
+   widest cell; a column with a cap wraps longer cells at spaces onto
+   continuation lines (so nothing is ever cut). */
+typedef struct ttab {
+    int ncols;
+    const char *head[MAX_CELLS];
+    int right[MAX_CELLS]; /* right-aligned (numbers) */
+    int cap[MAX_CELLS];   /* 0: no cap */
+    char *(*cells)[MAX_CELLS];
+    int n, alloc;
+    int width[MAX_CELLS];
+} ttab_t;
+
+/* Append a row (cells are copied). */
+static void ttab_add(ttab_t *t, const char *const *cells)
+{
+    int c;
+    if (t->n == t->alloc) {
+        int a = t->alloc ? t->alloc * 2 : 32;
+        void *p = realloc(t->cells, (size_t)a * sizeof *t->cells);
+        if (!p)
+            return; /* the row is left out; the totals still hold */
+        t->cells = p;
+        t->alloc = a;
+    }
+    for (c = 0; c < t->ncols; c++)
+        t->cells[t->n][c] = strdup(cells[c] ? cells[c] : "");
+    t->n++;
+}
+
+/* The next piece of `s` that fits in `w` columns (at least one word, cut
+   inside a word only when it alone is wider); returns its length and sets
+   *next past the spaces that follow. */
+static size_t piece(const char *s, int w, const char **next)
+{
+    size_t len = strlen(s), end = 0, i;
+    if (w <= 0 || len <= (size_t)w) {
+        *next = s + len;
+        return len;
+    }
+    for (i = 0; i <= (size_t)w; i++)
+        if (s[i] == ' ')
+            end = i;
+    if (end == 0)
+        end = (size_t)w;
+    *next = s + end;
+    while (**next == ' ')
+        (*next)++;
+    return end;
+}
+
+/* Print the table with two spaces between columns. */
+static void ttab_print(ttab_t *t, const char *indent)
+{
+    int c, r;
+    for (c = 0; c < t->ncols; c++) {
+        int w = (int)strlen(t->head[c]);
+        for (r = 0; r < t->n; r++)
+            w = GP_MAX_INT(w, (int)strlen(t->cells[r][c]));
+        t->width[c] = t->cap[c] && w > t->cap[c] ? t->cap[c] : w;
+    }
+    printf("%s", indent);
+    for (c = 0; c < t->ncols; c++) {
+        if (t->right[c])
+            printf("%*s", t->width[c], t->head[c]);
+        else if (c + 1 < t->ncols)
+            printf("%-*s", t->width[c], t->head[c]);
+        else
+            printf("%s", t->head[c]);
+        if (c + 1 < t->ncols)
+            printf("  ");
+    }
+    printf("\n");
+    for (r = 0; r < t->n; r++) {
+        const char *rest[MAX_CELLS];
+        int more = 1;
+        for (c = 0; c < t->ncols; c++)
+            rest[c] = t->cells[r][c];
+        while (more) {
+            int last = t->ncols - 1;
+            if (rest[0] != t->cells[r][0]) /* a continuation line: stop at its last text */
+                while (last > 0 && !*rest[last])
+                    last--;
+            more = 0;
+            printf("%s", indent);
+            for (c = 0; c <= last; c++) {
+                const char *next;
+                size_t len = piece(rest[c], t->cap[c] ? t->width[c] : 0, &next);
+                int pad = t->width[c] - (int)len;
+                if (t->right[c])
+                    printf("%*s%.*s", pad > 0 ? pad : 0, "", (int)len, rest[c]);
+                else if (c < last)
+                    printf("%.*s%*s", (int)len, rest[c], pad > 0 ? pad : 0, "");
+                else
+                    printf("%.*s", (int)len, rest[c]);
+                if (c < last)
+                    printf("  ");
+                rest[c] = next;
+                more |= *next != '\0';
             }
+            printf("\n");
         }
-    return bad;
+    }
+}
+
+static void ttab_free(ttab_t *t)
+{
+    int r, c;
+    for (r = 0; r < t->n; r++)
+        for (c = 0; c < t->ncols; c++)
+            free(t->cells[r][c]);
+    free(t->cells);
+    memset(t, 0, sizeof *t);
+}
+
+/* ------------------------------------------------------------ reports */
+
+/* Stats of a group of one table. */
+static void stats(const vtab_t *v, const vopts_t *o, unsigned kinds, const char *family,
+                  gp_score_stats_t *st)
+{
+    gp_score_filter_t f = {kinds, family, o->within_factor};
+    gp_score_stats(v->s, &f, st);
+}
+
+/* "N rows, P predicted, mean absolute error X%, W within 2x, E ordering errors". */
+static void stats_text(char *out, size_t size, const gp_score_stats_t *st, const vopts_t *o,
+                       int speedups)
+{
+    int len = snprintf(out, size, "%u rows, %u predicted, mean absolute %serror %.1f%%, %u within 2x",
+                       st->rows, st->predicted, speedups ? "speedup " : "", st->mape_pct,
+                       st->within_2x);
+    if (o->within_factor > 0 && len > 0 && (size_t)len < size)
+        len += snprintf(out + len, size - (size_t)len, ", %u within %gx", st->within,
+                        st->within_factor);
+    if (len > 0 && (size_t)len < size)
+        snprintf(out + len, size - (size_t)len, ", %u ordering errors", st->order_errors);
+}
+
+/* The text columns of a times row. */
+static void times_cells(const gp_score_row_t *r, int has_kind, const char **cells, char *meas,
+                        char *pred, char *err)
+{
+    int c = 0;
+    snprintf(meas, 32, "%.3f", r->measured);
+    snprintf(pred, 32, r->ok ? "%.3f" : "failed", r->predicted);
+    snprintf(err, 32, r->ok ? "%+.1f%%" : "", r->error_pct);
+    cells[c++] = r->row.device;
+    cells[c++] = r->row.family;
+    cells[c++] = r->row.name;
+    cells[c++] = r->row.params;
+    if (has_kind)
+        cells[c++] = gp_row_kind_name(r->row.kind);
+    cells[c++] = meas;
+    cells[c++] = pred;
+    cells[c++] = err;
+    cells[c] = r->ok ? r->bound : "see stderr";
+}
+
+/* The rows of one table of kinds `kinds` as a text table. */
+static void times_rows(const vtab_t *v, unsigned kinds, const char *indent)
+{
+    static const char *const head[] = {"device", "family", "name", "params", "kind",
+                                       "measured_us", "predicted_us", "error", "bound"};
+    int has_kind = gp_table_has_kind(v->t), c, n = 0;
+    ttab_t t;
+    size_t i;
+    memset(&t, 0, sizeof t);
+    for (c = 0; c < 9; c++) {
+        if (c == 4 && !has_kind)
+            continue;
+        t.head[n] = head[c];
+        t.right[n] = c >= 5 && c <= 7;
+        t.cap[n] = c == 3 ? PARAMS_COLUMNS : 0;
+        n++;
+    }
+    t.ncols = n;
+    for (i = 0; i < gp_score_count(v->s); i++) {
+        const gp_score_row_t *r = gp_score_row(v->s, i);
+        const char *cells[MAX_CELLS];
+        char m[32], p[32], e[32];
+        if (!((kinds >> r->row.kind) & 1))
+            continue;
+        times_cells(r, has_kind, cells, m, p, e);
+        ttab_add(&t, cells);
+    }
+    ttab_print(&t, indent);
+    ttab_free(&t);
+}
+
+/* Families in table order, each once, of rows matching kinds. */
+static int families(const vtab_t *v, unsigned kinds, const char **out, int max)
+{
+    int n = 0, k;
+    size_t i;
+    for (i = 0; i < gp_score_count(v->s) && n < max; i++) {
+        const gp_score_row_t *r = gp_score_row(v->s, i);
+        if (!((kinds >> r->row.kind) & 1))
+            continue;
+        for (k = 0; k < n && strcmp(out[k], r->row.family); k++)
+            ;
+        if (k == n)
+            out[n++] = r->row.family;
+    }
+    return n;
 }
 
 static int cmp_abs_err(const void *x, const void *y)
 {
-    const vres_t *a = *(const vres_t *const *)x, *b = *(const vres_t *const *)y;
-    double ea = fabs(a->err_pct), eb = fabs(b->err_pct);
+    const gp_score_row_t *a = *(const gp_score_row_t *const *)x;
+    const gp_score_row_t *b = *(const gp_score_row_t *const *)y;
+    double ea = fabs(a->error_pct), eb = fabs(b->error_pct);
     return (ea < eb) - (ea > eb);
+}
+
+#define PREDICTION_KINDS ((1u << GP_KIND_INDEPENDENT) | (1u << GP_KIND_SCALED))
+#define CONSISTENCY_KINDS (1u << GP_KIND_CONSISTENCY)
+
+/* The text report of a times table. */
+static void times_text(const vtab_t *v, const vopts_t *o)
+{
+    const char *fams[512];
+    const gp_score_row_t **sorted;
+    gp_score_stats_t st;
+    char line[256];
+    size_t i, n_sorted = 0, n = gp_score_count(v->s), a, b;
+    int k, nf;
+    stats(v, o, CONSISTENCY_KINDS, NULL, &st);
+    times_rows(v, PREDICTION_KINDS, "");
+    if (st.rows) {
+        printf("\nconsistency rows (restate a device-file input; not in the headline):\n");
+        times_rows(v, CONSISTENCY_KINDS, "  ");
+    }
+    printf("\nper family (independent rows, mean absolute percentage error):\n");
+    nf = families(v, GP_SCORE_HEADLINE, fams, (int)GP_ARRAY_LEN_INT(fams));
+    for (k = 0; k < nf; k++) {
+        stats(v, o, GP_SCORE_HEADLINE, fams[k], &st);
+        printf("  %-14s %3u rows  %6.1f%%\n", fams[k], st.predicted, st.mape_pct);
+    }
+    if (gp_table_has_kind(v->t)) {
+        printf("\nper kind:\n");
+        for (k = 0; k < GP_KIND_COUNT; k++) {
+            stats(v, o, 1u << k, NULL, &st);
+            stats_text(line, sizeof line, &st, o, 0);
+            printf("  %-12s %s\n", gp_row_kind_name((gp_row_kind_t)k), line);
+        }
+    }
+    sorted = calloc(n ? n : 1, sizeof *sorted);
+    for (i = 0; sorted && i < n; i++) {
+        const gp_score_row_t *r = gp_score_row(v->s, i);
+        if (r->ok && r->row.kind != GP_KIND_CONSISTENCY)
+            sorted[n_sorted++] = r;
+    }
+    if (sorted && n_sorted) {
+        qsort(sorted, n_sorted, sizeof *sorted, cmp_abs_err);
+        printf("\nworst rows:\n");
+        for (i = 0; i < n_sorted && i < 5; i++)
+            printf("  %+7.1f%%  %s %s %s [%s]\n", sorted[i]->error_pct, sorted[i]->row.device,
+                   sorted[i]->row.family, sorted[i]->row.name, sorted[i]->row.params);
+    }
+    free(sorted);
+    stats(v, o, 0, NULL, &st);
+    if (st.order_errors) {
+        printf("\nsweeps predicted in the wrong order (%u pairs):\n", st.order_errors);
+        for (i = 0; gp_score_order_error(v->s, i, &a, &b) == 0; i++) {
+            const gp_score_row_t *f = gp_score_row(v->s, a), *s = gp_score_row(v->s, b);
+            printf("  %s %s %s: [%s] measured %.2f < [%s] %.2f, predicted %.2f >= %.2f\n",
+                   f->row.device, f->row.family, f->row.name, f->row.params, f->measured,
+                   s->row.params, s->measured, f->predicted, s->predicted);
+        }
+    }
+    stats_text(line, sizeof line, &st, o, 0);
+    printf("\noverall: %s\n", line);
+    stats(v, o, GP_SCORE_HEADLINE, NULL, &st);
+    stats_text(line, sizeof line, &st, o, 0);
+    printf("headline (independent rows): %s\n", line);
+}
+
+/* The text report of a speedup table. */
+static void speedups_text(const vtab_t *v, const vopts_t *o)
+{
+    static const char *const head[] = {"name", "old_device", "old_params", "new_device",
+                                       "new_params", "measured", "predicted", "error", "order"};
+    gp_score_stats_t st;
+    char line[256];
+    ttab_t t;
+    size_t i;
+    int c;
+    if (gp_score_count(v->s) == 0) {
+        printf("no rows yet: each row is one kernel timed on two GPUs (old_device and\n"
+               "new_device); the report compares the predicted speedup old/new with the\n"
+               "measured one\n");
+        return;
+    }
+    memset(&t, 0, sizeof t);
+    t.ncols = 9;
+    for (c = 0; c < 9; c++) {
+        t.head[c] = head[c];
+        t.right[c] = c >= 5 && c <= 7;
+        t.cap[c] = c == 2 || c == 4 ? PARAMS_COLUMNS / 2 : 0;
+    }
+    for (i = 0; i < gp_score_count(v->s); i++) {
+        const gp_score_row_t *r = gp_score_row(v->s, i);
+        const char *cells[MAX_CELLS];
+        char m[32], p[32], e[32];
+        snprintf(m, sizeof m, "%.2fx", r->measured);
+        snprintf(p, sizeof p, r->ok ? "%.2fx" : "failed", r->predicted);
+        snprintf(e, sizeof e, r->ok ? "%+.1f%%" : "", r->error_pct);
+        cells[0] = r->row.name;
+        cells[1] = r->row.old_device;
+        cells[2] = r->row.old_params;
+        cells[3] = r->row.new_device;
+        cells[4] = r->row.new_params;
+        cells[5] = m;
+        cells[6] = p;
+        cells[7] = e;
+        cells[8] = !r->ok ? "see stderr" : r->order_ok ? "ok" : "reversed";
+        ttab_add(&t, cells);
+    }
+    ttab_print(&t, "");
+    ttab_free(&t);
+    stats(v, o, 0, NULL, &st);
+    stats_text(line, sizeof line, &st, o, 1);
+    printf("\noverall: %s\n", line);
+    stats(v, o, GP_SCORE_HEADLINE, NULL, &st);
+    stats_text(line, sizeof line, &st, o, 1);
+    printf("headline (independent rows): %s\n", line);
+}
+
+/* ------------------------------------------------------------ JSON */
+
+/* Stats as a JSON object. */
+static cJSON *stats_json(const gp_score_stats_t *st, const vopts_t *o)
+{
+    cJSON *j = cJSON_CreateObject();
+    cJSON_AddNumberToObject(j, "rows", st->rows);
+    cJSON_AddNumberToObject(j, "predicted", st->predicted);
+    cJSON_AddNumberToObject(j, "mape_pct", st->mape_pct);
+    cJSON_AddNumberToObject(j, "within_2x", st->within_2x);
+    if (o->within_factor > 0) {
+        cJSON_AddNumberToObject(j, "within_factor", st->within_factor);
+        cJSON_AddNumberToObject(j, "within", st->within);
+    }
+    cJSON_AddNumberToObject(j, "worst_ratio", st->worst_ratio);
+    cJSON_AddNumberToObject(j, "order_errors", st->order_errors);
+    return j;
+}
+
+/* One row as JSON. */
+static cJSON *row_json(const gp_table_t *t, const gp_score_row_t *r)
+{
+    cJSON *j = cJSON_CreateObject();
+    const gp_table_row_t *w = &r->row;
+    cJSON_AddNumberToObject(j, "line", (double)w->line);
+    if (gp_table_form(t) == GP_TABLE_TIMES) {
+        cJSON_AddStringToObject(j, "device", w->device);
+        cJSON_AddStringToObject(j, "family", w->family);
+        cJSON_AddStringToObject(j, "name", w->name);
+        cJSON_AddStringToObject(j, "params", w->params);
+        cJSON_AddStringToObject(j, "script", w->script);
+        cJSON_AddStringToObject(j, "script_params", w->script_params);
+        cJSON_AddStringToObject(j, "kind", gp_row_kind_name(w->kind));
+        cJSON_AddStringToObject(j, "source", w->source);
+        cJSON_AddNumberToObject(j, "measured_us", r->measured);
+        cJSON_AddNumberToObject(j, "divide_by", w->divide_by);
+        if (r->ok) {
+            cJSON_AddNumberToObject(j, "predicted_us", r->predicted);
+            cJSON_AddNumberToObject(j, "error_pct", r->error_pct);
+            cJSON_AddNumberToObject(j, "ratio", r->ratio);
+            cJSON_AddStringToObject(j, "bound", r->bound);
+        }
+    } else {
+        cJSON_AddStringToObject(j, "name", w->name);
+        cJSON_AddStringToObject(j, "family", w->family);
+        cJSON_AddStringToObject(j, "script", w->script);
+        cJSON_AddStringToObject(j, "kind", gp_row_kind_name(w->kind));
+        cJSON_AddStringToObject(j, "source", w->source);
+        cJSON_AddStringToObject(j, "old_device", w->old_device);
+        cJSON_AddStringToObject(j, "old_params", w->old_params);
+        cJSON_AddNumberToObject(j, "old_measured_us", w->old_measured_us);
+        cJSON_AddStringToObject(j, "new_device", w->new_device);
+        cJSON_AddStringToObject(j, "new_params", w->new_params);
+        cJSON_AddNumberToObject(j, "new_measured_us", w->new_measured_us);
+        cJSON_AddNumberToObject(j, "measured_speedup", r->measured);
+        if (r->ok) {
+            cJSON_AddNumberToObject(j, "old_predicted_us", r->old_predicted_us);
+            cJSON_AddNumberToObject(j, "new_predicted_us", r->new_predicted_us);
+            cJSON_AddNumberToObject(j, "predicted_speedup", r->predicted);
+            cJSON_AddNumberToObject(j, "error_pct", r->error_pct);
+            cJSON_AddNumberToObject(j, "ratio", r->ratio);
+            cJSON_AddBoolToObject(j, "order_ok", r->order_ok);
+        }
+    }
+    if (!r->ok)
+        cJSON_AddStringToObject(j, "error", r->error);
+    return j;
+}
+
+/* One table's report as JSON. */
+static cJSON *table_json(const vtab_t *v, const vopts_t *o)
+{
+    cJSON *doc = cJSON_CreateObject(), *rows, *fams, *kinds, *pairs;
+    const char *names[512];
+    gp_score_stats_t st;
+    size_t i, a, b;
+    int k, nf;
+    cJSON_AddStringToObject(doc, "table", v->path);
+    cJSON_AddStringToObject(doc, "set", v->set);
+    cJSON_AddStringToObject(doc, "form",
+                            gp_table_form(v->t) == GP_TABLE_TIMES ? "times" : "speedups");
+    rows = cJSON_AddArrayToObject(doc, "rows");
+    for (i = 0; i < gp_score_count(v->s); i++)
+        cJSON_AddItemToArray(rows, row_json(v->t, gp_score_row(v->s, i)));
+    fams = cJSON_AddObjectToObject(doc, "families");
+    nf = families(v, GP_SCORE_HEADLINE, names, (int)GP_ARRAY_LEN_INT(names));
+    for (k = 0; k < nf; k++) {
+        stats(v, o, GP_SCORE_HEADLINE, names[k], &st);
+        cJSON_AddItemToObject(fams, names[k], stats_json(&st, o));
+    }
+    kinds = cJSON_AddObjectToObject(doc, "kinds");
+    for (k = 0; k < GP_KIND_COUNT; k++) {
+        stats(v, o, 1u << k, NULL, &st);
+        cJSON_AddItemToObject(kinds, gp_row_kind_name((gp_row_kind_t)k), stats_json(&st, o));
+    }
+    pairs = cJSON_AddArrayToObject(doc, "order_errors");
+    for (i = 0; gp_score_order_error(v->s, i, &a, &b) == 0; i++) {
+        cJSON *p = cJSON_CreateObject();
+        cJSON_AddNumberToObject(p, "faster_measured_line", (double)gp_score_row(v->s, a)->row.line);
+        cJSON_AddNumberToObject(p, "slower_measured_line", (double)gp_score_row(v->s, b)->row.line);
+        cJSON_AddItemToArray(pairs, p);
+    }
+    stats(v, o, 0, NULL, &st);
+    cJSON_AddItemToObject(doc, "overall", stats_json(&st, o));
+    stats(v, o, GP_SCORE_HEADLINE, NULL, &st);
+    cJSON_AddItemToObject(doc, "headline", stats_json(&st, o));
+    return doc;
+}
+
+/* Print a JSON document to stdout. */
+static void print_json(cJSON *doc)
+{
+    char *s = doc ? cJSON_Print(doc) : NULL;
+    if (s) {
+        fputs(s, stdout);
+        fputc('\n', stdout);
+        cJSON_free(s);
+    }
+}
+
+/* ------------------------------------------------------------ gates */
+
+/* Apply the thresholds to a table's headline rows; returns 1 if one fails. */
+static int gates(const vtab_t *v, const vopts_t *o)
+{
+    gp_score_stats_t st;
+    int bad = 0;
+    const char *what = gp_table_form(v->t) == GP_TABLE_SPEEDUPS ? "speedup " : "";
+    stats(v, o, GP_SCORE_HEADLINE, NULL, &st);
+    if (st.rows == 0)
+        return 0;
+    if (o->max_mape >= 0 && st.mape_pct > o->max_mape) {
+        fail(EXIT_FAIL, "%s (%s): mean absolute %serror %.2f%% exceeds --max-mape %g%%", v->set,
+             v->path, what, st.mape_pct, o->max_mape);
+        bad = 1;
+    }
+    if (o->max_ratio > 0 && st.worst_ratio > o->max_ratio) {
+        unsigned n = 0;
+        size_t i;
+        for (i = 0; i < gp_score_count(v->s); i++) {
+            const gp_score_row_t *r = gp_score_row(v->s, i);
+            n += r->ok && r->row.kind == GP_KIND_INDEPENDENT && r->ratio > o->max_ratio;
+        }
+        fail(EXIT_FAIL, "%s (%s): %u rows are off by more than %gx (--max-ratio)", v->set,
+             v->path, n, o->max_ratio);
+        bad = 1;
+    }
+    if (o->min_within_2x >= 0 && st.within_2x < o->min_within_2x * st.rows) {
+        fail(EXIT_FAIL, "%s (%s): %u of %u rows within 2x (%.3f), below --min-within-2x %g",
+             v->set, v->path, st.within_2x, st.rows, (double)st.within_2x / st.rows,
+             o->min_within_2x);
+        bad = 1;
+    }
+    if (o->within_factor > 0 && st.within < o->min_within * st.rows) {
+        fail(EXIT_FAIL, "%s (%s): %u of %u rows within %gx (%.3f), below --min-within %g:%g",
+             v->set, v->path, st.within, st.rows, o->within_factor,
+             (double)st.within / st.rows, o->within_factor, o->min_within);
+        bad = 1;
+    }
+    if (o->check_order && st.order_errors > (unsigned)o->max_order_errors) {
+        fail(EXIT_FAIL, "%s (%s): %u %s (%d allowed, --max-order-errors)", v->set, v->path,
+             st.order_errors,
+             gp_table_form(v->t) == GP_TABLE_SPEEDUPS
+                 ? "speedups predicted on the wrong side of 1x"
+                 : "pairs of sweep rows predicted in the wrong order",
+             o->max_order_errors);
+        bad = 1;
+    }
+    return bad;
+}
+
+/* ------------------------------------------------------------ command */
+
+/* Parse a number option >= 0; -1 after reporting. */
+static int number(const char *opt, const char *text, double *out)
+{
+    gp_error_t err;
+    double v;
+    if (gp_number_parse(text, &v, &err)) {
+        fail(EXIT_USAGE, "%s: %s", opt, err.msg);
+        return -1;
+    }
+    if (!(v >= 0)) {
+        fail(EXIT_USAGE, "%s %s: expected a number >= 0", opt, text);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+/* Parse the command line into o; the tables are argv[*first..argc). */
+static int parse(int argc, char **argv, vopts_t *o, int *first)
+{
+    static const struct option opts[] = {
+        {"json", no_argument, 0, 'j'},
+        {"max-mape", required_argument, 0, 'm'},
+        {"max-ratio", required_argument, 0, 'r'},
+        {"min-within-2x", required_argument, 0, 'w'},
+        {"min-within", required_argument, 0, 'W'},
+        {"check-order", no_argument, 0, 'o'},
+        {"max-order-errors", required_argument, 0, 'e'},
+        {"order-tolerance", required_argument, 0, 't'},
+        {"family", required_argument, 0, 'f'},
+        {"source", required_argument, 0, 's'},
+        {"set", required_argument, 0, 'S'},
+        {"budget", required_argument, 0, 'b'},
+        {"memory-cap", required_argument, 0, 'M'},
+        {0, 0, 0, 0}};
+    double v;
+    int c;
+    memset(o, 0, sizeof *o);
+    o->max_mape = o->max_ratio = o->min_within_2x = -1;
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
+        switch (c) {
+        case 'j': o->json = 1; break;
+        case 'o': o->check_order = 1; break;
+        case 'f': o->score.family = optarg; break;
+        case 's': o->score.source = optarg; break;
+        case 'S':
+            if (o->n_sets == MAX_TABLES)
+                return fail(EXIT_USAGE, "--set: at most %d", MAX_TABLES);
+            o->sets[o->n_sets++] = optarg;
+            break;
+        case 'm':
+            if (number("--max-mape", optarg, &o->max_mape))
+                return EXIT_USAGE;
+            break;
+        case 'r':
+            if (number("--max-ratio", optarg, &o->max_ratio))
+                return EXIT_USAGE;
+            if (o->max_ratio < 1)
+                return fail(EXIT_USAGE, "--max-ratio %s: a factor >= 1 (2: within 2x)", optarg);
+            break;
+        case 't':
+            if (number("--order-tolerance", optarg, &o->score.order_tolerance_pct))
+                return EXIT_USAGE;
+            break;
+        case 'w':
+            if (number("--min-within-2x", optarg, &o->min_within_2x))
+                return EXIT_USAGE;
+            if (o->min_within_2x > 1)
+                return fail(EXIT_USAGE, "--min-within-2x %s: a fraction of rows, 0..1 (0.95: "
+                            "95%% of rows)", optarg);
+            break;
+        case 'W': {
+            char buf[64], *colon;
+            snprintf(buf, sizeof buf, "%s", optarg);
+            colon = strchr(buf, ':');
+            if (!colon)
+                return fail(EXIT_USAGE, "--min-within %s: write FACTOR:FRACTION, e.g. 1.5:0.95 "
+                            "(95%% of rows within 1.5x)", optarg);
+            *colon = '\0';
+            if (number("--min-within FACTOR", buf, &o->within_factor) ||
+                number("--min-within FRACTION", colon + 1, &o->min_within))
+                return EXIT_USAGE;
+            if (o->within_factor < 1 || o->min_within > 1)
+                return fail(EXIT_USAGE, "--min-within %s: FACTOR >= 1 and FRACTION 0..1, e.g. "
+                            "1.5:0.95", optarg);
+            break;
+        }
+        case 'e':
+            if (number("--max-order-errors", optarg, &v))
+                return EXIT_USAGE;
+            if (v != floor(v) || v > 1e6)
+                return fail(EXIT_USAGE, "--max-order-errors %s: a whole number", optarg);
+            o->max_order_errors = (int)v;
+            o->check_order = 1;
+            break;
+        case 'b':
+        case 'M':
+            if (number(c == 'b' ? "--budget" : "--memory-cap", optarg, &v))
+                return EXIT_USAGE;
+            if (v != floor(v) || v > 1.8e19 || (c == 'M' && (v < 1 || v > 1048576)))
+                return fail(EXIT_USAGE, "%s %s: %s", c == 'b' ? "--budget" : "--memory-cap",
+                            optarg, c == 'b' ? "a whole number of VM instructions"
+                                             : "MiB, 1..1048576");
+            if (c == 'b')
+                o->score.instruction_budget = (uint64_t)v;
+            else
+                o->score.memory_cap_bytes = (uint64_t)v << 20;
+            break;
+        case ':':
+            return fail(EXIT_USAGE, "%s needs a value", argv[optind - 1]);
+        default:
+            return fail(EXIT_USAGE, "unknown option '%s' (see gpuperf validate --help)",
+                        argv[optind - 1]);
+        }
+    }
+    if (optind >= argc)
+        return fail(EXIT_USAGE, "give one or more tables, e.g. gpuperf validate "
+                    "validation/h200/calibration.csv");
+    if (argc - optind > MAX_TABLES)
+        return fail(EXIT_USAGE, "at most %d tables in one run", MAX_TABLES);
+    if (o->n_sets > argc - optind)
+        return fail(EXIT_USAGE, "%d --set labels for %d tables: give one per table, in order",
+                    o->n_sets, argc - optind);
+    *first = optind;
+    return 0;
+}
+
+/* The set label of table i: --set, or the file's base name without .csv. */
+static void set_label(const vopts_t *o, int i, const char *path, char *out, size_t size)
+{
+    const char *base = strrchr(path, '/');
+    size_t len;
+    if (i < o->n_sets) {
+        snprintf(out, size, "%s", o->sets[i]);
+        return;
+    }
+    snprintf(out, size, "%s", base ? base + 1 : path);
+    len = strlen(out);
+    if (len > 4 && strcmp(out + len - 4, ".csv") == 0)
+        out[len - 4] = '\0';
 }
 
 int gp_cmd_validate(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        {"json", no_argument, 0, 'j'},          {"max-mape", required_argument, 0, 'm'},
-        {"max-ratio", required_argument, 0, 'r'}, {"check-order", no_argument, 0, 'o'},
-        {"order-tolerance", required_argument, 0, 't'},
-        {"family", required_argument, 0, 'f'},  {"source", required_argument, 0, 's'},
-        {"max-order-errors", required_argument, 0, 'e'},
-        {"budget", required_argument, 0, 'b'},  {"memory-cap", required_argument, 0, 'M'},
-        {0, 0, 0, 0}};
-    vopts_t o = {0, -1, -1, 0, 0, 3.0, NULL, NULL};
-    vtable_t t;
-    gp_err_t err;
-    int col[C_COUNT], i, j, c, n_ok = 0, n_2x = 0, n_rows = 0, n_bad_order = 0, rc = GP_EXIT_OK;
-    double sum_ape = 0, mape;
-    vres_t *res = NULL, **sorted = NULL;
-    gp_script_opts_t so = {0, 0};
-    const char *path;
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-        gp_err_t e;
-        switch (c) {
-        case 'j': o.json = 1; break;
-        case 'o': o.check_order = 1; break;
-        case 'f': o.family = optarg; break;
-        case 's': o.source = optarg; break;
-        case 'b':
-            if (gp_cli_parse_u64("validate", "--budget", optarg, &so.instruction_budget))
-                return GP_EXIT_USAGE;
-            break;
-        case 'M':
-            if (gp_cli_parse_memory_cap("validate", optarg, &so.memory_cap_bytes))
-                return GP_EXIT_USAGE;
-            break;
-        case 'e': {
-            uint64_t v;
-            if (gp_cli_parse_u64("validate", "--max-order-errors", optarg, &v))
-                return GP_EXIT_USAGE;
-            o.max_order_errors = (int)GP_MIN(v, 1000000u);
-            o.check_order = 1;
-            break;
-        }
-        case 'm':
-        case 'r':
-        case 't': {
-            double v;
-            if (gp_parse_number(optarg, &v, &e) || v < 0)
-                return gp_cli_fail("validate", GP_EXIT_USAGE, "%s %s: expected a number >= 0",
-                                   argv[optind - 1], optarg);
-            if (c == 'm')
-                o.max_mape = v;
-            else if (c == 'r')
-                o.max_ratio = v;
-            else
-                o.order_tolerance_pct = v;
-            break;
-        }
-        case ':':
-            return gp_cli_fail("validate", GP_EXIT_USAGE, "%s needs a value", argv[optind - 1]);
-        default:
-            return gp_cli_fail("validate", GP_EXIT_USAGE,
-                               "unknown option '%s' (see gpuperf validate --help)",
-                               argv[optind - 1]);
-        }
-    }
-    if (optind + 1 != argc)
-        return gp_cli_fail("validate", GP_EXIT_USAGE,
-                           "give one table, e.g. gpuperf validate validation/h200/calibration.csv");
-    path = argv[optind];
-    if (read_table(path, &t, &err))
-        return gp_cli_fail("validate", GP_EXIT_FAIL, "%s", err.msg);
-    if (t.n < 1) {
-        table_free(&t);
-        return gp_cli_fail("validate", GP_EXIT_FAIL, "%s: empty table", path);
-    }
-    for (i = 0; i < C_COUNT; i++) {
-        col[i] = -1;
-        for (j = 0; j < t.rows[0].nf && j < MAX_COLS; j++)
-            if (strcmp(t.rows[0].f[j], COLS[i]) == 0)
-                col[i] = j;
-        if (col[i] < 0 && i <= C_MEASURED) {
-            rc = gp_cli_fail("validate", GP_EXIT_FAIL,
-                             "%s:%ld: the header lacks column '%s' (needs device, family, name, "
-                             "params, script, script_params, measured_us; optional divide_by, "
-                             "source)",
-                             path, t.rows[0].line, COLS[i]);
-            table_free(&t);
-            return rc;
-        }
-    }
-    res = calloc((size_t)t.n, sizeof *res);
-    sorted = calloc((size_t)t.n, sizeof *sorted);
-    if (!res || !sorted) {
-        free(res);
-        free(sorted);
-        table_free(&t);
-        return gp_cli_fail("validate", GP_EXIT_FAIL, "out of memory");
-    }
-    for (i = 1; i < t.n; i++) {
-        vrow_t *r = &t.rows[i];
-        vres_t *v = &res[n_rows];
-        if (r->nf > MAX_COLS || r->nf < t.rows[0].nf) {
-            rc = gp_cli_fail("validate", GP_EXIT_FAIL, "%s:%ld: %d fields, the header has %d",
-                             path, r->line, r->nf > MAX_COLS ? MAX_COLS : r->nf, t.rows[0].nf);
+    vopts_t o;
+    vtab_t tabs[MAX_TABLES];
+    gp_error_t err;
+    int first = 0, n, i, rc = parse(argc, argv, &o, &first);
+    cJSON *all = NULL;
+    if (rc)
+        return rc;
+    n = argc - first;
+    memset(tabs, 0, sizeof tabs);
+    for (i = 0; i < n; i++) {
+        tabs[i].path = argv[first + i];
+        set_label(&o, i, tabs[i].path, tabs[i].set, sizeof tabs[i].set);
+        if (gp_table_read(tabs[i].path, &tabs[i].t, &err)) {
+            rc = fail(EXIT_FAIL, "%s", err.msg);
             goto out;
         }
-        if (o.family && strcmp(r->f[col[C_FAMILY]], o.family) != 0)
-            continue;
-        if (o.source && (col[C_SOURCE] < 0 || col[C_SOURCE] >= r->nf ||
-                         !strstr(r->f[col[C_SOURCE]], o.source)))
-            continue;
-        eval_row(path, r, col, &so, v);
-        if (!v->ok) {
-            char where[64];
-            snprintf(where, sizeof where, "%s:%ld", path, r->line);
-            fprintf(stderr, "gpuperf validate: %s: %s\n", where, v->error);
-            rc = GP_EXIT_FAIL;
-        } else {
-            n_ok++;
-            sum_ape += fabs(v->err_pct);
-            n_2x += v->ratio <= 2.0;
-            sorted[n_ok - 1] = v;
-        }
-        n_rows++;
     }
-    mape = n_ok ? sum_ape / n_ok : 0;
-    qsort(sorted, (size_t)n_ok, sizeof *sorted, cmp_abs_err);
-    n_bad_order = order_errors(res, n_rows, col, o.order_tolerance_pct, NULL);
-
-    if (o.json) {
-        cJSON *doc = cJSON_CreateObject(), *rows = cJSON_CreateArray(), *fams = cJSON_CreateObject();
-        cJSON_AddStringToObject(doc, "table", path);
-        for (i = 0; i < n_rows; i++) {
-            const vres_t *v = &res[i];
-            cJSON *r = cJSON_CreateObject();
-            cJSON *fam;
-            cJSON_AddNumberToObject(r, "line", (double)v->row->line);
-            for (j = 0; j <= C_SPARAMS; j++)
-                cJSON_AddStringToObject(r, COLS[j], v->row->f[col[j]]);
-            cJSON_AddNumberToObject(r, "measured_us", v->measured);
-            if (v->ok) {
-                cJSON_AddNumberToObject(r, "predicted_us", v->predicted);
-                cJSON_AddNumberToObject(r, "error_pct", v->err_pct);
-                cJSON_AddNumberToObject(r, "ratio", v->ratio);
-                cJSON_AddStringToObject(r, "bound", v->bound);
-            } else {
-                cJSON_AddStringToObject(r, "error", v->error);
-            }
-            cJSON_AddItemToArray(rows, r);
-            if (!v->ok)
-                continue;
-            fam = cJSON_GetObjectItemCaseSensitive(fams, v->row->f[col[C_FAMILY]]);
-            if (!fam) {
-                fam = cJSON_CreateObject();
-                cJSON_AddNumberToObject(fam, "rows", 0);
-                cJSON_AddNumberToObject(fam, "sum_ape", 0);
-                cJSON_AddItemToObject(fams, v->row->f[col[C_FAMILY]], fam);
-            }
-            cJSON_SetNumberValue(cJSON_GetObjectItem(fam, "rows"),
-                                 cJSON_GetObjectItem(fam, "rows")->valuedouble + 1);
-            cJSON_SetNumberValue(cJSON_GetObjectItem(fam, "sum_ape"),
-                                 cJSON_GetObjectItem(fam, "sum_ape")->valuedouble +
-                                     fabs(v->err_pct));
+    if (o.json && n > 1)
+        all = cJSON_CreateObject();
+    for (i = 0; i < n; i++) {
+        vtab_t *v = &tabs[i];
+        size_t r;
+        if (gp_score_table(v->t, &o.score, &v->s, &err)) {
+            rc = fail(EXIT_FAIL, "%s", err.msg);
+            goto out;
         }
-        {
-            cJSON *f;
-            cJSON_ArrayForEach(f, fams) {
-                double nr = cJSON_GetObjectItem(f, "rows")->valuedouble;
-                cJSON_AddNumberToObject(f, "mape_pct",
-                                        cJSON_GetObjectItem(f, "sum_ape")->valuedouble / nr);
-                cJSON_DeleteItemFromObject(f, "sum_ape");
-            }
-        }
-        cJSON_AddItemToObject(doc, "rows", rows);
-        cJSON_AddItemToObject(doc, "families", fams);
-        {
-            cJSON *ov = cJSON_CreateObject();
-            cJSON_AddNumberToObject(ov, "rows", n_rows);
-            cJSON_AddNumberToObject(ov, "predicted", n_ok);
-            cJSON_AddNumberToObject(ov, "mape_pct", mape);
-            cJSON_AddNumberToObject(ov, "within_2x", n_2x);
-            cJSON_AddNumberToObject(ov, "order_errors", n_bad_order);
-            cJSON_AddItemToObject(doc, "overall", ov);
-        }
-        gp_print_json(doc);
-        cJSON_Delete(doc);
-    } else {
-        printf("%-10s %-22s %-28s %12s %12s %8s  %s\n", "family", "name", "params",
-               "measured_us", "predicted_us", "error", "bound");
-        for (i = 0; i < n_rows; i++) {
-            const vres_t *v = &res[i];
-            if (v->ok)
-                printf("%-10.10s %-22.22s %-28.28s %12.3f %12.3f %+7.1f%%  %s\n",
-                       v->row->f[col[C_FAMILY]], v->row->f[col[C_NAME]],
-                       v->row->f[col[C_PARAMS]], v->measured, v->predicted, v->err_pct,
-                       v->bound);
+        for (r = 0; r < gp_score_count(v->s); r++)
+            if (!gp_score_row(v->s, r)->ok)
+                rc = fail(EXIT_FAIL, "%s", gp_score_row(v->s, r)->error);
+        if (o.json) {
+            cJSON *doc = table_json(v, &o);
+            if (all)
+                cJSON_AddItemToArray(cJSON_GetObjectItem(all, "tables")
+                                         ? cJSON_GetObjectItem(all, "tables")
+                                         : cJSON_AddArrayToObject(all, "tables"),
+                                     doc);
             else
-                printf("%-10.10s %-22.22s %-28.28s %12.3f %12s %8s  %s\n",
-                       v->row->f[col[C_FAMILY]], v->row->f[col[C_NAME]],
-                       v->row->f[col[C_PARAMS]], v->measured, "failed", "", "see stderr");
-        }
-        printf("\nper family (mean absolute percentage error):\n");
-        for (i = 0; i < n_rows; i++) {
-            int seen = 0, k, cnt = 0;
-            double s = 0;
-            const char *fam = res[i].row->f[col[C_FAMILY]];
-            for (k = 0; k < i && !seen; k++)
-                seen = strcmp(res[k].row->f[col[C_FAMILY]], fam) == 0;
-            if (seen)
-                continue;
-            for (k = i; k < n_rows; k++)
-                if (res[k].ok && strcmp(res[k].row->f[col[C_FAMILY]], fam) == 0) {
-                    s += fabs(res[k].err_pct);
-                    cnt++;
-                }
-            printf("  %-14s %3d rows  %6.1f%%\n", fam, cnt, cnt ? s / cnt : 0);
-        }
-        printf("\nworst rows:\n");
-        for (i = 0; i < n_ok && i < 5; i++)
-            printf("  %+7.1f%%  %s %s [%s]\n", sorted[i]->err_pct, sorted[i]->row->f[col[C_FAMILY]],
-                   sorted[i]->row->f[col[C_NAME]], sorted[i]->row->f[col[C_PARAMS]]);
-        if (n_bad_order) {
-            printf("\nsweeps predicted in the wrong order (%d pairs):\n", n_bad_order);
-            order_errors(res, n_rows, col, o.order_tolerance_pct, stdout);
-        }
-        printf("\noverall: %d rows, %d predicted, mean absolute error %.1f%%, %d within 2x, "
-               "%d ordering errors\n",
-               n_rows, n_ok, mape, n_2x, n_bad_order);
-    }
-    if (o.max_mape >= 0 && mape > o.max_mape) {
-        fprintf(stderr, "gpuperf validate: mean absolute error %.2f%% exceeds --max-mape %g%%\n",
-                mape, o.max_mape);
-        rc = GP_EXIT_FAIL;
-    }
-    if (o.max_ratio > 0) {
-        int out = 0;
-        for (i = 0; i < n_ok; i++)
-            out += sorted[i]->ratio > o.max_ratio;
-        if (out) {
-            fprintf(stderr, "gpuperf validate: %d rows are off by more than %gx\n", out,
-                    o.max_ratio);
-            rc = GP_EXIT_FAIL;
+                all = doc;
+        } else {
+            if (n > 1)
+                printf("%s== %s: %s (%zu rows)\n\n", i ? "\n" : "", v->set, v->path,
+                       gp_score_count(v->s));
+            if (gp_table_form(v->t) == GP_TABLE_TIMES)
+                times_text(v, &o);
+            else
+                speedups_text(v, &o);
         }
     }
-    if (o.check_order && n_bad_order > o.max_order_errors) {
-        fprintf(stderr,
-                "gpuperf validate: %d pairs of sweep rows predicted in the wrong order "
-                "(%d allowed)\n",
-                n_bad_order, o.max_order_errors);
-        rc = GP_EXIT_FAIL;
+    if (!o.json && n > 1) {
+        int w = 0;
+        for (i = 0; i < n; i++)
+            w = GP_MAX_INT(w, (int)strlen(tabs[i].set));
+        printf("\n== tables (headline: independent rows)\n");
+        for (i = 0; i < n; i++) {
+            gp_score_stats_t st;
+            char line[256];
+            stats(&tabs[i], &o, GP_SCORE_HEADLINE, NULL, &st);
+            stats_text(line, sizeof line, &st, &o,
+                       gp_table_form(tabs[i].t) == GP_TABLE_SPEEDUPS);
+            printf("  %-*s  %s\n", w, tabs[i].set, line);
+        }
     }
+    if (all)
+        print_json(all);
+    for (i = 0; i < n; i++)
+        if (gates(&tabs[i], &o))
+            rc = EXIT_FAIL;
 out:
-    free(res);
-    free(sorted);
-    table_free(&t);
+    cJSON_Delete(all);
+    for (i = 0; i < n; i++) {
+        gp_score_free(tabs[i].s);
+        gp_table_free(tabs[i].t);
+    }
     return rc;
 }
 
 void gp_help_validate(FILE *out)
 {
     fprintf(out,
-            "usage: gpuperf validate TABLE.csv [--json] [--max-mape PCT] [--max-ratio R]\n"
-            "                        [--check-order] [--max-order-errors N]\n"
-            "                        [--order-tolerance PCT] [--family F] [--source TEXT]\n"
-            "                        [--budget N] [--memory-cap MIB]\n\n"
-            "Predicts every row of a validation table and compares it with the measured time:\n"
-            "per row the measured and predicted microseconds and the error, then the mean\n"
-            "absolute percentage error per family and overall, the worst rows, how many rows\n"
-            "fall within 2x, and sweeps predicted in the wrong order. It is how you check the\n"
-            "model against your own GPU: time your kernels, describe each in a script, list\n"
-            "them in a table, and run this.\n\n"
-            "The table is CSV with a header naming at least these columns:\n"
-            "  device         device name or .ini path\n"
-            "  family, name, params   what the row is (free text; rows of one family and name\n"
-            "                 form a sweep whose order is checked)\n"
+            "usage: gpuperf validate TABLE.csv [TABLE.csv ...] [--set LABEL ...] [--json]\n"
+            "                        [--max-mape PCT] [--max-ratio R] [--min-within-2x FRAC]\n"
+            "                        [--min-within FACTOR:FRAC] [--check-order]\n"
+            "                        [--max-order-errors N] [--order-tolerance PCT]\n"
+            "                        [--family F] [--source TEXT] [--budget N]\n"
+            "                        [--memory-cap MIB]\n\n"
+            "Predicts every row of one or more validation tables and compares it with the\n"
+            "measured figure: per row the device, what was measured, the measured and\n"
+            "predicted microseconds, the error and what bounds the kernel; then the mean\n"
+            "absolute percentage error per family and per kind, the worst rows, sweeps\n"
+            "predicted in the wrong order, and the headline: the table's independent rows.\n"
+            "It is how you check the model against your own GPU: time your kernels,\n"
+            "describe each in a script, list them in a table, and run this.\n\n"
+            "A times table is CSV with a header naming at least these columns:\n"
+            "  device         device name or .ini path; NAME*N is N identical GPUs\n"
+            "  family, name, params   what the row is (free text; rows of one device, family\n"
+            "                 and name form a sweep whose order is checked)\n"
             "  script         workload script, relative to the table's folder or an ancestor\n"
             "  script_params  space-separated key=value pairs passed as -p\n"
             "  measured_us    the measured time in microseconds\n"
             "optional: divide_by (the prediction's total is divided by it, for per-launch\n"
-            "figures of a script that launches many times) and source (where the number came\n"
-            "from). Lines starting with # are comments. For example:\n\n"
+            "figures of a script that launches many times), source (where the number came\n"
+            "from) and kind:\n"
+            "  independent    same card, conditions as measured, not an input of the device\n"
+            "                 file (also an empty or absent kind)\n"
+            "  scaled         moved from another card or clock\n"
+            "  consistency    restates a device-file input: reported apart, never in the\n"
+            "                 headline\n"
+            "Lines starting with # are comments. For example:\n\n"
             "  device,family,name,params,script,script_params,measured_us\n"
-            "  h200-sxm,stream,copy,n=2^22,scripts/validation/stream.lua,kernel=copy n=2^22,16.256\n"
-            "  (a row of validation/h200/calibration.csv)\n\n"
-            "  --json               one JSON document: rows, families, overall\n"
-            "  --max-mape PCT       fail (exit 1) if the mean absolute error exceeds PCT\n"
-            "  --max-ratio R        fail if any row is off by more than a factor R\n"
-            "  --check-order        fail if a sweep is predicted in the wrong order\n"
-            "  --max-order-errors N with --check-order: tolerate N wrongly ordered pairs\n"
-            "  --order-tolerance P  measured times within P%% count as ties (default 3)\n"
+            "  h200-sxm,stream,copy,n=2^22,scripts/validation/stream.lua,kernel=copy n=2^22,16.256\n\n"
+            "A speedup table (recognised by its header) holds one kernel timed on two GPUs:\n"
+            "  name,script,old_device,old_params,old_measured_us,new_device,new_params,\n"
+            "  new_measured_us,source   (optional family, kind)\n"
+            "and is reported as measured speedup old/new against predicted, the error of\n"
+            "the speedup, and whether the prediction puts it on the same side of 1x.\n\n"
+            "Several tables are reported one after the other, then one headline line each;\n"
+            "--set names them in order (default: the file name, e.g. calibration, evaluation).\n\n"
+            "Thresholds for CI apply to each table's headline (independent) rows; one that\n"
+            "fails makes the exit status 1 and says which table and by how much:\n"
+            "  --max-mape PCT       mean absolute error (of speedups, for a speedup table)\n"
+            "                       at most PCT percent\n"
+            "  --max-ratio R        no row off by more than a factor R\n"
+            "  --min-within-2x F    at least a fraction F of rows within 2x (0.95: 95%%)\n"
+            "  --min-within X:F     at least a fraction F of rows within a factor X\n"
+            "                       (1.5:0.95: 95%% of rows within 1.5x)\n"
+            "  --check-order        no sweep predicted in the wrong order (speedup tables: no\n"
+            "                       speedup on the wrong side of 1x)\n"
+            "  --max-order-errors N implies --check-order, tolerating N\n"
+            "  --order-tolerance P  measured times within P%% count as ties (default 3)\n\n"
+            "  --json               one JSON document per table (rows, families, kinds,\n"
+            "                       order_errors, overall, headline); several tables:\n"
+            "                       {\"tables\": [...]}\n"
             "  --family F           only the rows of family F\n"
             "  --source TEXT        only the rows whose source column contains TEXT\n"
             "  --budget N, --memory-cap MIB   limits of each row's script, as for predict\n\n"
-            "Exit status: 0, or 1 when a threshold is exceeded or a row cannot be predicted.\n\n"
+            "Exit status: 0; 1 when a threshold fails or a row cannot be predicted (the row\n"
+            "is reported and the others still run); 2 for a bad command line.\n\n"
             "examples:\n"
-            "  gpuperf validate validation/h200/calibration.csv --max-mape 10 --max-ratio 2\n"
+            "  gpuperf validate validation/h200/calibration.csv --max-mape 5 --max-ratio 2\n"
+            "  gpuperf validate validation/published/*.csv --min-within 1.5:0.9\n"
+            "  gpuperf validate validation/cross-generation.csv --check-order\n"
             "  gpuperf validate my-gpu.csv --family stream --check-order --json\n");
 }

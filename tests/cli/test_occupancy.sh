@@ -95,7 +95,7 @@ expect_out "300 registers per thread exceed the maximum of 255 (by 45)"
 case_ "missing options"
 gp occupancy --device h200-sxm --threads 256
 expect_status 2
-expect_err "--threads and --regs are required"
+expect_err "--regs is required"
 gp occupancy --threads 256 --regs 32
 expect_status 2
 expect_err "--device is required"
@@ -227,6 +227,32 @@ expect_status 0
 expect_golden occupancy_suggest_c1060_128_17.txt
 expect_out "use at most 16 registers per thread for 8 blocks per SM (from 6)"
 expect_out "use 416 threads per block for 2 blocks per SM (from 6)"
+
+# Without --threads, --suggest picks the block size as
+# cudaOccupancyMaxPotentialBlockSize does: on the H200 40 registers are 1280
+# per warp (256-register units), so 65536 / 1280 = 51 warps fit by registers;
+# 768 threads (24 warps) x 2 blocks = 48 warps is the highest count a
+# multiple of 32 threads reaches, and 768 the largest block size reaching it.
+case_ "suggest without --threads"
+gp occupancy --device h200-sxm --regs 40 --smem 0 --suggest --json
+expect_status 0
+expect_json .threads_per_block 768
+expect_json .blocks_per_sm 2
+expect_json .active_warps 48
+expect_json .threads_per_block_from suggest
+expect_json .suggest.best_block_size.largest_threads_per_block 768
+gp occupancy --device h200-sxm --regs 40 --smem 0 --suggest
+expect_status 0
+expect_out "cudaOccupancyMaxPotentialBlockSize"
+expect_out "threads per block    768"
+
+case_ "no --threads without --suggest, and nothing that runs"
+gp occupancy --device h200-sxm --regs 40
+expect_status 2
+expect_err "--threads is required unless --suggest"
+gp occupancy --device h200-sxm --regs 300 --suggest
+expect_status 1
+expect_err "--regs 300: no block size"
 
 case_ "suggest: JSON"
 gp occupancy --device tesla-c1060 --threads 128 --regs 17 --suggest --json

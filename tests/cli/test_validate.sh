@@ -41,6 +41,101 @@ expect_json .rows[0].family wave
 expect_json_has .rows[0].predicted_us
 expect_json .overall.rows 7
 
+# ---------------------------------------------------------------- reports
+H0='device,family,name,params,script,script_params,measured_us'
+F=tests/data/validate
+case_ "times table: device column, params never cut, kinds"
+gp validate $F/times.csv
+expect_status 0
+expect_out "h200-sxm*2"
+expect_out "with the default grid of one element per"
+expect_out "consistency rows (restate a device-file input; not in the headline):"
+expect_out "headline (independent rows): 3 rows, 3 predicted"
+expect_out "overall: 5 rows, 5 predicted"
+expect_out "scaled       1 rows"
+
+case_ "times table: JSON has every field, per kind and the headline"
+gp validate $F/times.csv --json
+expect_status 0
+expect_json .rows[0].params "2^24 floats in blocks of 256 threads with the default grid of one element per thread"
+expect_json .rows[0].kind independent
+expect_json .rows[2].kind scaled
+expect_json .rows[2].divide_by 2
+expect_json .rows[3].device "h200-sxm*2"
+expect_json_has .rows[3].predicted_us
+expect_json .kinds.consistency.rows 1
+expect_json .headline.rows 3
+expect_json .overall.rows 5
+
+case_ "NAME*N is N GPUs, as for predict"
+gp predict --device h200-sxm*2 scripts/saxpy.lua -p n=2^24 --json
+p2=$(json .total_us)
+gp validate $F/times.csv --json
+expect_json .rows[3].predicted_us "$p2"
+
+case_ "a bad kind is a file:line error"
+printf '%s,kind\nh200-sxm,f,n,p,scripts/saxpy.lua,n=2^20,5,measured\n' "$H0" >"$TMP/badkind.csv"
+gp validate "$TMP/badkind.csv"
+expect_status 1
+expect_err "badkind.csv:2: kind 'measured': write independent, scaled or consistency"
+
+case_ "a bad NAME*N"
+printf '%s\nh200-sxm*0,f,n,p,scripts/saxpy.lua,n=2^20,5\n' "$H0" >"$TMP/badn.csv"
+gp validate "$TMP/badn.csv"
+expect_status 1
+expect_err "badn.csv:2: device 'h200-sxm*0': write NAME or NAME*N"
+
+case_ "speedup table: predicted against measured speedup and ordering"
+gp validate $F/speedups.csv --json
+expect_status 0
+expect_json .form speedups
+expect_json .rows[0].measured_speedup 33.333333333333336
+expect_json_has .rows[0].predicted_speedup
+expect_json .rows[1].order_ok false
+expect_json .headline.order_errors 1
+gp validate $F/speedups.csv --check-order
+expect_status 1
+expect_err "1 speedups predicted on the wrong side of 1x (0 allowed, --max-order-errors)"
+
+case_ "speedup table: a header without a column"
+printf 'name,script,old_device,old_params,old_measured_us,new_device,new_params,source\n' >"$TMP/sp.csv"
+gp validate "$TMP/sp.csv"
+expect_status 1
+expect_err "sp.csv:1: the header lacks column 'new_measured_us'"
+
+case_ "the cross-generation table reads (rows or none yet)"
+gp validate validation/cross-generation.csv
+expect_status 0
+
+case_ "several tables, --set labels, per-table gates"
+gp validate $F/times.csv $F/speedups.csv --set calibration --set evaluation --json
+expect_status 0
+expect_json .tables[0].set calibration
+expect_json .tables[1].set evaluation
+expect_json .tables[1].form speedups
+gp validate $F/times.csv validation/published/tesla.csv
+expect_status 0
+expect_out "== times: $F/times.csv"
+expect_out "== tesla: validation/published/tesla.csv"
+expect_out "== tables (headline: independent rows)"
+gp validate $F/times.csv --max-mape 4
+expect_status 1
+expect_err "times ($F/times.csv): mean absolute error 4."
+expect_err "exceeds --max-mape 4%"
+
+case_ "within gates"
+gp validate $F/times.csv --min-within 1.05:1
+expect_status 1
+expect_err "2 of 3 rows within 1.05x"
+gp validate $F/times.csv --min-within 1.2:1 --min-within-2x 1
+expect_status 0
+gp validate $F/times.csv --min-within 1.5
+expect_status 2
+expect_err "write FACTOR:FRACTION"
+gp validate $F/times.csv --min-within-2x 95
+expect_status 2
+expect_err "a fraction of rows, 0..1"
+
 # Bad tables
 mkdir -p "$TMP/t"
 printf 'device,family,name\nh200-sxm,a,b\n' >"$TMP/t/nocol.csv"
@@ -97,8 +192,9 @@ expect_err "empty table"
 case_ "usage"
 gp validate
 expect_status 2
-gp validate a.csv b.csv
+gp validate --set a --set b x.csv
 expect_status 2
+expect_err "2 --set labels for 1 tables"
 gp validate x.csv --max-mape lots
 expect_status 2
 

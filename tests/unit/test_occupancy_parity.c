@@ -5,7 +5,7 @@
  *     of the CUDA toolkit's cuda_occupancy.h (compiled in where CMake found
  *     it, GP_CUDA_OCCUPANCY_H) on random launch configurations, and
  *     cudaOccMaxPotentialOccupancyBlockSize against the calculator's best
- *     block size (core/cli/occupancy_calc.c, built into this test);
+ *     block size (core/src/occupancy_search.c);
  *   - 1.x: the occupancy calculator spreadsheet's formula, and 2.x: the
  *     CUDA 7.0 cuda_occupancy.h formula, both re-implemented here from the
  *     published text (gpu-facts.md section 5, XLS-M, OCC-H7) with the
@@ -24,7 +24,7 @@
 
 #include "arch.h"
 #include "device.h"
-#include "occupancy.h"
+#include "occupancy_search.h"
 
 #include "test_cuda_occ.h"
 

@@ -1,5 +1,5 @@
 /*
- * occupancy_calc.c - the calculator's searches: one configuration's
+ * occupancy_search.c - the occupancy calculator's searches: one configuration's
  * occupancy, the best block size, the next occupancy step and the fix of a
  * launch that cannot run. Every candidate is evaluated by the device's
  * plugin, so the answers follow the generation's rules exactly.
@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "occupancy.h"
+#include "occupancy_search.h"
 
 /* Shared-memory candidates are first tried this many bytes apart, then byte
    by byte inside the last gap; every allocation unit of every generation
