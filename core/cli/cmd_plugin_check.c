@@ -383,6 +383,6 @@ void gp_help_plugin_check(FILE *out)
             "fails or it crashes, 2 for a bad command line.\n\n"
             "examples:\n"
             "  gpuperf plugin-check build/plugins/hopper.so\n"
-            "  gpuperf plugin-check ./toyarch.so --device toyarch-1.ini\n"
+            "  gpuperf plugin-check ./toyarch.so --device toyarch-t1.ini\n"
             "  gpuperf plugin-check build/plugins/ampere.so --json > ampere-check.json\n");
 }

@@ -199,4 +199,22 @@ gp predict --device h200-sxm scripts/saxpy.lua -p help=1
 expect_status 1
 expect_err "\`gpuperf params scripts/saxpy.lua\` lists them with defaults and help"
 
+case_ "man page and --help: the same example files, which exist"
+for cmd in devices plugins occupancy predict compare params sweep validate plugin-check; do
+    "$GPUPERF" "$cmd" --help
+done >"$TMP/help.txt" 2>&1
+sed 's/\\-/-/g' docs/gpuperf.1 >"$TMP/man.txt"
+for f in $(cat "$TMP/help.txt" "$TMP/man.txt" | grep -oE '[A-Za-z0-9_./-]+\.(ini|lua)' | sort -u); do
+    case $f in
+    NAME.ini | SCRIPT.lua | FILE.ini | fB.ini | D.ini | *[A-Z][A-Z]*.lua) continue ;; # placeholders
+    */*) [ -e "$f" ] ;;
+    *) [ -e "devices/$f" ] || [ -e "examples/plugin/$f" ] ;;
+    esac && ok || bad "an example names $f, which is not in the repository"
+done
+case_ "man page: --budget and --memory-cap for every command that runs scripts"
+for opt in budget "memory-cap"; do
+    line=$(awk -v o="--$opt" 'found { print; exit } index($0, o) { found = 1 }' "$TMP/man.txt")
+    case $line in *validate*) ok ;; *) bad "--$opt: '$line' lacks validate" ;; esac
+done
+
 finish
