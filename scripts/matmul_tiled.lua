@@ -1,5 +1,5 @@
 -- matmul_tiled.lua: C = A*B for n x n floats with 16x16 shared-memory tiles
--- (k_sgemm_tiled in shared/validation/h200/KERNELS.md). One thread computes
+-- (k_sgemm_tiled in validation/h200/KERNELS.md). One thread computes
 -- one element of C; a block computes one 16x16 tile of C.
 local T = 16                                     -- tile edge
 local n = gpuperf.param("n", 1024, "matrix size, a multiple of 16")

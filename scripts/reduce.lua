@@ -1,5 +1,5 @@
 -- reduce.lua: shared-memory tree reduction, one partial sum per block
--- (k_reduce in shared/validation/h200/KERNELS.md). Each thread adds two
+-- (k_reduce in validation/h200/KERNELS.md). Each thread adds two
 -- inputs, then the block halves its active threads log2(block) times.
 local n     = gpuperf.param("n", 2^26, "number of elements")
 local block = gpuperf.param("block", 256, "threads per block, a power of two")

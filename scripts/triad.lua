@@ -1,5 +1,5 @@
 -- triad.lua: the STREAM triad a = b + s*c over n floats, one element per
--- thread (k_triad in shared/validation/h200/KERNELS.md).
+-- thread (k_triad in validation/h200/KERNELS.md).
 local n     = gpuperf.param("n", 2^26, "number of elements")
 local block = gpuperf.param("block", 256, "threads per block")
 local a = gpuperf.buffer("a", 4 * n)

@@ -5,6 +5,7 @@
 #ifndef GP_CLI_H
 #define GP_CLI_H
 
+#include <getopt.h>
 #include <stdio.h>
 
 #include <cjson/cJSON.h>
@@ -42,6 +43,39 @@ typedef struct gp_cli_device {
 /* Open a device by name or path, or report why not (returns GP_EXIT_FAIL). */
 int gp_cli_open_device(const char *cmd, const char *name, gp_cli_device_t *out);
 
+/* Log the device search path (debug) and each device file hidden by one of
+   the same name earlier on it (info). */
+void gp_cli_log_device_search(void);
+
+/* Longest word gp_cli_edit_distance compares (longer: distance SIZE_MAX). */
+#define GP_CLI_SUGGEST_MAX 63
+
+/* Levenshtein distance between two words. */
+size_t gp_cli_edit_distance(const char *a, const char *b);
+
+/* The candidate closest to `word` when it is close enough to be a typo
+   (a few edits), else NULL. */
+const char *gp_cli_suggest(const char *word, const char *const *cands, size_t n);
+
+/* Report an unknown option, with "did you mean --X?" from the getopt table;
+   returns GP_EXIT_USAGE. */
+int gp_cli_unknown_option(const char *cmd, const char *arg, const struct option *opts);
+
+/* 1 when an output path is "-" (stdout). */
+int gp_cli_is_stdout(const char *path);
+
+/* Write text to path ("-": stdout; else replaced atomically) or report why
+   not with the option's name; returns a GP_EXIT_ status. */
+int gp_cli_write_output(const char *cmd, const char *opt, const char *path, const char *text,
+                        size_t len);
+
+/* 1 when the workload launches a kernel or copies memory (else there is
+   nothing to time). */
+int gp_cli_has_work(const gp_workload_t *wl);
+
+/* One CSV field, quoted when it holds a comma, quote or line break. */
+void gp_cli_csv_field(FILE *f, const char *s);
+
 /* Split "a,b,c" into at most max entries (pointers into buf). */
 int gp_cli_split_list(char *buf, char **items, int max);
 
@@ -65,6 +99,10 @@ int gp_cli_parse_memory_cap(const char *cmd, const char *text, uint64_t *bytes);
 /* Human-readable prediction. */
 void gp_report_predict_text(FILE *out, const gp_device_t *dev, const gp_workload_t *wl,
                             const gp_prediction_t *pred);
+
+/* Prediction as CSV: a header, one row per launch and copy, a total row. */
+void gp_report_predict_csv(FILE *out, const gp_device_t *dev, const gp_workload_t *wl,
+                           const gp_prediction_t *pred);
 
 /* Prediction as JSON (caller deletes). */
 cJSON *gp_report_predict_json(const gp_device_t *dev, const gp_workload_t *wl,
@@ -95,6 +133,8 @@ int gp_cmd_occupancy(int argc, char **argv);
 void gp_help_occupancy(FILE *out);
 int gp_cmd_predict(int argc, char **argv);
 void gp_help_predict(FILE *out);
+int gp_cmd_params(int argc, char **argv);
+void gp_help_params(FILE *out);
 int gp_cmd_compare(int argc, char **argv);
 void gp_help_compare(FILE *out);
 int gp_cmd_validate(int argc, char **argv);

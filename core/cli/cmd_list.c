@@ -26,8 +26,7 @@ static int parse_json_flag(const char *cmd, int argc, char **argv, int *json)
         if (c == 'j')
             *json = 1;
         else
-            return gp_cli_fail(cmd, GP_EXIT_USAGE, "unknown option '%s' (see gpuperf %s --help)",
-                               argv[optind - 1], cmd);
+            return gp_cli_unknown_option(cmd, argv[optind - 1], opts);
     }
     if (optind < argc)
         return gp_cli_fail(cmd, GP_EXIT_USAGE, "unexpected argument '%s'", argv[optind]);
@@ -75,6 +74,7 @@ int gp_cmd_devices(int argc, char **argv)
     else
         printf("%-20s %-13s %-3s %5s %6s %9s  %s\n", "DEVICE", "ARCH", "CC", "SMs", "MHz",
                "DRAM GB/s", "NAME");
+    gp_cli_log_device_search();
     gp_device_scan(on_device, &st);
     if (st.json) {
         cJSON *doc = cJSON_CreateObject();

@@ -105,9 +105,7 @@ static int parse(int argc, char **argv, pc_opts_t *o)
             if (optopt == 'd' || optopt == 'm')
                 return gp_cli_fail("plugin-check", GP_EXIT_USAGE, "%s needs a value",
                                    argv[optind - 1]);
-            return gp_cli_fail("plugin-check", GP_EXIT_USAGE,
-                               "unknown option '%s' (see gpuperf plugin-check --help)",
-                               argv[optind - 1]);
+            return gp_cli_unknown_option("plugin-check", argv[optind - 1], opts);
         }
     }
     if (optind >= argc)
@@ -385,6 +383,6 @@ void gp_help_plugin_check(FILE *out)
             "fails or it crashes, 2 for a bad command line.\n\n"
             "examples:\n"
             "  gpuperf plugin-check build/plugins/hopper.so\n"
-            "  gpuperf plugin-check ./toyarch.so --device toyarch-1.ini\n"
+            "  gpuperf plugin-check ./toyarch.so --device toyarch-t1.ini\n"
             "  gpuperf plugin-check build/plugins/ampere.so --json > ampere-check.json\n");
 }

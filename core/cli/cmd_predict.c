@@ -9,6 +9,8 @@
 #include "cli.h"
 
 #define MAX_DEVICES 16
+#define COMPARE_WIDTH 100    /* text columns when $COLUMNS does not say */
+#define COMPARE_LABEL_MAX 28 /* longest kernel name shown in full */
 
 /* Options shared by predict and compare. */
 typedef struct run_opts {
@@ -16,7 +18,7 @@ typedef struct run_opts {
     const char *devices; /* --device or --devices */
     gp_cli_params_t params;
     gp_script_opts_t sopts;
-    int json;
+    int json, csv;
     const char *trace;
     uint32_t gpus; /* --gpus N; 0: not given */
 } run_opts_t;
@@ -29,7 +31,7 @@ static int parse(const char *cmd, int single, int argc, char **argv, run_opts_t 
         {"param", required_argument, 0, 'p'},   {"json", no_argument, 0, 'j'},
         {"trace", required_argument, 0, 't'},   {"budget", required_argument, 0, 'b'},
         {"memory-cap", required_argument, 0, 'm'}, {"gpus", required_argument, 0, 'g'},
-        {0, 0, 0, 0}};
+        {"csv", no_argument, 0, 'c'},           {0, 0, 0, 0}};
     int c;
     memset(o, 0, sizeof *o);
     optind = 1;
@@ -63,6 +65,7 @@ static int parse(const char *cmd, int single, int argc, char **argv, run_opts_t 
                 return GP_EXIT_USAGE;
             break;
         case 'j': o->json = 1; break;
+        case 'c': o->csv = 1; break;
         case 't':
             if (!single)
                 return gp_cli_fail(cmd, GP_EXIT_USAGE, "--trace is for gpuperf predict");
@@ -79,10 +82,15 @@ static int parse(const char *cmd, int single, int argc, char **argv, run_opts_t 
         case ':':
             return gp_cli_fail(cmd, GP_EXIT_USAGE, "%s needs a value", argv[optind - 1]);
         default:
-            return gp_cli_fail(cmd, GP_EXIT_USAGE, "unknown option '%s' (see gpuperf %s --help)",
-                               argv[optind - 1], cmd);
+            return gp_cli_unknown_option(cmd, argv[optind - 1], opts);
         }
     }
+    if (o->json && o->csv)
+        return gp_cli_fail(cmd, GP_EXIT_USAGE, "--json and --csv: give one");
+    if (gp_cli_is_stdout(o->trace) && (o->json || o->csv))
+        return gp_cli_fail(cmd, GP_EXIT_USAGE, "--trace - writes the trace to stdout in place "
+                           "of the report; drop --%s or give --trace FILE",
+                           o->json ? "json" : "csv");
     if (optind >= argc)
         return gp_cli_fail(cmd, GP_EXIT_USAGE, "no workload script given (e.g. scripts/saxpy.lua)");
     if (optind + 1 < argc)
@@ -135,6 +143,13 @@ static int run_one(const char *cmd, gp_script_t *sc, const run_opts_t *o,
         return gp_cli_fail(cmd, GP_EXIT_USAGE, "%s", err.msg);
     if (gp_script_eval(sc, &d->dev, o->params.kv, o->params.n, wl, &err))
         return gp_cli_fail(cmd, GP_EXIT_FAIL, "%s", err.msg);
+    if (!gp_cli_has_work(wl)) {
+        gp_workload_free(wl);
+        return gp_cli_fail(cmd, GP_EXIT_FAIL, "%s: the script launches no kernel and copies "
+                           "nothing, so there is no time to predict; add a gpuperf.launch{...} "
+                           "(docs/workloads.md)%s", o->script,
+                           o->params.n ? " or check the -p values" : "");
+    }
     if (gp_predict(&d->dev, d->arch, wl, &eo, pred, &err)) {
         gp_workload_free(wl);
         return gp_cli_fail(cmd, GP_EXIT_FAIL, "%s", err.msg);
@@ -170,6 +185,10 @@ int gp_cmd_predict(int argc, char **argv)
         return rc;
     if (o.trace && gp_trace_write(o.trace, &d.dev, &wl, &pred, &err)) {
         rc = gp_cli_fail("predict", GP_EXIT_FAIL, "--trace: %s", err.msg);
+    } else if (gp_cli_is_stdout(o.trace)) {
+        /* the trace took stdout */
+    } else if (o.csv) {
+        gp_report_predict_csv(stdout, &d.dev, &wl, &pred);
     } else if (o.json) {
         cJSON *doc = gp_report_predict_json(&d.dev, &wl, &pred);
         gp_print_json(doc);
@@ -185,14 +204,16 @@ int gp_cmd_predict(int argc, char **argv)
 void gp_help_predict(FILE *out)
 {
     fprintf(out,
-            "usage: gpuperf predict --device D SCRIPT.lua [-p key=value ...] [--json]\n"
+            "usage: gpuperf predict --device D SCRIPT.lua [-p key=value ...] [--json | --csv]\n"
             "                       [--trace FILE] [--gpus N] [--budget N] [--memory-cap MIB]\n\n"
             "Runs the workload script for device D and predicts every launch: occupancy\n"
             "(blocks per SM and the limiting resource), when it starts and ends, its time,\n"
             "and what bounds it (dram, l2, compute, issue, shared_memory, latency,\n"
-            "memory_latency, launch). The total runs from the first launch's submission to\n"
-            "the last completion, launch overhead included, as CUDA events around the work\n"
-            "would measure it.\n\n"
+            "memory_latency, block_dispatch: the SMs cannot start blocks as fast as they\n"
+            "finish). The total runs from the first launch's submission to the last\n"
+            "completion, launch overhead included, as CUDA events around the work would\n"
+            "measure it. A script that launches nothing is an error. `gpuperf params\n"
+            "SCRIPT.lua` lists the parameters a script takes.\n\n"
             "  --device D        device name (gpuperf devices) or path to an .ini file;\n"
             "                    D*N (or --devices D*N) is N identical GPUs of that kind\n"
             "  --gpus N          N identical GPUs: gpuperf.device_count is N and launches\n"
@@ -201,9 +222,11 @@ void gp_help_predict(FILE *out)
             "                    numbers may be written 2^24, 4*2^20, 1e6\n"
             "  --json            one JSON document: total_us and, per launch, name, stream,\n"
             "                    start_us, end_us, time_us, blocks_per_sm, limiter, bound, ...\n"
+            "  --csv             one CSV row per launch and copy, then a row named total\n"
             "  --trace FILE      write a Chrome trace (open in https://ui.perfetto.dev or\n"
             "                    chrome://tracing): a track per stream and device with each\n"
-            "                    launch and copy, and counters of busy SMs and occupancy\n"
+            "                    launch and copy, and counters of busy SMs and occupancy;\n"
+            "                    --trace - writes it to stdout instead of the report\n"
             "  --budget N        Lua VM instructions the script may run (default %llu)\n"
             "  --memory-cap MIB  memory the script may use (default %llu MiB)\n\n"
             "examples:\n"
@@ -224,63 +247,200 @@ typedef struct column {
     int ok;
 } column_t;
 
+/* Speedup of column i against the first, as text ("-" when undefined). */
+static void speedup_text(char *out, size_t size, const column_t *cols, int i)
+{
+    if (cols[i].pred.total_us > 0 && cols[0].pred.total_us > 0)
+        snprintf(out, size, "%.2fx", cols[0].pred.total_us / cols[i].pred.total_us);
+    else
+        snprintf(out, size, "-");
+}
+
+/* The cell of row `row` for column c (row 0: the header; see compare_text). */
+static void compare_cell(char *out, size_t size, const column_t *cols, int c, uint32_t r,
+                         int what)
+{
+    const gp_prediction_t *p = &cols[c].pred;
+    *out = '\0';
+    switch (what) {
+    case 0: snprintf(out, size, "%s", cols[c].label); break;
+    case 1:
+        snprintf(out, size, "%u.%u / %u", cols[c].d.dev.cc_major, cols[c].d.dev.cc_minor,
+                 cols[c].d.dev.sm_count);
+        break;
+    case 2:
+        if (r < p->n_cmds)
+            snprintf(out, size, "%.2f us", p->cmds[r].time_us);
+        else
+            snprintf(out, size, "-");
+        break;
+    case 3:
+        snprintf(out, size, "%s", r < p->n_cmds ? gp_bound_name(p->cmds[r].bound) : "-");
+        break;
+    case 4:
+        if (r < p->n_cmds)
+            snprintf(out, size, "%u (%s)", p->cmds[r].occ.blocks_per_sm,
+                     gp_limiter_name(p->cmds[r].occ.limiter));
+        else
+            snprintf(out, size, "-");
+        break;
+    case 5: snprintf(out, size, "%.2f us", p->total_us); break;
+    default: speedup_text(out, size, cols, c); break;
+    }
+}
+
+/* The text width compare fits its table into: $COLUMNS when set, else 100. */
+static int compare_width(void)
+{
+    const char *e = getenv("COLUMNS");
+    long w = e ? strtol(e, NULL, 10) : 0;
+    return w >= 40 && w <= 1000 ? (int)w : COMPARE_WIDTH;
+}
+
+/* One table of columns [c0, c1). */
+static void compare_group(const column_t *cols, int c0, int c1, const int *width, int label_w,
+                          uint32_t rows)
+{
+    char cell[GP_NAME_MAX + 32];
+    uint32_t r;
+    int c, what;
+    /* header and compute capability */
+    for (what = 0; what < 2; what++) {
+        printf("%-*s", label_w, what ? "compute capability / SMs" : "");
+        for (c = c0; c < c1; c++) {
+            compare_cell(cell, sizeof cell, cols, c, 0, what);
+            printf("  %*s", width[c], cell);
+        }
+        printf("\n");
+    }
+    for (r = 0; r < rows; r++) {
+        const gp_cmd_result_t *first = NULL;
+        for (c = 0; c < c1 && !first; c++)
+            if (r < cols[c].pred.n_cmds)
+                first = &cols[c].pred.cmds[r];
+        for (what = 2; what < 5; what++) {
+            if (what > 2 && !(first && first->type == GP_CMD_LAUNCH))
+                break;
+            if (what == 2)
+                printf("%-*.*s", label_w, label_w, first ? first->name : "?");
+            else
+                printf("%-*s", label_w, what == 3 ? "  bound" : "  blocks/SM (limiter)");
+            for (c = c0; c < c1; c++) {
+                compare_cell(cell, sizeof cell, cols, c, r, what);
+                printf("  %*s", width[c], cell);
+            }
+            printf("\n");
+        }
+    }
+    for (what = 5; what < 7; what++) {
+        char label[COMPARE_LABEL_MAX + 16] = "total";
+        if (what == 6 && gp_snprintf(label, sizeof label, "speedup vs %s", cols[0].label) == 0 &&
+            (int)strlen(label) > label_w)
+            snprintf(label, sizeof label, "speedup vs first");
+        else if (what == 6 && (int)strlen(label) > label_w)
+            snprintf(label, sizeof label, "speedup vs first");
+        printf("%-*s", label_w, label);
+        for (c = c0; c < c1; c++) {
+            compare_cell(cell, sizeof cell, cols, c, 0, what);
+            printf("  %*s", width[c], cell);
+        }
+        printf("\n");
+    }
+}
+
+/* The end of the table that starts at column c0: as many columns as fit in
+   avail characters, at most max, at least one. */
+static int group_end(const int *width, int n, int c0, int label_w, int avail, int max)
+{
+    int c1 = c0 + 1, used = label_w + 2 + width[c0];
+    while (c1 < n && c1 - c0 < max && used + 2 + width[c1] <= avail)
+        used += 2 + width[c1++];
+    return c1;
+}
+
+/* The comparison as a table, one column per device; when the columns do
+   not fit in the terminal's width, in several tables of as many columns as
+   fit, each with the row labels (the speedup is always against the first
+   device). */
 static void compare_text(const run_opts_t *o, column_t *cols, int n)
 {
-    int i;
+    char cell[GP_NAME_MAX + 32];
+    int i, c, what, label_w = 24, avail = compare_width(), c0, groups, per;
+    int *width = calloc((size_t)n, sizeof *width);
     uint32_t r, rows = 0;
+    if (!width) {
+        gp_cli_fail("compare", GP_EXIT_FAIL, "out of memory");
+        return;
+    }
     printf("gpuperf compare: %s", o->script);
     for (i = 0; i < (int)o->params.n; i++)
         printf("%s %s=%s", i ? "," : " (", o->params.kv[i].key, o->params.kv[i].value);
-    printf("%s\n\n", o->params.n ? ")" : "");
-    printf("%-28s", "");
-    for (i = 0; i < n; i++)
-        printf(" %18s", cols[i].label);
-    printf("\n%-28s", "compute capability / SMs");
-    for (i = 0; i < n; i++) {
-        char b[32];
-        snprintf(b, sizeof b, "%u.%u / %u", cols[i].d.dev.cc_major, cols[i].d.dev.cc_minor,
-                 cols[i].d.dev.sm_count);
-        printf(" %18s", b);
-    }
+    printf("%s\n", o->params.n ? ")" : "");
     for (i = 0; i < n; i++)
         rows = GP_MAX(rows, cols[i].pred.n_cmds);
-    for (r = 0; r < rows; r++) {
-        const gp_cmd_result_t *first = NULL;
-        for (i = 0; i < n && !first; i++)
-            if (r < cols[i].pred.n_cmds)
-                first = &cols[i].pred.cmds[r];
-        printf("\n%-28.28s", first ? first->name : "?");
-        for (i = 0; i < n; i++) {
-            if (r < cols[i].pred.n_cmds)
-                printf(" %15.2f us", cols[i].pred.cmds[r].time_us);
-            else
-                printf(" %18s", "-");
-        }
-        if (first && first->type == GP_CMD_LAUNCH) {
-            printf("\n%-28s", "  bound");
-            for (i = 0; i < n; i++)
-                printf(" %18s", r < cols[i].pred.n_cmds
-                                    ? gp_bound_name(cols[i].pred.cmds[r].bound)
-                                    : "-");
-            printf("\n%-28s", "  blocks/SM (limiter)");
-            for (i = 0; i < n; i++) {
-                char b[40] = "-";
-                if (r < cols[i].pred.n_cmds)
-                    snprintf(b, sizeof b, "%u (%s)", cols[i].pred.cmds[r].occ.blocks_per_sm,
-                             gp_limiter_name(cols[i].pred.cmds[r].occ.limiter));
-                printf(" %18s", b);
+    for (i = 0; i < n; i++)
+        for (r = 0; r < cols[i].pred.n_cmds; r++)
+            label_w = GP_MAX(label_w, GP_MIN(COMPARE_LABEL_MAX,
+                                             (int)strlen(cols[i].pred.cmds[r].name)));
+    label_w = GP_MAX(label_w, GP_MIN(COMPARE_LABEL_MAX, 11 + (int)strlen(cols[0].label)));
+    /* each column as wide as its widest cell */
+    for (c = 0; c < n; c++) {
+        width[c] = 6;
+        for (what = 0; what < 7; what++)
+            for (r = 0; r < (what >= 2 && what <= 4 ? rows : 1); r++) {
+                compare_cell(cell, sizeof cell, cols, c, r, what);
+                width[c] = GP_MAX(width[c], (int)strlen(cell));
             }
-        }
     }
-    printf("\n%-28s", "total");
-    for (i = 0; i < n; i++)
-        printf(" %15.2f us", cols[i].pred.total_us);
-    printf("\n%-28s", "speedup vs first");
-    for (i = 0; i < n; i++)
-        printf(" %17.2fx", cols[i].pred.total_us > 0
-                               ? cols[0].pred.total_us / cols[i].pred.total_us
-                               : 0.0);
-    printf("\n");
+    /* as many tables as packing greedily needs, then the columns spread
+       evenly over them when that fits too (6 columns: 3 + 3, not 5 + 1) */
+    groups = 0;
+    for (c0 = 0; c0 < n; groups++)
+        c0 = group_end(width, n, c0, label_w, avail, n);
+    per = (n + groups - 1) / groups;
+    for (c0 = 0; c0 < n && per > 0; c0 += per)
+        if (group_end(width, n, c0, label_w, avail, per) < GP_MIN(n, c0 + per))
+            per = 0;
+    for (c0 = 0; c0 < n;) {
+        int c1 = group_end(width, n, c0, label_w, avail, per ? per : n);
+        printf("\n");
+        compare_group(cols, c0, c1, width, label_w, rows);
+        c0 = c1;
+    }
+    free(width);
+}
+
+/* The comparison as CSV: one row per device and command, then a total row
+   per device with its speedup against the first. */
+static void compare_csv(column_t *cols, int n)
+{
+    char sp[32];
+    int c;
+    uint32_t r;
+    fputs("device,cc,sms,index,name,type,time_us,bound,blocks_per_sm,limiter,speedup_vs_first\n",
+          stdout);
+    for (c = 0; c < n; c++) {
+        const gp_prediction_t *p = &cols[c].pred;
+        for (r = 0; r < p->n_cmds; r++) {
+            const gp_cmd_result_t *x = &p->cmds[r];
+            gp_cli_csv_field(stdout, cols[c].label);
+            printf(",%u.%u,%u,%u,", cols[c].d.dev.cc_major, cols[c].d.dev.cc_minor,
+                   cols[c].d.dev.sm_count, r + 1);
+            gp_cli_csv_field(stdout, x->name);
+            if (x->type == GP_CMD_LAUNCH)
+                printf(",kernel,%.3f,%s,%u,%s,\n", x->time_us, gp_bound_name(x->bound),
+                       x->occ.blocks_per_sm, gp_limiter_name(x->occ.limiter));
+            else
+                printf(",copy,%.3f,copy,,,\n", x->time_us);
+        }
+        if (p->total_us > 0 && cols[0].pred.total_us > 0)
+            snprintf(sp, sizeof sp, "%.4f", cols[0].pred.total_us / p->total_us);
+        else
+            sp[0] = '\0';
+        gp_cli_csv_field(stdout, cols[c].label);
+        printf(",%u.%u,%u,,total,total,%.3f,,,,%s\n", cols[c].d.dev.cc_major,
+               cols[c].d.dev.cc_minor, cols[c].d.dev.sm_count, p->total_us, sp);
+    }
 }
 
 int gp_cmd_compare(int argc, char **argv)
@@ -332,15 +492,18 @@ int gp_cmd_compare(int argc, char **argv)
             cJSON_AddStringToObject(doc, "script", o.script);
             for (i = 0; i < n; i++) {
                 cJSON *one = gp_report_predict_json(&cols[i].d.dev, &cols[i].wl, &cols[i].pred);
-                cJSON_AddNumberToObject(one, "speedup_vs_first",
-                                        cols[i].pred.total_us > 0
-                                            ? cols[0].pred.total_us / cols[i].pred.total_us
-                                            : 0);
+                if (cols[i].pred.total_us > 0)
+                    cJSON_AddNumberToObject(one, "speedup_vs_first",
+                                            cols[0].pred.total_us / cols[i].pred.total_us);
+                else
+                    cJSON_AddNullToObject(one, "speedup_vs_first");
                 cJSON_AddItemToArray(arr, one);
             }
             cJSON_AddItemToObject(doc, "devices", arr);
             gp_print_json(doc);
             cJSON_Delete(doc);
+        } else if (o.csv) {
+            compare_csv(cols, n);
         } else {
             compare_text(&o, cols, n);
         }
@@ -358,17 +521,22 @@ int gp_cmd_compare(int argc, char **argv)
 void gp_help_compare(FILE *out)
 {
     fprintf(out,
-            "usage: gpuperf compare --devices D1,D2,... SCRIPT.lua [-p key=value ...] [--json]\n\n"
+            "usage: gpuperf compare --devices D1,D2,... SCRIPT.lua [-p key=value ...]\n"
+            "                       [--json | --csv] [--gpus N] [--budget N] [--memory-cap MIB]\n\n"
             "Predicts the same workload on several devices (up to %d) and prints one column\n"
             "per device: each launch's time, what bounds it and its occupancy, the total, and\n"
             "the speedup against the first device. The script runs once per device and may\n"
-            "size its grid from gpuperf.device.\n\n"
+            "size its grid from gpuperf.device. Columns that do not fit in 100 characters\n"
+            "(or $COLUMNS) continue in a second table below the first.\n\n"
             "  --devices LIST   comma-separated device names or .ini paths; NAME*N is N\n"
             "                   identical GPUs of that kind\n"
             "  --gpus N         every device as N identical GPUs\n"
             "  -p key=value     parameters, as for gpuperf predict\n"
             "  --json           {\"script\":..., \"devices\": [predict --json of each, plus\n"
-            "                   speedup_vs_first]}\n\n"
+            "                   speedup_vs_first]}\n"
+            "  --csv            one row per device and launch or copy, then a total row per\n"
+            "                   device with speedup_vs_first\n"
+            "  --budget N, --memory-cap MIB   script limits, as for gpuperf predict\n\n"
             "example:\n"
             "  gpuperf compare --devices geforce-8800-gtx,tesla-c1060,h200-sxm scripts/saxpy.lua\n",
             MAX_DEVICES);

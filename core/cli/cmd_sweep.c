@@ -22,7 +22,6 @@
 #define SWEEP_SVG_MAX_SERIES 40
 #define SWEEP_SVG_WIDTH_PX 900.0
 #define SWEEP_SVG_HEIGHT_PX 560.0
-#define SWEEP_SVG_LEGEND_PX 130.0  /* beyond the chart, for legend labels */
 #define SWEEP_SVG_LOG_SPAN_X 64.0  /* x is logarithmic beyond this max/min */
 #define SWEEP_SVG_LOG_SPAN_Y 100.0 /* y likewise */
 #define SWEEP_MAX_JOBS 1024
@@ -38,7 +37,7 @@ typedef struct sweep_opts {
     const char *output;
     const char *svg;
     const char *x_name;
-    int json;
+    int json, csv; /* --csv: the default, said explicitly */
 } sweep_opts_t;
 
 /* Where rows go: stdout, or a temporary file renamed into place at the end. */
@@ -67,7 +66,7 @@ static int parse(int argc, char **argv, sweep_opts_t *o)
         {"output", required_argument, 0, 'o'},  {"json", no_argument, 0, 'J'},
         {"svg", required_argument, 0, 's'},     {"x", required_argument, 0, 'x'},
         {"budget", required_argument, 0, 'b'},  {"memory-cap", required_argument, 0, 'm'},
-        {0, 0, 0, 0}};
+        {"csv", no_argument, 0, 'C'},           {0, 0, 0, 0}};
     int c;
     memset(o, 0, sizeof *o);
     optind = 1;
@@ -95,6 +94,7 @@ static int parse(int argc, char **argv, sweep_opts_t *o)
             break;
         case 'o': o->output = optarg; break;
         case 'J': o->json = 1; break;
+        case 'C': o->csv = 1; break;
         case 's': o->svg = optarg; break;
         case 'x': o->x_name = optarg; break;
         case 'b':
@@ -108,9 +108,7 @@ static int parse(int argc, char **argv, sweep_opts_t *o)
         case ':':
             return gp_cli_fail("sweep", GP_EXIT_USAGE, "%s needs a value", argv[optind - 1]);
         default:
-            return gp_cli_fail("sweep", GP_EXIT_USAGE,
-                               "unknown option '%s' (see gpuperf sweep --help)",
-                               argv[optind - 1]);
+            return gp_cli_unknown_option("sweep", argv[optind - 1], opts);
         }
     }
     if (optind >= argc)
@@ -125,6 +123,11 @@ static int parse(int argc, char **argv, sweep_opts_t *o)
                            "--devices D1,D2,... is required (gpuperf devices lists them)");
     if (o->x_name && !o->svg)
         return gp_cli_fail("sweep", GP_EXIT_USAGE, "--x picks the chart's axis; give --svg FILE");
+    if (o->json && o->csv)
+        return gp_cli_fail("sweep", GP_EXIT_USAGE, "--json and --csv: give one");
+    if (gp_cli_is_stdout(o->svg) && (!o->output || gp_cli_is_stdout(o->output)))
+        return gp_cli_fail("sweep", GP_EXIT_USAGE, "--svg - and the rows would both go to "
+                           "stdout; send the rows elsewhere with -o FILE (or -o /dev/null)");
     return GP_EXIT_OK;
 }
 
@@ -136,7 +139,7 @@ static int out_open(sweep_out_t *out, const char *path)
     struct stat st;
     int fd;
     memset(out, 0, sizeof *out);
-    if (!path) {
+    if (!path || gp_cli_is_stdout(path)) {
         out->f = stdout;
         return 0;
     }
@@ -194,22 +197,6 @@ static int out_close(sweep_out_t *out, int ok)
     return rc;
 }
 
-/* A CSV field, quoted when it holds a comma, quote or line break. */
-static void csv_field(FILE *f, const char *s)
-{
-    if (!strpbrk(s, ",\"\r\n")) {
-        fputs(s, f);
-        return;
-    }
-    fputc('"', f);
-    for (; *s; s++) {
-        if (*s == '"')
-            fputc('"', f);
-        fputc(*s, f);
-    }
-    fputc('"', f);
-}
-
 /* A JSON string literal. */
 static void json_string(FILE *f, const char *s)
 {
@@ -249,7 +236,7 @@ static void write_head(FILE *f, const sweep_opts_t *o, const gp_cli_device_t *de
         fputs("device", f);
         for (a = 0; a < o->n_axes; a++) {
             fputc(',', f);
-            csv_field(f, o->axes[a].name);
+            gp_cli_csv_field(f, o->axes[a].name);
         }
         fputs(",total_us,launches,bound,blocks_per_sm,occupancy,limiter,error\n", f);
         return;
@@ -286,11 +273,11 @@ static void write_row(FILE *f, const sweep_opts_t *o, const gp_sweep_t *sw,
         fputs(devs[dev].dev.id, f);
         for (a = 0; a < o->n_axes; a++) {
             fputc(',', f);
-            csv_field(f, o->axes[a].values[vi[a]]);
+            gp_cli_csv_field(f, o->axes[a].values[vi[a]]);
         }
         if (r->error) {
             fputs(",,,,,,,", f);
-            csv_field(f, r->error);
+            gp_cli_csv_field(f, r->error);
             fputc('\n', f);
         } else if (r->is_copy || r->commands == 0) {
             fprintf(f, ",%.3f,%u,%s,,,,\n", r->total_us, r->launches,
@@ -394,7 +381,8 @@ static int chart_axis(const sweep_opts_t *o, uint64_t points, int n_dev, uint32_
 /* One chart axis over [min, max] of positive-or-not values: logarithmic
    (values replaced by their log10, ticks at decades) when all are positive
    and they span more than `log_span`; from zero when `from_zero`. */
-static void chart_fit(gp_svg_axis_t *ax, double *v, size_t n, double log_span, int from_zero)
+static void chart_fit(gp_svg_axis_t *ax, double *v, size_t n, double log_span, int from_zero,
+                      int exact)
 {
     double lo = INFINITY, hi = -INFINITY, step;
     size_t i;
@@ -410,8 +398,8 @@ static void chart_fit(gp_svg_axis_t *ax, double *v, size_t n, double log_span, i
     if (lo > 0 && hi / lo > log_span) {
         for (i = 0; i < n; i++)
             v[i] = v[i] > 0 ? log10(v[i]) : NAN;
-        ax->min = floor(log10(lo));
-        ax->max = ceil(log10(hi));
+        ax->min = exact ? log10(lo) : floor(log10(lo));
+        ax->max = exact ? log10(hi) : ceil(log10(hi));
         ax->tick_step = 1;
         ax->tick_format = "1e%g";
         return;
@@ -426,6 +414,12 @@ static void chart_fit(gp_svg_axis_t *ax, double *v, size_t n, double log_span, i
     /* round the far end up to a 1-2-5 step so the top tick is labelled */
     step = pow(10, floor(log10((hi - lo) / 5)));
     step *= (hi - lo) / step > 35 ? 10 : (hi - lo) / step > 15 ? 5 : (hi - lo) / step > 7 ? 2 : 1;
+    if (exact && hi > lo) { /* the axis spans the data, ticks fall inside it */
+        ax->min = lo;
+        ax->max = hi;
+        ax->tick_step = step;
+        return;
+    }
     ax->min = from_zero ? lo : floor(lo / step) * step;
     ax->max = ceil(hi / step) * step;
 }
@@ -444,8 +438,7 @@ static int chart_write(const sweep_opts_t *o, const gp_sweep_t *sw, const gp_cli
     size_t len = 0;
     gp_svg_chart_t chart;
     gp_svg_t svg;
-    gp_err_t err;
-    double height_px = GP_MAX(SWEEP_SVG_HEIGHT_PX, 140.0 + 16.0 * n_series);
+    double height_px = GP_MAX(SWEEP_SVG_HEIGHT_PX, 140.0 + 16.0 * n_series), width_px;
     int rc = GP_EXIT_OK;
     if (!series || !labels || !xs || !ys) {
         rc = gp_cli_fail("sweep", GP_EXIT_FAIL, "--svg: out of memory");
@@ -482,8 +475,10 @@ static int chart_write(const sweep_opts_t *o, const gp_sweep_t *sw, const gp_cli
     chart.note = "gpuperf sweep";
     chart.x.label = o->axes[x_axis].name;
     chart.y.label = "predicted time (us)";
-    chart_fit(&chart.x, xs, (size_t)points, SWEEP_SVG_LOG_SPAN_X, 0);
-    chart_fit(&chart.y, ys, (size_t)points, SWEEP_SVG_LOG_SPAN_Y, 1);
+    /* x runs from the first value swept to the last; y from zero to a
+       labelled tick above the slowest point */
+    chart_fit(&chart.x, xs, (size_t)points, SWEEP_SVG_LOG_SPAN_X, 0, 1);
+    chart_fit(&chart.y, ys, (size_t)points, SWEEP_SVG_LOG_SPAN_Y, 1, 0);
     if (chart.x.tick_format) {
         snprintf(x_label, sizeof x_label, "%s (log scale)", o->axes[x_axis].name);
         chart.x.label = x_label;
@@ -492,15 +487,17 @@ static int chart_write(const sweep_opts_t *o, const gp_sweep_t *sw, const gp_cli
         chart.y.label = "predicted time (us, log scale)";
     chart.series = series;
     chart.n_series = n_series;
-    /* the legend sits at the plot's right edge: room beyond it for long labels */
-    gp_svg_begin(&svg, SWEEP_SVG_WIDTH_PX + SWEEP_SVG_LEGEND_PX, height_px);
-    if (gp_svg_line_chart(&svg, 0, 0, SWEEP_SVG_WIDTH_PX, height_px, &chart)) {
+    /* the legend sits right of the plot, never over its lines */
+    chart.legend_outside = 1;
+    width_px = SWEEP_SVG_WIDTH_PX + gp_svg_legend_width(&chart);
+    gp_svg_begin(&svg, width_px, height_px);
+    if (gp_svg_line_chart(&svg, 0, 0, width_px, height_px, &chart)) {
         gp_svg_free(&svg);
         rc = gp_cli_fail("sweep", GP_EXIT_FAIL, "--svg %s: nothing to draw", o->svg);
     } else if (gp_svg_end(&svg, &text, &len)) {
         rc = gp_cli_fail("sweep", GP_EXIT_FAIL, "--svg %s: out of memory", o->svg);
-    } else if (gp_write_file_atomic(o->svg, text, len, &err)) {
-        rc = gp_cli_fail("sweep", GP_EXIT_FAIL, "--svg %s", err.msg);
+    } else {
+        rc = gp_cli_write_output("sweep", "--svg", o->svg, text, len);
     }
 out:
     free(text);
@@ -591,6 +588,21 @@ static int run_batches(const sweep_opts_t *o, gp_sweep_t *sw, const gp_cli_devic
         if (next < points)
             batch_start(&cur, sw, next, GP_MIN(SWEEP_BATCH, points - next), res[k ^ 1],
                         tty ? &prog : NULL);
+        for (i = 0; i < count && !rc; i++)
+            if (!res[k][i].error && res[k][i].commands == 0)
+                rc = gp_cli_fail("sweep", GP_EXIT_FAIL, "%s: the script launches no kernel "
+                                 "and copies nothing at point %llu, so there is no time to "
+                                 "predict; add a gpuperf.launch{...} (docs/workloads.md) or "
+                                 "check the -p values", o->script,
+                                 (unsigned long long)(first + i + 1));
+        if (rc) {
+            gp_sweep_results_clear(res[k], count);
+            if (next < points)
+                batch_wait(&cur);
+            if (next < points)
+                gp_sweep_results_clear(res[k ^ 1], GP_MIN(SWEEP_BATCH, points - next));
+            break;
+        }
         for (i = 0; i < count; i++) {
             write_row(f, o, sw, devs, first + i, &res[k][i]);
             *n_failed += res[k][i].error != NULL;
@@ -698,7 +710,7 @@ void gp_help_sweep(FILE *out)
 {
     fprintf(out,
             "usage: gpuperf sweep --devices D1,D2,... SCRIPT.lua -p key=SPEC ... [-j N]\n"
-            "                     [-o FILE] [--json] [--svg FILE [--x KEY]]\n"
+            "                     [-o FILE] [--csv | --json] [--svg FILE [--x KEY]]\n"
             "                     [--budget N] [--memory-cap MIB]\n\n"
             "Predicts the workload for every combination of the parameter values on every\n"
             "device, in parallel, and writes one row per combination: the device, the\n"
@@ -715,12 +727,14 @@ void gp_help_sweep(FILE *out)
             "                   A:B:*F (-p n=2^16:2^28:*4); a value containing ':' is a range\n"
             "  -j N             threads (default: one per processor)\n"
             "  -o FILE          write to FILE (replaced only once the sweep succeeds)\n"
-            "                   instead of stdout\n"
+            "                   instead of stdout (-o -: stdout)\n"
+            "  --csv            CSV rows (the default)\n"
             "  --json           one JSON document instead of CSV: script, devices, params\n"
             "                   (name, values), points, results (one object per row)\n"
             "  --svg FILE       chart of the predicted time against the first swept parameter\n"
             "                   (or --x KEY), one line per device and per value of the other\n"
-            "                   swept parameters (at most %d lines)\n"
+            "                   swept parameters (at most %d lines); --svg - writes it to\n"
+            "                   stdout (the rows then need -o FILE)\n"
             "  --budget N, --memory-cap MIB   script limits, as for gpuperf predict\n\n"
             "At most %llu points (devices x combinations). A progress bar is drawn on stderr\n"
             "when it is a terminal.\n\n"

@@ -10,7 +10,7 @@
 #include "log.h"
 
 #ifndef GP_VERSION
-#define GP_VERSION "0.1.0"
+#define GP_VERSION "0.2.0"
 #endif
 
 static const gp_cmd_t COMMANDS[] = {
@@ -24,6 +24,8 @@ static const gp_cmd_t COMMANDS[] = {
      gp_cmd_predict, gp_help_predict},
     {"compare", "predict a workload on several devices side by side", gp_cmd_compare,
      gp_help_compare},
+    {"params", "list a workload script's parameters: names, types, defaults, help",
+     gp_cmd_params, gp_help_params},
     {"validate", "compare predictions with measured times from a CSV table", gp_cmd_validate,
      gp_help_validate},
     {"sweep", "predict a workload over a grid of parameters and devices", gp_cmd_sweep, gp_help_sweep},
@@ -32,13 +34,58 @@ static const gp_cmd_t COMMANDS[] = {
 
 static int g_verbose;
 
-/* Log handler: warnings and errors always, the rest with -v. */
+/* Log handler: warnings and errors always, info with -v, debug with -vv. A
+   script's print() arrives as "print" at info level and is shown always,
+   as the line the script wrote. */
 static void log_to_stderr(void *ud, int level, const char *who, const char *msg)
 {
     static const char *const names[] = {"error", "warning", "info", "debug"};
     (void)ud;
-    if (level <= GP_LOG_WARN || level <= GP_LOG_INFO + g_verbose - 1)
+    if (strcmp(who, "print") == 0)
+        fprintf(stderr, "%s\n", msg);
+    else if (level <= GP_LOG_WARN || level <= GP_LOG_INFO + g_verbose - 1)
         fprintf(stderr, "gpuperf: %s: %s: %s\n", who, names[level & 3], msg);
+}
+
+/* -v, -vv, -vvv...: the number of v's; 0 if arg is not of that form. */
+static int count_vs(const char *arg)
+{
+    int n = 0;
+    if (arg[0] != '-')
+        return 0;
+    while (arg[n + 1] == 'v')
+        n++;
+    return arg[n + 1] == '\0' ? n : 0;
+}
+
+/* The command called name, or NULL. */
+static const gp_cmd_t *find_command(const char *name)
+{
+    size_t i;
+    for (i = 0; i < GP_ARRAY_LEN(COMMANDS); i++)
+        if (strcmp(COMMANDS[i].name, name) == 0)
+            return &COMMANDS[i];
+    return NULL;
+}
+
+/* "unknown command 'X'; did you mean Y? the commands are: ..." */
+static int unknown_command(const char *name)
+{
+    const char *cands[GP_ARRAY_LEN(COMMANDS) + 1], *best;
+    size_t i;
+    for (i = 0; i < GP_ARRAY_LEN(COMMANDS); i++)
+        cands[i] = COMMANDS[i].name;
+    cands[i] = "help";
+    best = gp_cli_suggest(name, cands, GP_ARRAY_LEN(cands));
+    fprintf(stderr, "gpuperf: unknown command '%s'", name);
+    if (best)
+        fprintf(stderr, "; did you mean %s? The commands are:", best);
+    else
+        fprintf(stderr, "; the commands are:");
+    for (i = 0; i < GP_ARRAY_LEN(COMMANDS); i++)
+        fprintf(stderr, " %s", COMMANDS[i].name);
+    fprintf(stderr, " (see gpuperf --help)\n");
+    return GP_EXIT_USAGE;
 }
 
 static void usage(FILE *out)
@@ -47,7 +94,8 @@ static void usage(FILE *out)
     fprintf(out,
             "gpuperf %s - predict how long CUDA kernels take on NVIDIA GPUs, from the G80\n"
             "(compute capability 1.0) to Hopper (9.0), without the GPU.\n\n"
-            "usage: gpuperf [-v] COMMAND [options]\n\n"
+            "usage: gpuperf [-v] COMMAND [options]\n"
+            "       gpuperf help COMMAND | --help | --version\n\n"
             "commands:\n",
             GP_VERSION);
     for (i = 0; i < GP_ARRAY_LEN(COMMANDS); i++)
@@ -79,17 +127,20 @@ static void usage(FILE *out)
             "  GPUPERF_PLUGIN_PATH  extra folders of plugins (colon-separated), searched\n"
             "                       before this build's or installation's plugins\n\n"
             "options:\n"
-            "  -v, --verbose   more diagnostics on stderr (repeat for more)\n"
+            "  -v, --verbose   say on stderr which device and plugin files are loaded and\n"
+            "                  which file hides another of the same name; -vv (or -v -v)\n"
+            "                  adds debugging detail such as the folders searched\n"
             "  -h, --help      this text\n"
-            "      --version   print the version and the plugin ABI version\n\n"
+            "  -V, --version   print the version and the plugin ABI version\n\n"
+            "Output files given as - (--trace -, -o -, --svg -) go to stdout.\n\n"
             "exit status: 0 success, 1 failure (bad input, failed prediction, a check that\n"
             "failed), 2 bad command line.\n");
 }
 
 int main(int argc, char **argv)
 {
-    size_t i;
-    int argi = 1, rc;
+    const gp_cmd_t *cmd;
+    int argi = 1, rc, j;
     gp_log_set_handler(log_to_stderr, NULL);
     while (argi < argc && argv[argi][0] == '-') {
         const char *a = argv[argi];
@@ -97,21 +148,26 @@ int main(int argc, char **argv)
             usage(stdout);
             return GP_EXIT_OK;
         }
-        if (strcmp(a, "--version") == 0) {
+        if (strcmp(a, "-V") == 0 || strcmp(a, "--version") == 0) {
             printf("gpuperf %s (plugin ABI %d.%d)\n", GP_VERSION, GP_ABI_MAJOR, GP_ABI_MINOR);
             return GP_EXIT_OK;
         }
-        if (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0) {
-            g_verbose++;
+        if (strcmp(a, "--verbose") == 0 || count_vs(a) > 0) {
+            g_verbose += a[1] == '-' ? 1 : count_vs(a);
             argi++;
             continue;
         }
-        if (strcmp(a, "-vv") == 0) {
-            g_verbose += 2;
-            argi++;
-            continue;
+        if (strncmp(a, "--", 2) == 0) {
+            static const char *const globals[] = {"help", "version", "verbose"};
+            const char *best = gp_cli_suggest(a + 2, globals, GP_ARRAY_LEN(globals));
+            if (best) {
+                fprintf(stderr, "gpuperf: unknown option '%s'; did you mean --%s? (see "
+                                "gpuperf --help)\n", a, best);
+                return GP_EXIT_USAGE;
+            }
         }
-        fprintf(stderr, "gpuperf: unknown option '%s' (see gpuperf --help)\n", a);
+        fprintf(stderr, "gpuperf: unknown option '%s' (see gpuperf --help; a command's "
+                        "options come after its name)\n", a);
         return GP_EXIT_USAGE;
     }
     if (argi >= argc) {
@@ -119,35 +175,33 @@ int main(int argc, char **argv)
         return GP_EXIT_USAGE;
     }
     if (strcmp(argv[argi], "help") == 0) {
-        if (argi + 1 < argc) {
-            for (i = 0; i < GP_ARRAY_LEN(COMMANDS); i++)
-                if (strcmp(COMMANDS[i].name, argv[argi + 1]) == 0) {
-                    COMMANDS[i].help(stdout);
-                    return GP_EXIT_OK;
-                }
+        if (argi + 1 >= argc) {
+            usage(stdout);
+            return GP_EXIT_OK;
         }
-        usage(stdout);
+        if (argi + 2 < argc) {
+            fprintf(stderr, "gpuperf help: one command at a time; unexpected '%s'\n",
+                    argv[argi + 2]);
+            return GP_EXIT_USAGE;
+        }
+        cmd = find_command(argv[argi + 1]);
+        if (!cmd)
+            return unknown_command(argv[argi + 1]);
+        cmd->help(stdout);
         return GP_EXIT_OK;
     }
-    for (i = 0; i < GP_ARRAY_LEN(COMMANDS); i++) {
-        if (strcmp(COMMANDS[i].name, argv[argi]) == 0) {
-            int j;
-            for (j = argi + 1; j < argc; j++) {
-                if (strcmp(argv[j], "--") == 0)
-                    break;
-                if (strcmp(argv[j], "-h") == 0 || strcmp(argv[j], "--help") == 0) {
-                    COMMANDS[i].help(stdout);
-                    return GP_EXIT_OK;
-                }
-            }
-            rc = COMMANDS[i].run(argc - argi, argv + argi);
-            gp_arch_unload_all();
-            return rc;
+    cmd = find_command(argv[argi]);
+    if (!cmd)
+        return unknown_command(argv[argi]);
+    for (j = argi + 1; j < argc; j++) {
+        if (strcmp(argv[j], "--") == 0)
+            break;
+        if (strcmp(argv[j], "-h") == 0 || strcmp(argv[j], "--help") == 0) {
+            cmd->help(stdout);
+            return GP_EXIT_OK;
         }
     }
-    fprintf(stderr, "gpuperf: unknown command '%s'; the commands are:", argv[argi]);
-    for (i = 0; i < GP_ARRAY_LEN(COMMANDS); i++)
-        fprintf(stderr, " %s", COMMANDS[i].name);
-    fprintf(stderr, " (see gpuperf --help)\n");
-    return GP_EXIT_USAGE;
+    rc = cmd->run(argc - argi, argv + argi);
+    gp_arch_unload_all();
+    return rc;
 }

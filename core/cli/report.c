@@ -97,6 +97,38 @@ void gp_report_predict_text(FILE *out, const gp_device_t *dev, const gp_workload
     fprintf(out, "\n");
 }
 
+void gp_report_predict_csv(FILE *out, const gp_device_t *dev, const gp_workload_t *wl,
+                           const gp_prediction_t *pred)
+{
+    uint32_t i;
+    fputs("device,index,name,type,gpu,stream,grid,block,regs,smem_bytes,bytes,blocks_per_sm,"
+          "occupancy,limiter,start_us,end_us,time_us,bound\n", out);
+    for (i = 0; i < pred->n_cmds; i++) {
+        const gp_cmd_result_t *r = &pred->cmds[i];
+        gp_cli_csv_field(out, dev->id);
+        fprintf(out, ",%u,", i + 1);
+        gp_cli_csv_field(out, r->name);
+        if (r->type == GP_CMD_LAUNCH) {
+            const gp_kernel_t *k = &wl->cmds[r->cmd].kernel;
+            fprintf(out, ",kernel,%u,%u,%llu x %llu x %llu,%llu x %llu x %llu,%u,%llu,,%u,%.4f,%s,"
+                         "%.3f,%.3f,%.3f,%s\n",
+                    r->device, r->stream, (unsigned long long)k->launch.grid.x,
+                    (unsigned long long)k->launch.grid.y, (unsigned long long)k->launch.grid.z,
+                    (unsigned long long)k->launch.block.x, (unsigned long long)k->launch.block.y,
+                    (unsigned long long)k->launch.block.z, k->launch.regs_per_thread,
+                    (unsigned long long)(k->launch.static_smem_bytes +
+                                         k->launch.dynamic_smem_bytes),
+                    r->occ.blocks_per_sm, r->occ.occupancy, gp_limiter_name(r->occ.limiter),
+                    r->start_us, r->end_us, r->time_us, gp_bound_name(r->bound));
+        } else {
+            fprintf(out, ",copy,%u,%u,,,,,%llu,,,,%.3f,%.3f,%.3f,copy\n", r->device, r->stream,
+                    (unsigned long long)r->copy_bytes, r->start_us, r->end_us, r->time_us);
+        }
+    }
+    gp_cli_csv_field(out, dev->id);
+    fprintf(out, ",,total,total,,,,,,,,,,,,,%.3f,\n", pred->total_us);
+}
+
 /* Per-launch JSON. */
 static cJSON *launch_json(const gp_device_t *dev, const gp_workload_t *wl,
                           const gp_cmd_result_t *r)

@@ -20,6 +20,7 @@ static const char *const PALETTE[] = {"#4e79a7", "#f28e2b", "#59a14f", "#e15759"
 #define MARGIN_RIGHT_PX 24.0
 #define MARGIN_TOP_PX 46.0
 #define MARGIN_BOTTOM_PX 52.0
+#define LEGEND_GAP_PX 12.0 /* between the plot and an outside legend */
 #define FONT_PX 12.0
 #define MAX_TICKS 40
 #define GP_SVG_MAX(a, b) ((a) > (b) ? (a) : (b))
@@ -264,21 +265,37 @@ static void draw_mark(gp_svg_t *s, const plot_t *p, const gp_svg_mark_t *m)
 
 /* Legend in the top right corner of the plot, for labelled series, on a
    white box sized from the longest label. */
+/* Width of the legend box and its number of rows. */
+static double legend_box(const gp_svg_chart_t *c, size_t *rows)
+{
+    const double char_px = 0.6 * (FONT_PX - 1), line_px = 22;
+    size_t i, longest = 0;
+    *rows = 0;
+    for (i = 0; i < c->n_series; i++)
+        if (c->series[i].label && *c->series[i].label) {
+            (*rows)++;
+            longest = GP_SVG_MAX(longest, strlen(c->series[i].label));
+        }
+    return *rows ? line_px + 16 + char_px * (double)longest : 0;
+}
+
+double gp_svg_legend_width(const gp_svg_chart_t *c)
+{
+    size_t rows;
+    double w = legend_box(c, &rows);
+    return rows ? w + LEGEND_GAP_PX : 0;
+}
+
 static void draw_legend(gp_svg_t *s, const plot_t *p, const gp_svg_chart_t *c,
                         const char *const *colors)
 {
-    const double char_px = 0.6 * (FONT_PX - 1), line_px = 22, row_px = 16;
-    size_t i, row = 0, rows = 0, longest = 0;
-    double box_w, left;
-    for (i = 0; i < c->n_series; i++)
-        if (c->series[i].label && *c->series[i].label) {
-            rows++;
-            longest = GP_SVG_MAX(longest, strlen(c->series[i].label));
-        }
+    const double line_px = 22, row_px = 16;
+    size_t i, row = 0, rows;
+    double box_w = legend_box(c, &rows), left;
     if (!rows)
         return;
-    box_w = line_px + 16 + char_px * (double)longest;
-    left = p->left + p->width - box_w - 6;
+    left = c->legend_outside ? p->left + p->width + LEGEND_GAP_PX
+                             : p->left + p->width - box_w - 6;
     put(s,
         "<rect class=\"legend\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
         "fill=\"#ffffff\" fill-opacity=\"0.85\" stroke=\"#cccccc\"/>\n",
@@ -309,7 +326,8 @@ int gp_svg_line_chart(gp_svg_t *s, double x, double y, double w, double h,
         return -1;
     p.left = x + MARGIN_LEFT_PX;
     p.top = y + MARGIN_TOP_PX;
-    p.width = w - MARGIN_LEFT_PX - MARGIN_RIGHT_PX;
+    p.width = w - MARGIN_LEFT_PX - MARGIN_RIGHT_PX -
+              (c->legend_outside ? gp_svg_legend_width(c) : 0);
     p.height = h - MARGIN_TOP_PX - MARGIN_BOTTOM_PX;
     p.x = &c->x;
     p.y = &c->y;

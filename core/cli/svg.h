@@ -65,7 +65,13 @@ typedef struct gp_svg_chart {
     size_t n_series;
     const gp_svg_mark_t *marks;
     size_t n_marks;
+    int legend_outside; /* 0: legend in the plot's top right corner; 1: right of
+                           the plot, which narrows by gp_svg_legend_width */
 } gp_svg_chart_t;
+
+/* Pixels the legend of a legend_outside chart takes beside the plot (0 when
+   no series is labelled). */
+double gp_svg_legend_width(const gp_svg_chart_t *c);
 
 /* Start a document of width x height pixels with a white background. */
 void gp_svg_begin(gp_svg_t *s, double width_px, double height_px);

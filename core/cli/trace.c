@@ -148,7 +148,12 @@ int gp_trace_write(const char *path, const gp_device_t *dev, const gp_workload_t
     cJSON_Delete(doc);
     if (!text)
         return gp_err_set(err, "%s: out of memory", path);
-    rc = gp_write_file_atomic(path, text, strlen(text), err);
+    if (gp_cli_is_stdout(path)) {
+        rc = puts(text) < 0 || fflush(stdout) != 0 ? gp_err_set(err, "cannot write to stdout")
+                                                   : 0;
+    } else {
+        rc = gp_write_file_atomic(path, text, strlen(text), err);
+    }
     cJSON_free(text);
     return rc;
 }

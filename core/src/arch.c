@@ -369,7 +369,7 @@ const char *gp_bound_name(uint32_t bound)
 {
     static const char *const names[GP_BOUND_COUNT] = {
         "latency", "issue", "compute", "shared_memory", "l1", "l2", "dram",
-        "memory_latency", "launch"};
+        "memory_latency", "block_dispatch"};
     return bound < GP_BOUND_COUNT ? names[bound] : "?";
 }
 

@@ -135,7 +135,9 @@ static void describe(const cost_ctx_t *c, const gp_residency_t *res, const char 
     char l[600], rs[300];
     gp_conf_describe_launch(&c->k.launch, l, sizeof l);
     gp_conf_describe_res(res, rs, sizeof rs);
-    snprintf(out, size, "kernel %s; %s; %s%s%s", c->kd->name, l, rs, *what ? "; " : "", what);
+    if (snprintf(out, size, "kernel %s; %s; %s%s%s", c->kd->name, l, rs, *what ? "; " : "",
+                 what) >= (int)size && size > 4)
+        memcpy(out + size - 4, "...", 4); /* show that the description was cut */
 }
 
 /* Fill footprints the way a script's defaults would. */

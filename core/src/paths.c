@@ -90,7 +90,7 @@ static void exe_dir(char *out, size_t size)
 static int running_from_build(const char *dir)
 {
     size_t n = strlen(GP_BUILD_DIR);
-    return n > 0 && strncmp(dir, GP_BUILD_DIR, n) == 0 &&
+    return n > 0 && strlen(dir) >= n && memcmp(dir, GP_BUILD_DIR, n) == 0 &&
            (dir[n] == '\0' || dir[n] == '/');
 }
 

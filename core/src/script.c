@@ -509,8 +509,10 @@ static int sb_check_undeclared(const sb_eval_t *ev, gp_err_t *err)
         for (j = 0; j < ev->wl.n_params && n < sizeof list; j++)
             n += (size_t)snprintf(list + n, sizeof list - n, "%s%s", j ? ", " : "",
                                   ev->wl.params[j].name);
-        return gp_err_set(err, "-p %s: the script declares no parameter '%s' (it declares: %s)",
-                          ev->kv[i].key, ev->kv[i].key, ev->wl.n_params ? list : "none");
+        return gp_err_set(err, "-p %s: the script declares no parameter '%s' (it declares: "
+                          "%s); `gpuperf params %s` lists them with defaults and help",
+                          ev->kv[i].key, ev->kv[i].key, ev->wl.n_params ? list : "none",
+                          ev->wl.script);
     }
     return 0;
 }

@@ -22,6 +22,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "log.h"
 #include "script_internal.h"
 
 /* What a wrapped library function costs, decided before it runs. */
@@ -299,28 +300,27 @@ static int sb_collectgarbage(lua_State *L)
     return 1;
 }
 
-/* print(...) to stderr; upvalue 1 is tostring. */
+/* print(...) through the log handler (the library never prints itself);
+   upvalue 1 is tostring. */
 static int sb_print(lua_State *L)
 {
     int n = lua_gettop(L), i;
+    luaL_checkstack(L, 2 * n + 3, "print: too many arguments");
     for (i = 1; i <= n; i++) {
         size_t len;
-        const char *str;
+        if (i > 1)
+            lua_pushliteral(L, "\t");
         lua_pushvalue(L, lua_upvalueindex(1));
         lua_pushvalue(L, i);
         sb_enter(L);
         lua_call(L, 1, 1);
         sb_leave(L);
-        str = lua_tolstring(L, -1, &len);
-        if (!str)
+        if (!lua_tolstring(L, -1, &len))
             sb_error(L, "print: 'tostring' must return a string");
         sb_charge(L, len / GP_SCRIPT_BYTES_PER_INSTR);
-        if (i > 1)
-            fputc('\t', stderr);
-        fwrite(str, 1, len, stderr);
-        lua_pop(L, 1);
     }
-    fputc('\n', stderr);
+    lua_concat(L, lua_gettop(L) - n);
+    gp_logf(GP_LOG_INFO, "print", "%s", lua_tostring(L, -1));
     return 0;
 }
 

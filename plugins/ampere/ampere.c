@@ -13,8 +13,8 @@
  *     instructions of a fixed shape per operand type, and the operand types
  *     differ by chip (FP64 only on GA100, FP8 only on AD10x);
  *   - cp.async moves 4, 8 or 16 bytes per thread.
- * Sources are cited by their keys in the project's reference sheet
- * (gpu-facts.md): OCC-H12 (cuda_occupancy.h), PG-L (Programming Guide,
+ * Sources are cited by their keys in docs/sources.md ([sources: key], lower
+ * case): OCC-H12 (cuda_occupancy.h), PG-L (Programming Guide,
  * Table 27 and section 8.x), WP-GA102 (GA102 whitepaper), PTX (PTX ISA).
  */
 #include <stdio.h>
@@ -67,7 +67,7 @@ typedef struct ampere_cc {
     }
 
 static const ampere_cc_t CCS[] = {
-    /* GA100: 64 FP32 + 64 INT32 lanes per SM (PG-L 8.x; gpu-facts 1d);
+    /* GA100: 64 FP32 + 64 INT32 lanes per SM (PG-L 8.x);
        FP16, BF16, TF32, FP64 and INT8 tensor cores (A100 whitepaper; PTX:
        mma .f64 m8n8k4 from sm_80) */
     {0, "GA100", AMPERE_ALLOC(32, 0, 8, 16, 32, 64, 100, 132, 164), 0,

@@ -10,7 +10,7 @@
  * these generations issue or bank differently. Every timing number (lanes,
  * latencies, bandwidths) comes from the device file.
  *
- * Source keys are those of the project's GPU fact sheet (gpu-facts.md):
+ * Source keys are entries of docs/sources.md ([sources: key], lower case):
  *   OCC-H7   cuda_occupancy.h of CUDA 7.0 (the last with 2.x rules)
  *   OCC-H12  cuda_occupancy.h of CUDA 12/13 (3.x rules)
  *   PG42     CUDA C Programming Guide 4.2, Appendix F (F.4: 2.x, F.5: 3.0)
@@ -52,7 +52,7 @@ static const gp_param_spec_t PARAMS[N_PARAMS] = {
 
 /* OCC-H7, computeMajor 2: registers per warp in units of 64, or 128 for 21,
    22, 29, 30, 37, 38, 45 and 46 registers per thread; two sub-partitions;
-   8 blocks; shared memory in 128-byte units; 48/16 KiB shared/L1 or 16/48
+   8 blocks; shared memory in 128-byte units; 48/16 KiB shared memory/L1 or 16/48
    (cudaOccSMemPerMultiprocessor: minCacheSize 16 KiB, maxCacheSize 48 KiB).
    63 registers per thread: PG42 Table F-2. */
 static const gp_alloc_rules_t ALLOC_2X = {

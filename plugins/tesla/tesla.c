@@ -19,7 +19,7 @@
  *   - the texture caches: L1 per SM (32-byte lines), L2 per memory partition;
  *   - features a 1.x device lacks: double precision before 1.3, atomics
  *     before 1.1 (global, 32-bit) and 1.2 (shared memory, 64-bit).
- * Sources are the keys of the reference sheet gpu-facts.md: PG42 (CUDA C
+ * Sources are entries of docs/sources.md ([sources: key]): PG42 (CUDA C
  * Programming Guide 4.2, Appendix F and Tables F-1/F-2), XLS / XLS-M (the
  * occupancy calculator spreadsheet), OCC-H7 (cuda_occupancy.h, CUDA 7.0),
  * Wong (Wong et al., ISPASS 2010, GTX 280 microbenchmarks); and V. Volkov,

@@ -216,7 +216,7 @@ expect_json "[3].blocks_per_sm" 1
 
 # ---------------------------------------------------------------- suggest
 
-# The worked example (gpu-facts 5): 1.3, 128 threads, 17 registers: 6
+# A worked example of the spreadsheet formula ([sources: xls-m]): 1.3, 128 threads, 17 registers: 6
 # blocks. 16 registers: 4 warps x 32 x 16 = 2048, 8 blocks (100%). Best
 # block size: 448 threads = 14 warps x 32 x 17 = 7616 -> 7680, 2 blocks of
 # 14 warps (87.5%), no other size reaches 28 warps. Nearest block size with

@@ -92,7 +92,7 @@ else
     echo "note: running as root, the unreadable-file case is not checked"
 fi
 case_ "device name: not a plain name"
-refused "gpuperf predict: device 'h200 sxm!': not a device name" \
+refused "gpuperf predict: device 'h200 sxm!': not a device name; did you mean h200-sxm?" \
     predict --device 'h200 sxm!' scripts/saxpy.lua
 case_ "device name: unknown"
 gpt predict --device no-such-card scripts/saxpy.lua

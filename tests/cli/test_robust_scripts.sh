@@ -70,7 +70,8 @@ refused "$P: sb_rawset.lua:2: rawset: this gpuperf table is read-only" \
     predict --device h200-sxm $O/sb_rawset.lua
 case_ "sandbox: the everything-absent check"
 gpt predict --device h200-sxm $O/sb_absent.lua
-expect_status 0
+expect_status 1 # it checks and launches nothing: the only error is that
+expect_err "sb_absent.lua: the script launches no kernel and copies nothing"
 
 # ------------------------------------------------------------------- require
 case_ "require: a path"
@@ -93,7 +94,8 @@ printf 'return 42\n' >"$TMP/s/real.lua"
 ln -s real.lua "$TMP/s/alias.lua"
 printf 'local m = require("alias")\ngpuperf.buffer("b", m)\n' >"$TMP/s/ok.lua"
 gpt predict --device h200-sxm "$TMP/s/ok.lua"
-expect_status 0
+expect_status 1 # loads the module and launches nothing: the only error is that
+expect_err "ok.lua: the script launches no kernel and copies nothing"
 case_ "require: a FIFO"
 mkfifo "$TMP/s/fifo.lua"
 printf 'local m = require("fifo")\n' >"$TMP/s/fifo_main.lua"
@@ -266,7 +268,8 @@ refused "$P: rb_error_levels.lua:2: no position here" \
     predict --device h200-sxm $S/rb_error_levels.lua
 case_ "errors: an xpcall handler that raises"
 gpt predict --device h200-sxm $S/rb_xpcall_recursion.lua
-expect_status 0
+expect_status 1 # survives the handler and launches nothing: the only error is that
+expect_err "rb_xpcall_recursion.lua: the script launches no kernel and copies nothing"
 
 # ------------------------------------------------------------ the workload
 case_ "workload: loops nested 32 deep, 1e18 trips each"

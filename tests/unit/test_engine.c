@@ -138,7 +138,7 @@ static void test_launch_overhead(void **state)
     t1 = predict_total(&wl, &p);
     /* a null kernel takes the launch latency and next to nothing else */
     assert_true(t1 >= g_dev.launch_latency_us && t1 < g_dev.launch_latency_us + 0.5);
-    assert_string_equal(gp_bound_name(p.cmds[0].bound), "launch");
+    assert_string_equal(gp_bound_name(p.cmds[0].bound), "block_dispatch");
     gp_prediction_free(&p);
     for (i = 1; i < 100; i++)
         launch(&wl, 0, 1, 32, 0, 0);

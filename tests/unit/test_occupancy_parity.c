@@ -8,7 +8,7 @@
  *     block size (core/src/occupancy_search.c);
  *   - 1.x: the occupancy calculator spreadsheet's formula, and 2.x: the
  *     CUDA 7.0 cuda_occupancy.h formula, both re-implemented here from the
- *     published text (gpu-facts.md section 5, XLS-M, OCC-H7) with the
+ *     published text ([sources: xls-m], [sources: occ-h7]) with the
  *     spreadsheet's own GPU data table, so they also cross-check the
  *     plugins' rule tables and the device files.
  * Hand-worked single vectors live beside each plugin (test_plugin_tesla.c:
@@ -293,7 +293,7 @@ static void test_reference_formulas(void **state)
     const xls_gpu_t *cc13 = &XLS[3], *cc10 = &XLS[0], *cc20 = &XLS[4];
     uint32_t alloc;
     (void)state;
-    /* gpu-facts 5: CC 1.3, 128 threads, 17 registers: 2176 -> 2560 registers,
+    /* [sources: xls-m] worked by hand: CC 1.3, 128 threads, 17 registers: 2176 -> 2560 registers,
        6 blocks, 24 of 32 warps (75 %); PyCUDA's 7 would be wrong */
     assert_int_equal(ref_1x(cc13, 128, 17, 0, &alloc), 6);
     assert_int_equal(alloc, 2560);

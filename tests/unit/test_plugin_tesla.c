@@ -56,7 +56,7 @@ static gp_occupancy_t occ_on(const gp_device_t *d, uint32_t threads, uint32_t re
     return o;
 }
 
-/* The reference sheet's worked example (gpu-facts 5): CC 1.3, 128 threads,
+/* A worked example of the spreadsheet formula ([sources: xls-m]): CC 1.3, 128 threads,
    17 registers, no shared memory. The spreadsheet rounds the block's 2176
    registers up to 2560: 6 blocks, 24 warps, 75 %. PyCUDA does not round and
    would say 7 blocks (87.5 %); the plugin follows the spreadsheet. */
@@ -75,7 +75,7 @@ static void test_worked_example(void **state)
     assert_true(o.blocks_per_sm != pycuda_blocks);
 }
 
-/* Occupancy vectors computed with the spreadsheet formula (gpu-facts 5). */
+/* Occupancy vectors computed with the spreadsheet formula ([sources: xls-m]). */
 static void test_occupancy_vectors(void **state)
 {
     static const struct {

@@ -876,7 +876,7 @@ static double smem_bandwidth(Ctx &c) {
 // ---------------------------------------------------------------- built-in table
 
 // Per-CC facts that this program cannot measure. Sources: CUDA C++ Programming Guide
-// (compute capability tables; see shared/reference/gpu-facts.md) and, for tensor
+// (compute capability tables, [sources: pg-l] Table 27) and, for tensor
 // rates, NVIDIA's architecture whitepapers (dense rates per SM per clock).
 struct CcFacts {
   int major, minor;

@@ -1,5 +1,5 @@
 // bench_shared.cu - re-measures the shared H200 calibration set
-// (shared/validation/h200/KERNELS.md): the same kernels, launch shapes, timing
+// (validation/h200/KERNELS.md): the same kernels, launch shapes, timing
 // method and CSV columns as calibration.csv, one row per case, same order.
 //
 // usage: bench_shared OUT.csv [device]

@@ -48,7 +48,7 @@ struct Stats {
   double median_us, min_us, max_us;
 };
 
-// One CSV row, in the column order of shared/validation/h200/calibration.csv.
+// One CSV row, in the column order of validation/h200/calibration.csv.
 struct Row {
   std::string family, name, params;
   long long grid_x = 0, grid_y = 1, block_x = 0, block_y = 1;

@@ -1,4 +1,4 @@
-// kernels.cuh - the kernels of shared/validation/h200/KERNELS.md, verbatim
+// kernels.cuh - the kernels of validation/h200/KERNELS.md, verbatim
 // (same code, so the re-measured rows time the same machine code). Used by
 // bench_shared.cu; bench_own.cu and bench_multigpu.cu reuse k_fma, k_triad
 // and k_empty.
