@@ -213,7 +213,7 @@ for f in $(cat "$TMP/help.txt" "$TMP/man.txt" | grep -oE '[A-Za-z0-9_./-]+\.(ini
 done
 case_ "man page: --budget and --memory-cap for every command that runs scripts"
 for opt in budget "memory-cap"; do
-    line=$(awk -v o="--$opt" 'found { print; exit } index($0, o) { found = 1 }' "$TMP/man.txt")
+    line=$(awk -v o="--$opt" '/^\.SH OPTIONS/ { opts = 1 } found { print; exit } opts && index($0, o) { found = 1 }' "$TMP/man.txt")
     case $line in *validate*) ok ;; *) bad "--$opt: '$line' lacks validate" ;; esac
 done
 
