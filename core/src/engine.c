@@ -136,6 +136,15 @@ static int idx_push(sim_t *s, idx_t *x, uint32_t v)
 
 /* ------------------------------------------------------------------ pools */
 
+/* Note the pools' size after one grew. */
+static void note_pools(sim_t *s)
+{
+    uint64_t b = (uint64_t)s->cap_nodes * sizeof *s->nodes +
+                 (uint64_t)s->cap_kerns * (sizeof *s->kerns + sizeof *s->run_list) +
+                 (uint64_t)s->cap_edges * 2 * sizeof *s->edge_node;
+    s->peak_bytes = GP_MAX(s->peak_bytes, b);
+}
+
 /* A new node for command c (issued by workload command cmd), or UINT32_MAX
    on allocation failure. May move s->nodes. */
 static uint32_t node_new(sim_t *s, const gp_command_t *c, uint32_t cmd)
@@ -157,6 +166,7 @@ static uint32_t node_new(sim_t *s, const gp_command_t *c, uint32_t cmd)
             s->free_node = i;
         }
         s->cap_nodes = cap;
+        note_pools(s);
     }
     ni = s->free_node;
     n = &s->nodes[ni];
@@ -233,6 +243,7 @@ static int32_t kern_new(sim_t *s, uint32_t ni)
             s->free_kern = i;
         }
         s->cap_kerns = cap;
+        note_pools(s);
     }
     ki = s->free_kern;
     k = &s->kerns[ki];
@@ -342,6 +353,7 @@ static int submit(sim_t *s, uint32_t ni)
                 s->free_edge = j;
             }
             s->cap_edges = cap;
+            note_pools(s);
         }
         e = s->free_edge;
         s->free_edge = s->edge_next[e];
@@ -408,20 +420,20 @@ static void l2_after_kernel(sim_t *s, const kern_t *k)
 }
 
 /* The L2 after copy node n: the buffers it names, on the GPU that holds
-   them. */
+   them (a device-to-device copy reads its source through the L2 first). */
 static void l2_after_copy(sim_t *s, const node_t *n)
 {
     const gp_command_t *c = n->c;
     double bytes = (double)c->copy_bytes;
-    uint32_t nb = s->wl->n_buffers;
-    if (c->copy_kind == GP_COPY_D2D && c->src_buffer < nb)
-        gp_eng_l2_touch(s, &s->gpus[n->device], c->src_buffer, bytes);
-    if (c->dst_buffer >= nb)
+    uint32_t nb = s->wl->n_buffers, src = c->copy_src - 1, dst = c->copy_dst - 1;
+    if (c->copy_kind == GP_COPY_D2D && c->copy_src && src < nb)
+        gp_eng_l2_touch(s, &s->gpus[n->device], src, bytes);
+    if (!c->copy_dst || dst >= nb)
         return;
     if (c->copy_kind == GP_COPY_P2P)
-        gp_eng_l2_touch(s, &s->gpus[n->peer], c->dst_buffer, bytes);
+        gp_eng_l2_touch(s, &s->gpus[n->peer], dst, bytes);
     else if (c->copy_kind == GP_COPY_H2D || c->copy_kind == GP_COPY_D2D)
-        gp_eng_l2_touch(s, &s->gpus[n->device], c->dst_buffer, bytes);
+        gp_eng_l2_touch(s, &s->gpus[n->device], dst, bytes);
 }
 
 void gp_eng_kernel_done(sim_t *s, uint32_t ki)
@@ -1120,25 +1132,27 @@ static void sim_free(sim_t *s)
     free(s->name_pool);
 }
 
-/* The host costs of a graph replay, from the device file; a key it lacks
-   (0) falls back to launch_overhead_us, with a warning. */
+/* The host costs of a graph replay, from the device file. Where it lacks
+   graph_node_us (0: not known) each node costs launch_overhead_us, as a
+   stream launch would, and a missing graph_launch_us adds nothing; a
+   warning says so once per prediction. */
 static void graph_costs(sim_t *s)
 {
     const gp_device_t *d = s->dev;
-    s->graph_launch_us = d->graph_launch_us > 0 ? d->graph_launch_us : d->launch_overhead_us;
+    int known = d->graph_launch_us > 0 && d->graph_node_us > 0;
+    s->graph_launch_us = d->graph_launch_us > 0 ? d->graph_launch_us : 0;
     s->graph_node_us = d->graph_node_us > 0 ? d->graph_node_us : d->launch_overhead_us;
-    if (s->wl->n_graphs && (!(d->graph_launch_us > 0) || !(d->graph_node_us > 0)))
+    if (s->wl->n_graphs && !known)
         gp_logf(GP_LOG_WARN, "engine",
-                "%s: device %s has no %s in its [launch] section: a graph replay is costed "
-                "as launch_overhead_us (%g us) per %s, as many stream launches (measure it "
-                "with tools/calibrate and add it with its source)",
+                "%s: device %s lacks %s in its [launch] section: graph replays are costed "
+                "%s (measure the keys with tools/calibrate and add them with their source)",
                 s->wl->script, d->id,
-                !(d->graph_launch_us > 0) && !(d->graph_node_us > 0)
-                    ? "graph_launch_us or graph_node_us"
-                : !(d->graph_launch_us > 0) ? "graph_launch_us"
-                                            : "graph_node_us",
-                d->launch_overhead_us,
-                !(d->graph_node_us > 0) ? "node" : "graph launch");
+                !(d->graph_launch_us > 0) && !(d->graph_node_us > 0) ? "graph_launch_us and "
+                                                                        "graph_node_us"
+                : !(d->graph_launch_us > 0)                          ? "graph_launch_us"
+                                                                     : "graph_node_us",
+                d->graph_node_us > 0 ? "without a cost per graph launch"
+                                     : "as one stream launch (launch_overhead_us) per node");
 }
 
 /* The rows' names: a copy of each launch's name in one pool, and the fixed
@@ -1375,6 +1389,7 @@ int gp_predict(const gp_device_t *dev, const gp_arch_t *arch, const gp_workload_
     out->n_samples = s.n_samples;
     s.samples = NULL;
     out->events = s.events;
+    out->sim_peak_bytes = s.peak_bytes;
     rc = 0;
 done:
     sim_free(&s);

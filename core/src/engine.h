@@ -113,6 +113,9 @@ typedef struct gp_prediction {
     uint32_t n_samples;
     uint64_t events;        /* simulation events processed (for benchmarks) */
     char *name_pool;        /* the rows' names */
+    uint64_t sim_peak_bytes; /* most bytes the simulation's pools (nodes, kernel
+                                slots, dependency edges) held: the work in
+                                flight, besides the rows */
 } gp_prediction_t;
 
 typedef struct gp_engine_opts {

@@ -177,6 +177,7 @@ typedef struct gp_eng_sim {
     gp_eng_idx_t flushes;     /* ready L2 flushes */
     gp_eng_idx_t expand;      /* graph replays whose dependencies are done */
     gp_eng_plan_t *plans;     /* one per workload graph */
+    uint64_t peak_bytes;      /* most bytes the pools held */
     uint32_t *child;          /* scratch: a replay's nodes */
     double graph_launch_us, graph_node_us; /* host costs, after fallbacks */
     uint32_t max_cohorts;

@@ -70,9 +70,9 @@ typedef struct gp_command {
     uint32_t event;
     /* GP_CMD_GRAPH: index into the workload's graphs */
     uint32_t graph;
-    /* GP_CMD_COPY: the buffers it writes and reads (UINT32_MAX: not named),
-       for the L2 state between launches */
-    uint32_t dst_buffer, src_buffer;
+    /* GP_CMD_COPY: 1 + the index of the buffer it writes and of the one it
+       reads (0: not named), for the L2 state between launches */
+    uint32_t copy_dst, copy_src;
 } gp_command_t;
 
 /*
