@@ -61,7 +61,7 @@ void gp_report_predict_text(FILE *out, const gp_device_t *dev, const gp_workload
         else if (multi)
             snprintf(dv, sizeof dv, "%3u ", r->device);
         if (r->type == GP_CMD_LAUNCH) {
-            const gp_kernel_t *k = &wl->cmds[r->cmd].kernel;
+            const gp_kernel_t *k = r->kernel;
             char g[40], b[40], sm[24];
             dim_text(g, sizeof g, &k->launch.grid);
             dim_text(b, sizeof b, &k->launch.block);
@@ -79,7 +79,7 @@ void gp_report_predict_text(FILE *out, const gp_device_t *dev, const gp_workload
             fprintf(out,
                     "%-3u %-20.20s %s%3u %-14s %-9s %4s %8s %5s %5s %-13s %10.2f %10.2f %10.2f  %s\n",
                     i + 1, r->name, dv, r->stream, by, "", "", "", "", "", "", r->start_us,
-                    r->end_us, r->time_us, "copy");
+                    r->end_us, r->time_us, r->type == GP_CMD_FLUSH_L2 ? "flush" : "copy");
         }
     }
     fprintf(out, "\ntotal %.2f us", pred->total_us);
@@ -135,7 +135,9 @@ static cJSON *launch_json(const gp_device_t *dev, const gp_workload_t *wl,
 {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "name", r->name);
-    cJSON_AddStringToObject(o, "type", r->type == GP_CMD_LAUNCH ? "kernel" : "copy");
+    cJSON_AddStringToObject(o, "type", r->type == GP_CMD_LAUNCH     ? "kernel"
+                                       : r->type == GP_CMD_FLUSH_L2 ? "flush_l2"
+                                                                    : "copy");
     cJSON_AddNumberToObject(o, "stream", r->stream);
     cJSON_AddNumberToObject(o, "device", r->device);
     cJSON_AddNumberToObject(o, "line", r->line);
@@ -144,7 +146,7 @@ static cJSON *launch_json(const gp_device_t *dev, const gp_workload_t *wl,
     cJSON_AddNumberToObject(o, "end_us", r->end_us);
     cJSON_AddNumberToObject(o, "time_us", r->time_us);
     if (r->type == GP_CMD_LAUNCH) {
-        const gp_kernel_t *k = &wl->cmds[r->cmd].kernel;
+        const gp_kernel_t *k = r->kernel;
         cJSON *g = cJSON_CreateArray(), *b = cJSON_CreateArray();
         cJSON_AddItemToArray(g, cJSON_CreateNumber((double)k->launch.grid.x));
         cJSON_AddItemToArray(g, cJSON_CreateNumber((double)k->launch.grid.y));
@@ -170,10 +172,11 @@ static cJSON *launch_json(const gp_device_t *dev, const gp_workload_t *wl,
         cJSON_AddNumberToObject(o, "dram_bytes", r->dram_bytes);
         cJSON_AddNumberToObject(o, "l2_bytes", r->l2_bytes);
         cJSON_AddNumberToObject(o, "l2_hit_rate", r->l2_hit_rate);
+        cJSON_AddNumberToObject(o, "l2_warm_bytes", r->l2_warm_bytes);
         cJSON_AddNumberToObject(o, "warp_instructions", r->warp_instructions);
         cJSON_AddNumberToObject(o, "dram_gbps",
                                 r->time_us > 0 ? r->dram_bytes / (r->time_us * 1e3) : 0);
-    } else {
+    } else if (r->type == GP_CMD_COPY) {
         cJSON_AddNumberToObject(o, "bytes", (double)r->copy_bytes);
         if (r->copy_kind == GP_COPY_P2P)
             cJSON_AddNumberToObject(o, "peer_device", r->peer_device);

@@ -7,6 +7,7 @@
  *   process (pid) d      GPU d, named "GPU d: <device name>"
  *   thread (tid) s       stream s on that GPU, named "stream s (<name>)"
  *   ph "X"               one complete event per launch and copy (ts, dur)
+ *   ph "i" (on a stream) an L2 flush (gpuperf.flush_l2)
  *   ph "C"               counters per GPU: SMs busy, occupancy, kernels
  *   ph "M"               the names and the order of processes and threads
  *   pid n_devices        the host: one instant ("ph" "i") per submission
@@ -54,12 +55,18 @@ static cJSON *command_event(const gp_cmd_result_t *r)
 {
     cJSON *e = cJSON_CreateObject(), *args = cJSON_CreateObject();
     cJSON_AddStringToObject(e, "name", r->name);
-    cJSON_AddStringToObject(e, "cat", r->type == GP_CMD_LAUNCH ? "kernel" : "copy");
-    cJSON_AddStringToObject(e, "ph", "X");
+    cJSON_AddStringToObject(e, "cat", r->type == GP_CMD_LAUNCH     ? "kernel"
+                                      : r->type == GP_CMD_FLUSH_L2 ? "flush"
+                                                                   : "copy");
+    /* a flush takes no time: an instant on its stream */
+    cJSON_AddStringToObject(e, "ph", r->type == GP_CMD_FLUSH_L2 ? "i" : "X");
+    if (r->type == GP_CMD_FLUSH_L2)
+        cJSON_AddStringToObject(e, "s", "t");
     cJSON_AddNumberToObject(e, "pid", r->device);
     cJSON_AddNumberToObject(e, "tid", r->stream);
     cJSON_AddNumberToObject(e, "ts", r->start_us);
-    cJSON_AddNumberToObject(e, "dur", r->time_us);
+    if (r->type != GP_CMD_FLUSH_L2)
+        cJSON_AddNumberToObject(e, "dur", r->time_us);
     cJSON_AddNumberToObject(args, "line", r->line);
     cJSON_AddNumberToObject(args, "submit_us", r->submit_us);
     cJSON_AddNumberToObject(args, "end_us", r->end_us);
@@ -70,7 +77,8 @@ static cJSON *command_event(const gp_cmd_result_t *r)
         cJSON_AddStringToObject(args, "bound", gp_bound_name(r->bound));
         cJSON_AddNumberToObject(args, "dram_bytes", r->dram_bytes);
         cJSON_AddNumberToObject(args, "l2_hit_rate", r->l2_hit_rate);
-    } else {
+        cJSON_AddNumberToObject(args, "l2_warm_bytes", r->l2_warm_bytes);
+    } else if (r->type == GP_CMD_COPY) {
         cJSON_AddNumberToObject(args, "bytes", (double)r->copy_bytes);
         if (r->copy_kind == GP_COPY_P2P)
             cJSON_AddNumberToObject(args, "peer_device", r->peer_device);

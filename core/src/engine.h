@@ -14,6 +14,16 @@
  * L2 bandwidth in proportion to the traffic it asks for. A workload may
  * target several identical GPUs (gp_workload_t.n_devices): each has its own
  * SMs, L2, DRAM and copy engines, and peer copies use the link between them.
+ *
+ * Between launches each GPU's L2 keeps what earlier launches and copies
+ * left in it, by buffer and bytes, least recently used first (engine_l2.c);
+ * a launch sees it in gp_kernel_t.l2_warm_bytes. A captured graph
+ * (gp_graph_t) replayed by GP_CMD_GRAPH runs its nodes with their captured
+ * dependencies; the host pays one graph launch plus a cost per node.
+ *
+ * Memory: the simulation holds the work in flight (nodes and running
+ * kernels come from pools and go back when done), plus one result row per
+ * launch, copy and flush run; a graph's replays share its commands.
  */
 #ifndef GP_ENGINE_H
 #define GP_ENGINE_H
@@ -27,20 +37,49 @@
 
 /* Most identical GPUs one prediction simulates. */
 #define GP_ENGINE_MAX_DEVICES GP_WL_MAX_DEVICES
+/* Most rows (launches, copies and flushes run, graph replays counted node
+   by node) one prediction reports: about 200 bytes each. */
+#define GP_ENGINE_MAX_ROWS 20000000u
 
-/* One launch or copy, as predicted. */
+/* What a result keeps of a launch's occupancy (the fields of
+   gp_occupancy_t that reports use, under the same names). */
+typedef struct gp_occ_brief {
+    uint32_t blocks_per_sm;
+    uint32_t limiter;       /* gp_limiter_t */
+    uint32_t warps_per_block;
+    uint32_t active_warps;
+    uint32_t max_warps;
+    double occupancy;
+} gp_occ_brief_t;
+
+/* What a result keeps of a block's cost (fields of gp_block_cost_t). */
+typedef struct gp_cost_brief {
+    double time_cycles;
+    double latency_cycles;
+    double throughput_cycles;
+    double memory_cycles;
+    double warp_instructions; /* per block */
+    uint32_t bound, bound_pipe;
+} gp_cost_brief_t;
+
+/* One launch, copy or L2 flush, as predicted: one row per run, so a graph
+   replayed N times gives N rows per node. */
 typedef struct gp_cmd_result {
-    char name[GP_WL_NAME_MAX];
-    uint32_t cmd;      /* index into the workload's commands */
-    uint32_t type;     /* GP_CMD_LAUNCH or GP_CMD_COPY */
+    const char *name;  /* owned by the prediction */
+    uint32_t cmd;      /* index into the workload's commands: the command
+                          that issued it (for a graph's node, the replay) */
+    uint32_t graph_cmd; /* a graph's node: index into the graph's commands;
+                           UINT32_MAX: issued directly */
+    uint32_t type;     /* GP_CMD_LAUNCH, GP_CMD_COPY or GP_CMD_FLUSH_L2 */
     uint32_t stream, line, device;
     double submit_us;  /* host issued it */
     double start_us;   /* first block (or byte) moved */
     double end_us;     /* last block finished */
     double time_us;    /* end - start */
     /* launches only */
-    gp_occupancy_t occ;
-    gp_block_cost_t cost;   /* of one block in a full wave */
+    const gp_kernel_t *kernel; /* the workload's (valid while the workload is) */
+    gp_occ_brief_t occ;
+    gp_cost_brief_t cost;   /* of one block in a full wave */
     uint64_t blocks;
     double waves;           /* blocks / (blocks_per_sm * sm_count) */
     uint32_t bound;         /* gp_bound_t for the launch as a whole */
@@ -48,6 +87,8 @@ typedef struct gp_cmd_result {
     double l2_bytes;        /* bytes requested from L2, the whole launch */
     double l2_hit_rate;     /* 1 - dram_bytes / l2_bytes: what L2 served */
     double warp_instructions; /* the whole launch */
+    double l2_warm_bytes;   /* bytes of the buffers it touches already in L2
+                               when it started (left by earlier work) */
     /* copies only */
     uint32_t copy_kind;
     uint32_t peer_device;   /* GP_COPY_P2P: the device the bytes go to */
@@ -71,6 +112,10 @@ typedef struct gp_prediction {
     gp_sample_t *samples;   /* only with opts.samples: one per GPU per event */
     uint32_t n_samples;
     uint64_t events;        /* simulation events processed (for benchmarks) */
+    char *name_pool;        /* the rows' names */
+    uint64_t sim_peak_bytes; /* most bytes the simulation's pools (nodes, kernel
+                                slots, dependency edges) held: the work in
+                                flight, besides the rows */
 } gp_prediction_t;
 
 typedef struct gp_engine_opts {

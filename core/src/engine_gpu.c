@@ -295,7 +295,7 @@ static int block_cost(sim_t *s, uint32_t ki, uint32_t blocks, uint32_t warps_sm,
     res.l2_capacity_bytes = l2_capacity;
     e->valid = 0;
     if (gp_arch_block_cost(s->arch, s->dev, k->k, &k->occ, &res, &e->cost, s->err)) {
-        const gp_command_t *c = &s->wl->cmds[s->nodes[k->node].cmd];
+        const gp_command_t *c = s->nodes[k->node].c;
         return gp_err_prefix(s->err, "%s:%u: launch '%s'", s->wl->script, c->line, k->k->name);
     }
     e->valid = 1;
@@ -347,7 +347,7 @@ static void l2_capacities(sim_t *s, uint32_t n)
         const kern_t *k = &s->kerns[s->run_list[i]];
         total += k->ws_anon;
         for (j = 0; j < k->n_ws; j++) {
-            const ws_entry_t *w = &s->ws[k->ws_off + j];
+            const ws_entry_t *w = &k->ws[j];
             double size = (double)s->wl->buffers[w->buffer].bytes, before;
             if (s->buf_mark[w->buffer] != s->epoch) {
                 s->buf_mark[w->buffer] = s->epoch;
@@ -485,7 +485,8 @@ static cohort_t *steady_cohort(sim_t *s, gpu_t *u, int *busy)
     if (c->per_sm != k->occ.blocks_per_sm || c->rate <= 0)
         return NULL;
     /* an older kernel with blocks left would refill first */
-    for (i = 0; i < s->dispatching.n && s->dispatching.v[i] < c->kern; i++)
+    for (i = 0; i < s->dispatching.n && gp_eng_kern_before(s, s->dispatching.v[i], c->kern);
+         i++)
         if (s->kerns[s->dispatching.v[i]].device == k->device &&
             s->kerns[s->dispatching.v[i]].left > 0)
             return NULL;
@@ -694,14 +695,13 @@ static int touches_memory(const gp_op_t *op)
            (op->space == GP_SPACE_GLOBAL || op->space == GP_SPACE_TEXTURE);
 }
 
-/* The working set of a kernel: each buffer it touches once, with the most
-   bytes any access of it covers, plus the footprints of accesses that name
-   no buffer. */
-int gp_eng_working_set(sim_t *s, kern_t *k, uint32_t *cap)
+/* The working set of a kernel: each buffer it touches once (in the order
+   of its first access), with the most bytes any access of it covers, plus
+   the footprints of accesses that name no buffer. */
+int gp_eng_working_set(sim_t *s, kern_t *k)
 {
     const gp_kernel_t *kn = k->k;
     uint32_t i, j;
-    k->ws_off = s->n_ws;
     k->n_ws = 0;
     k->ws_anon = 0;
     for (i = 0; i < kn->n_ops; i++) {
@@ -714,28 +714,26 @@ int gp_eng_working_set(sim_t *s, kern_t *k, uint32_t *cap)
             continue;
         }
         for (j = 0; j < k->n_ws; j++)
-            if (s->ws[k->ws_off + j].buffer == op->access.buffer)
+            if (k->ws[j].buffer == op->access.buffer)
                 break;
         if (j < k->n_ws) {
-            s->ws[k->ws_off + j].bytes = GP_MAX(s->ws[k->ws_off + j].bytes, bytes);
+            k->ws[j].bytes = GP_MAX(k->ws[j].bytes, bytes);
             continue;
         }
-        if (s->n_ws == *cap) {
-            uint32_t nc = *cap ? *cap * 2 : 64;
-            ws_entry_t *w = realloc(s->ws, nc * sizeof *w);
+        if (k->n_ws == k->cap_ws) {
+            uint32_t nc = k->cap_ws ? k->cap_ws * 2 : 8;
+            ws_entry_t *w = realloc(k->ws, nc * sizeof *w);
             if (!w)
                 return gp_err_set(s->err, "out of memory");
-            s->ws = w;
-            *cap = nc;
+            k->ws = w;
+            k->cap_ws = nc;
         }
-        s->ws[s->n_ws].buffer = op->access.buffer;
-        s->ws[s->n_ws].bytes = bytes;
-        s->n_ws++;
+        k->ws[k->n_ws].buffer = op->access.buffer;
+        k->ws[k->n_ws].bytes = bytes;
         k->n_ws++;
     }
     k->ws_bytes = k->ws_anon;
     for (j = 0; j < k->n_ws; j++)
-        k->ws_bytes += s->ws[k->ws_off + j].bytes;
+        k->ws_bytes += k->ws[j].bytes;
     return 0;
 }
-

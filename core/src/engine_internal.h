@@ -22,18 +22,32 @@
 
 enum gp_eng_node_state { GP_N_PENDING = 0, GP_N_SUBMITTED, GP_N_ACTIVE, GP_N_DONE };
 
-/* One launch or copy. */
+/*
+ * One launch, copy, L2 flush or graph replay in flight. Nodes live in a pool:
+ * one is taken when the host issues its command (or when a graph replay
+ * starts, for the replay's nodes) and given back once it is done and nothing
+ * refers to it any more (`pins` counts the queues, events and waits that
+ * do), so the pool holds the work in flight, not the whole workload.
+ */
 typedef struct gp_eng_node {
-    uint32_t cmd, type, stream, device, peer;
+    uint64_t seq;             /* creation order: the order of issue */
+    const gp_command_t *c;    /* its command (in the workload or a graph) */
+    uint32_t cmd;             /* the workload command that issued it */
+    uint32_t gnode;           /* index into its graph's commands; UINT32_MAX: none */
+    uint32_t type, stream, device, peer;
     int state;
+    uint32_t pins;            /* references from queues, events and waits */
+    uint32_t res;             /* its result row; UINT32_MAX: none (a replay) */
     double submit, ready, start, end;
     uint32_t waiting;         /* dependencies not done yet */
-    double deps_end;          /* latest end of the done ones */
     uint32_t first_dependent; /* edge list of the nodes waiting for it */
     uint32_t hwq_next;        /* next launch in its hardware queue */
-    int32_t kern;             /* index into kerns for launches, else -1 */
+    int32_t kern;             /* launches: its kernel state once active, else -1 */
     int engine;               /* gp_copy_kind_t: the engine of a copy */
     double copy_us;           /* duration of a copy */
+    uint32_t parent;          /* the graph replay it belongs to; UINT32_MAX: none */
+    uint32_t children;        /* a replay: its nodes not done yet */
+    uint32_t next_free;       /* free list of the pool */
 } gp_eng_node_t;
 
 /* A cached block cost at one residency and memory share. */
@@ -50,10 +64,16 @@ typedef struct gp_eng_ws {
     double bytes;
 } gp_eng_ws_t;
 
-/* A kernel launch and, once active, its blocks' progress. */
+/* A running kernel launch and its blocks' progress: a pool slot taken when
+   the launch starts and given back when it ends. */
 typedef struct gp_eng_kern {
     uint32_t node, device;
-    const gp_kernel_t *k;
+    uint64_t seq;         /* its node's: launch order */
+    const gp_kernel_t *k; /* &kc */
+    gp_kernel_t kc;       /* the workload's kernel with the L2 state at its start */
+    uint64_t *warm;       /* kc.l2_warm_bytes: n_buffers entries, 0 but for the
+                             buffers it touches */
+    double l2_warm;       /* their sum */
     gp_occupancy_t occ;
     uint64_t left;        /* blocks not yet dispatched */
     uint64_t running;     /* blocks on SMs */
@@ -63,14 +83,17 @@ typedef struct gp_eng_kern {
     uint32_t cost_per_sm;
     gp_eng_cost_t *cache; /* GP_ENG_COST_CACHE entries while it runs, else NULL */
     uint32_t cache_next;
-    /* working set: the buffers it touches (into sim.ws) and other bytes */
-    uint32_t ws_off, n_ws;
+    /* working set: the buffers it touches, in the order of its ops, and
+       the bytes of accesses that name no buffer */
+    gp_eng_ws_t *ws;
+    uint32_t n_ws, cap_ws;
     double ws_anon, ws_bytes;
     /* memory shares while running, recomputed at every event */
     uint32_t mark, sms;
     double l2_capacity, dram_share, l2_share, dram_demand, l2_demand;
     /* traffic as it ran */
     double dram_done, l2_done;
+    uint32_t next_free;
 } gp_eng_kern_t;
 
 /* Blocks of one kernel started together on every SM of a group. */
@@ -89,11 +112,23 @@ typedef struct gp_eng_group {
     gp_eng_cohort_t *cohorts; /* capacity: sim.max_cohorts */
 } gp_eng_group_t;
 
-/* Node indices: a min-heap, or a plain list. */
+/* Node indices: a min-heap by issue order, or a plain list. */
 typedef struct gp_eng_idx {
     uint32_t *v;
     uint32_t n, cap;
 } gp_eng_idx_t;
+
+/*
+ * What one GPU's L2 holds between launches: bytes per workload buffer
+ * (entry n_buffers stands for the accesses that name no buffer), in a list
+ * from the least to the most recently used, whose bytes add up to at most
+ * the device's l2_bytes.
+ */
+typedef struct gp_eng_l2 {
+    uint64_t *bytes;   /* n_buffers + 1 */
+    uint32_t *prev, *next; /* n_buffers + 2: entry n_buffers + 1 is the list's head */
+    uint64_t total;
+} gp_eng_l2_t;
 
 /* One GPU: its SMs, engines and links, and the work waiting for them. */
 typedef struct gp_eng_gpu {
@@ -105,7 +140,16 @@ typedef struct gp_eng_gpu {
     gp_eng_idx_t launches;              /* ready launches (heap) */
     gp_eng_idx_t copies[GP_COPY_P2P];   /* ready copies per engine (heaps) */
     uint32_t *hwq_head, *hwq_tail;      /* per hardware queue (kernel_queues) */
+    gp_eng_l2_t l2;
 } gp_eng_gpu_t;
+
+/* The dependencies of a graph's nodes, worked out once per prediction. */
+typedef struct gp_eng_plan {
+    uint32_t n_nodes;
+    uint32_t *cmd;     /* node -> index into the graph's commands */
+    uint32_t *dep_off; /* node j's predecessors: deps[dep_off[j] .. dep_off[j + 1]) */
+    uint32_t *deps;
+} gp_eng_plan_t;
 
 /* The whole simulation. */
 typedef struct gp_eng_sim {
@@ -116,36 +160,50 @@ typedef struct gp_eng_sim {
     double cycle_us;
     uint32_t n_dev;
     gp_eng_gpu_t *gpus;
+    /* the node pool */
     gp_eng_node_t *nodes;
-    uint32_t n_nodes, n_done;
-    uint32_t *cmd_node; /* workload command -> node, UINT32_MAX if none */
+    uint32_t cap_nodes, free_node, n_live;
+    uint64_t next_seq;
     uint32_t *deps;     /* scratch: one node's dependencies at submission */
     uint32_t n_deps, cap_deps;
-    uint32_t *edge_node, *edge_next; /* dependents, as linked lists */
-    uint32_t n_edges, cap_edges;
+    uint32_t *edge_node, *edge_next; /* dependents, as linked lists (a pool) */
+    uint32_t cap_edges, free_edge;
+    /* the kernel pool */
     gp_eng_kern_t *kerns;
-    uint32_t n_kerns;
-    gp_eng_idx_t dispatching; /* active kernels with blocks left, ascending */
-    gp_eng_idx_t p2p_ready;   /* ready peer copies, ascending */
+    uint32_t cap_kerns, free_kern;
+    gp_eng_idx_t dispatching; /* active kernels with blocks left, in launch order */
+    gp_eng_idx_t p2p_ready;   /* ready peer copies, in issue order */
     gp_eng_idx_t copies_active;
-    gp_eng_ws_t *ws;
-    uint32_t n_ws;
+    gp_eng_idx_t flushes;     /* ready L2 flushes */
+    gp_eng_idx_t expand;      /* graph replays whose dependencies are done */
+    gp_eng_plan_t *plans;     /* one per workload graph */
+    uint64_t peak_bytes;      /* most bytes the pools held */
+    uint32_t *child;          /* scratch: a replay's nodes */
+    double graph_launch_us, graph_node_us; /* host costs, after fallbacks */
     uint32_t max_cohorts;
     uint32_t n_kqueues;       /* hardware queues per GPU; 0: one per stream */
     /* host */
     uint32_t host_next;
     double host_time;
     int host_blocked;
+    uint32_t next_res;        /* result row of the next command issued */
     /* queue bookkeeping at submission time: stream s > 0 is queue s, the
        default stream of device d is queue 0 (d = 0) or n_streams + d - 1 */
     uint32_t n_queues;
-    int64_t *queue_last;   /* last node of each queue, -1 none */
+    uint32_t *queue_last;  /* last node of each queue, UINT32_MAX none (pinned) */
     uint32_t *queue_dev;   /* device of each queue's latest command */
-    int64_t *event_marker; /* node an event waits for; -1: already complete */
-    uint32_t **pending_waits;
+    uint32_t *event_marker; /* node an event waits for; UINT32_MAX: complete (pinned) */
+    uint32_t **pending_waits; /* pinned */
     uint32_t *n_pending_waits;
+    /* results */
+    gp_cmd_result_t *rows;
+    uint32_t n_rows;
+    const char **names;    /* per workload command, then per graph command: the
+                              row name (in name_pool) */
+    uint32_t *graph_name0; /* per graph: its first entry in names */
+    char *name_pool;
     /* scratch of engine_gpu.c */
-    uint32_t *run_list;    /* kernels running on one device */
+    uint32_t *run_list;    /* kernels running on one device (cap_kerns) */
     uint32_t *buf_mark;    /* per workload buffer */
     double *buf_bytes;
     uint32_t epoch;
@@ -166,6 +224,9 @@ double gp_eng_tol(double t);
 /* Kernel ki has no blocks left anywhere: its launch is done now. */
 void gp_eng_kernel_done(gp_eng_sim_t *s, uint32_t ki);
 
+/* 1 when kernel a was launched before kernel b. */
+int gp_eng_kern_before(const gp_eng_sim_t *s, uint32_t a, uint32_t b);
+
 /* ------------------------------------------------------ engine_gpu.c */
 
 /* Give GPU u one idle group of every SM; -1 on allocation failure. */
@@ -174,8 +235,8 @@ int gp_eng_gpu_init(gp_eng_sim_t *s, gp_eng_gpu_t *u);
 /* Release what gp_eng_gpu_init and the simulation allocated for u. */
 void gp_eng_gpu_free(gp_eng_gpu_t *u);
 
-/* Work out kernel k's working set from its ops (into s->ws). */
-int gp_eng_working_set(gp_eng_sim_t *s, gp_eng_kern_t *k, uint32_t *cap);
+/* Work out kernel k's working set from its ops (into k->ws). */
+int gp_eng_working_set(gp_eng_sim_t *s, gp_eng_kern_t *k);
 
 /* Place kernel ki's remaining blocks on its GPU where they fit. */
 int gp_eng_dispatch(gp_eng_sim_t *s, uint32_t ki);
@@ -199,5 +260,24 @@ int gp_eng_fast_forward(gp_eng_sim_t *s, double room);
 /* Advance every cohort by dt (the clock is already moved) and retire the
    finished ones. */
 void gp_eng_retire(gp_eng_sim_t *s, double dt);
+
+/* ------------------------------------------------------- engine_l2.c */
+
+/* Give GPU u an empty L2 state; -1 on allocation failure. */
+int gp_eng_l2_init(gp_eng_sim_t *s, gp_eng_gpu_t *u);
+
+/* Release it. */
+void gp_eng_l2_free(gp_eng_gpu_t *u);
+
+/* Bytes of buffer b (n_buffers: no buffer) in the L2 of u. */
+uint64_t gp_eng_l2_resident(const gp_eng_gpu_t *u, uint32_t b);
+
+/* Buffer b (n_buffers: no buffer) was just touched, `bytes` of it: they
+   become the most recently used (evicting the least recently used beyond
+   the capacity). */
+void gp_eng_l2_touch(gp_eng_sim_t *s, gp_eng_gpu_t *u, uint32_t b, double bytes);
+
+/* Empty the L2 of u. */
+void gp_eng_l2_flush(gp_eng_sim_t *s, gp_eng_gpu_t *u);
 
 #endif /* GP_ENGINE_INTERNAL_H */

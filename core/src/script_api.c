@@ -13,8 +13,9 @@
 #include "script_internal.h"
 
 /* By sb_handle_kind_t: names in messages, and what getmetatable returns. */
-static const char *const sb_handle_kinds[] = {"buffer", "stream", "event"};
-static const char *const sb_handle_tags[] = {"gpuperf.buffer", "gpuperf.stream", "gpuperf.event"};
+static const char *const sb_handle_kinds[] = {"buffer", "stream", "event", "graph"};
+static const char *const sb_handle_tags[] = {"gpuperf.buffer", "gpuperf.stream", "gpuperf.event",
+                                             "gpuperf.graph"};
 
 /* A handle's registry code is kind * SB_KIND_SCALE + index. */
 #define SB_KIND_SCALE 4294967296.0
@@ -144,6 +145,8 @@ static uint32_t sb_event_arg(const sb_ctx_t *c, int idx, const char *label)
     return (uint32_t)i;
 }
 
+static void sb_capture_check_wait(const sb_ctx_t *c, uint32_t event);
+
 uint32_t sb_device_arg(const sb_ctx_t *c, int idx, const char *label)
 {
     sb_eval_t *ev = sb_ev(c->L);
@@ -210,7 +213,9 @@ void sb_after_waits(const sb_ctx_t *c, int idx, uint32_t stream, uint32_t device
         return;
     idx = idx < 0 ? lua_gettop(L) + idx + 1 : idx;
     if (sb_handle_index(L, idx, SB_EVENT) >= 0) {
-        gp_command_t *w = sb_cmd_new(L, GP_CMD_WAIT, stream);
+        gp_command_t *w;
+        sb_capture_check_wait(c, (uint32_t)sb_handle_index(L, idx, SB_EVENT));
+        w = sb_cmd_new(L, GP_CMD_WAIT, stream);
         w->event = (uint32_t)sb_handle_index(L, idx, SB_EVENT);
         w->device = device;
         sb_ev(L)->wl.n_cmds++;
@@ -229,6 +234,7 @@ void sb_after_waits(const sb_ctx_t *c, int idx, uint32_t stream, uint32_t device
         lua_rawgeti(L, idx, (int)i);
         e = sb_event_arg(c, lua_gettop(L), label);
         lua_pop(L, 1);
+        sb_capture_check_wait(c, e);
         w = sb_cmd_new(L, GP_CMD_WAIT, stream);
         w->event = e;
         w->device = device;
@@ -362,7 +368,8 @@ static const struct sb_dev_field {
     SB_DEV(shared_memory_cycles), SB_DEV(l1_hit_cycles), SB_DEV(l2_hit_cycles),
     SB_DEV(dram_cycles), SB_DEV(constant_cycles), SB_DEV(barrier_cycles),
     SB_DEV(atomic_cycles), SB_DEV(tensor_cycles), SB_DEV(launch_overhead_us),
-    SB_DEV(launch_latency_us), SB_DEV(block_launch_cycles),
+    SB_DEV(launch_latency_us), SB_DEV(block_launch_cycles), SB_DEV(graph_launch_us),
+    SB_DEV(graph_node_us),
 };
 
 /* Push the read-only gpuperf.device table. */
@@ -529,6 +536,7 @@ static int l_wait(lua_State *L)
     stream = sb_stream_arg(&c, 1, "stream");
     event = sb_event_arg(&c, 2, "event");
     device = sb_stream_device(&c, 3, stream);
+    sb_capture_check_wait(&c, event);
     cmd = sb_cmd_new(L, GP_CMD_WAIT, stream);
     cmd->event = event;
     cmd->device = device;
@@ -545,6 +553,11 @@ static int l_synchronize(lua_State *L)
     sb_eval_t *ev = sb_ev(L);
     uint32_t stream = UINT32_MAX, device;
     gp_command_t *cmd;
+    if (ev->capture_line)
+        sb_fail(&c, "the host cannot wait inside gpuperf.graph (the capture began at line %u): "
+                    "a graph holds launches, copies, flushes and events; synchronize after "
+                    "launching it",
+                ev->capture_line);
     if (lua_isnoneornil(L, 1)) {
         /* one device: 0, as always; several: all of them unless one is named */
         device = lua_isnoneornil(L, 2) && ev->wl.n_devices > 1 ? UINT32_MAX
@@ -559,17 +572,35 @@ static int l_synchronize(lua_State *L)
     return 0;
 }
 
-/* gpuperf.copy{bytes=, kind=, stream=, device=0, peer=, after=}: a p2p copy
+/* The buffer a copy writes or reads (`label`, at idx): 1 + its index, 0 when
+   absent; refused when the copy moves more bytes than it holds. */
+static uint32_t sb_copy_buffer(const sb_ctx_t *c, int idx, const char *label, uint64_t bytes)
+{
+    sb_eval_t *ev = sb_ev(c->L);
+    int64_t b;
+    if (lua_isnil(c->L, idx))
+        return 0;
+    b = sb_handle_index(c->L, idx, SB_BUFFER);
+    if (b < 0)
+        sb_fail_value(c, idx, label, "a buffer (from gpuperf.buffer())");
+    if (bytes > ev->wl.buffers[b].bytes)
+        sb_fail(c, "copies %llu bytes, more than %s buffer '%s' holds (%llu bytes)",
+                (unsigned long long)bytes, label, ev->wl.buffers[b].name,
+                (unsigned long long)ev->wl.buffers[b].bytes);
+    return (uint32_t)b + 1;
+}
+
+/* gpuperf.copy{bytes=, kind=, stream=, device=0, peer=, after=, dst=, src=}: a p2p copy
    moves bytes from `device` to `peer` (default: the next device). */
 static int l_copy(lua_State *L)
 {
     static const char *const keys[] = {"bytes", "kind", "stream", "device", "peer", "after",
-                                       NULL};
+                                       "dst", "src", NULL};
     static const char *const kinds[] = {"h2d", "d2h", "d2d", "p2p", NULL};
     sb_ctx_t c = {L, "gpuperf.copy"};
     sb_eval_t *ev = sb_ev(L);
     uint64_t bytes;
-    uint32_t kind, stream, device, peer, n_dev = ev->wl.n_devices ? ev->wl.n_devices : 1;
+    uint32_t kind, stream, device, peer, n_dev = ev->wl.n_devices ? ev->wl.n_devices : 1, dst, src;
     gp_command_t *cmd;
     if (!sb_is_plain(L, 1))
         sb_fail(&c, "takes one table: gpuperf.copy{bytes = B, kind = \"h2d\"}");
@@ -595,13 +626,23 @@ static int l_copy(lua_State *L)
     if (kind == GP_COPY_P2P && peer == device)
         sb_fail(&c, "a p2p copy needs a 'peer' device other than 'device' %u", device);
     sb_bind_stream(&c, stream, device);
+    lua_getfield(L, 1, "dst");
+    dst = sb_copy_buffer(&c, 7, "dst", bytes);
+    lua_getfield(L, 1, "src");
+    src = sb_copy_buffer(&c, 8, "src", bytes);
+    if (dst && kind == GP_COPY_D2H)
+        sb_fail(&c, "a d2h copy writes host memory: 'dst' names a device buffer; give 'src'");
+    if (src && kind == GP_COPY_H2D)
+        sb_fail(&c, "an h2d copy reads host memory: 'src' names a device buffer; give 'dst'");
     lua_getfield(L, 1, "after");
-    sb_after_waits(&c, 7, stream, device);
+    sb_after_waits(&c, 9, stream, device);
     cmd = sb_cmd_new(L, GP_CMD_COPY, stream);
     cmd->device = device;
     cmd->copy_kind = kind;
     cmd->copy_bytes = bytes;
     cmd->peer_device = kind == GP_COPY_P2P ? peer : 0;
+    cmd->copy_dst = dst;
+    cmd->copy_src = src;
     ev->wl.n_cmds++;
     return 0;
 }
@@ -668,13 +709,218 @@ static int l_grid(lua_State *L)
     return 1;
 }
 
+/* ------------------------------------------- L2 state and CUDA graphs */
+
+/* Inside a capture, a wait must name an event recorded earlier in the same
+   capture (as CUDA requires of a capturing stream). */
+static void sb_capture_check_wait(const sb_ctx_t *c, uint32_t event)
+{
+    sb_eval_t *ev = sb_ev(c->L);
+    uint32_t i;
+    if (!ev->capture_line)
+        return;
+    sb_charge(c->L, ev->wl.n_cmds / GP_SCRIPT_BYTES_PER_INSTR + 1);
+    for (i = ev->wl.n_cmds; i-- > 0;)
+        if (ev->wl.cmds[i].type == GP_CMD_RECORD && ev->wl.cmds[i].event == event)
+            return;
+    sb_fail(c, "inside gpuperf.graph (the capture began at line %u) a wait must name an event "
+               "recorded earlier in the same capture; record it inside the graph, or wait "
+               "before launching the graph",
+            ev->capture_line);
+}
+
+/* The stream, device and `after` waits of a command taking an optional
+   table of {stream =, device =, after =} at idx. */
+static void sb_stream_opts(const sb_ctx_t *c, int idx, uint32_t *stream, uint32_t *device)
+{
+    static const char *const keys[] = {"stream", "device", "after", NULL};
+    lua_State *L = c->L;
+    int top = lua_gettop(L);
+    *stream = 0;
+    *device = 0;
+    if (lua_isnoneornil(L, idx)) {
+        return;
+    }
+    if (!sb_is_plain(L, idx))
+        sb_fail_value(c, idx, "options", "a table {stream = s, device = d, after = e}");
+    sb_check_keys(c, idx, keys, 0);
+    lua_getfield(L, idx, "stream");
+    *stream = sb_stream_arg(c, lua_gettop(L), "stream");
+    lua_getfield(L, idx, "device");
+    *device = lua_isnil(L, -1) ? sb_stream_device(c, lua_gettop(L), *stream)
+                               : sb_device_arg(c, lua_gettop(L), "device");
+    sb_bind_stream(c, *stream, *device);
+    lua_getfield(L, idx, "after");
+    sb_after_waits(c, lua_gettop(L), *stream, *device);
+    lua_settop(L, top);
+}
+
+/* gpuperf.flush_l2([{stream =, device =, after =}]): the L2 of the device
+   is emptied, in stream order (a cold start). */
+static int l_flush_l2(lua_State *L)
+{
+    sb_ctx_t c = {L, "gpuperf.flush_l2"};
+    uint32_t stream, device;
+    gp_command_t *cmd;
+    if (lua_gettop(L) > 1)
+        sb_fail(&c, "takes at most one table {stream = s, device = d}, got %d arguments",
+                lua_gettop(L));
+    sb_stream_opts(&c, 1, &stream, &device);
+    cmd = sb_cmd_new(L, GP_CMD_FLUSH_L2, stream);
+    cmd->device = device;
+    sb_ev(L)->wl.n_cmds++;
+    return 0;
+}
+
+/* gpuperf.launch_graph(g [, {stream =, device =, after =}]), also
+   g:launch{...}: replay a captured graph into a stream. */
+static int l_launch_graph(lua_State *L)
+{
+    sb_ctx_t c = {L, "gpuperf.launch_graph"};
+    sb_eval_t *ev = sb_ev(L);
+    int64_t g = sb_handle_index(L, 1, SB_GRAPH);
+    uint32_t stream, device;
+    gp_command_t *cmd;
+    if (g < 0)
+        sb_fail_value(&c, 1, "argument 1", "a graph (from gpuperf.graph())");
+    if (lua_gettop(L) > 2)
+        sb_fail(&c, "takes (graph [, {stream = s, device = d}]), got %d arguments",
+                lua_gettop(L));
+    if (ev->capture_line)
+        sb_fail(&c, "a graph cannot be launched inside gpuperf.graph (the capture began at "
+                    "line %u): capture its launches in the same function instead",
+                ev->capture_line);
+    sb_stream_opts(&c, 2, &stream, &device);
+    cmd = sb_cmd_new(L, GP_CMD_GRAPH, stream);
+    cmd->graph = (uint32_t)g;
+    cmd->device = device;
+    ev->wl.n_cmds++;
+    return 0;
+}
+
+/* Check the commands a capture issued; raises naming the first that a graph
+   cannot hold. */
+static void sb_check_capture(const sb_ctx_t *c, const gp_command_t *cmds, uint32_t n,
+                             uint32_t *n_nodes, uint32_t *device)
+{
+    uint32_t i, first = UINT32_MAX;
+    *n_nodes = 0;
+    *device = 0;
+    for (i = 0; i < n; i++) {
+        const gp_command_t *x = &cmds[i];
+        if (x->type != GP_CMD_LAUNCH && x->type != GP_CMD_COPY && x->type != GP_CMD_FLUSH_L2)
+            continue;
+        if (x->type == GP_CMD_COPY && x->copy_kind == GP_COPY_P2P)
+            sb_fail(c, "the p2p copy at line %u: a graph runs on one device; issue peer copies "
+                       "outside it",
+                    x->line);
+        if (first == UINT32_MAX) {
+            first = i;
+            *device = x->device;
+        } else if (x->device != *device) {
+            sb_fail(c, "line %u targets device %u and line %u device %u: a graph runs on one "
+                       "device (capture one per device)",
+                    cmds[first].line, *device, x->line, x->device);
+        }
+        ++*n_nodes;
+    }
+}
+
+/* Push a graph handle: a read-only table with .name, .nodes and the
+   method launch (g:launch{...}). */
+static void sb_push_graph(lua_State *L, uint32_t index, const char *name, uint32_t nodes)
+{
+    char what[128];
+    lua_createtable(L, 0, 3);
+    lua_pushstring(L, name);
+    lua_setfield(L, -2, "name");
+    lua_pushnumber(L, nodes);
+    lua_setfield(L, -2, "nodes");
+    lua_pushcfunction(L, l_launch_graph);
+    lua_setfield(L, -2, "launch");
+    snprintf(what, sizeof what, "graph '%s'", name);
+    sb_push_readonly(L, what, sb_handle_tags[SB_GRAPH]);
+    sb_register_handle(L, SB_GRAPH, index);
+}
+
+/* gpuperf.graph(function () ... end [, name]) -> graph: run the function,
+   capturing (not running) the launches, copies, flushes and event records
+   and waits it issues. */
+static int l_graph(lua_State *L)
+{
+    sb_ctx_t c = {L, "gpuperf.graph"};
+    sb_eval_t *ev = sb_ev(L);
+    gp_script_t *sc = sb_script(L);
+    gp_command_t *outer, *cmds;
+    gp_graph_t *g;
+    uint32_t n_outer, cap_outer, n, cap, line = (uint32_t)GP_MAX(sb_line(L, 1), 1);
+    uint32_t nodes, device;
+    char name[GP_WL_NAME_MAX];
+    int status, depth;
+    if (lua_type(L, 1) != LUA_TFUNCTION)
+        sb_fail_value(&c, 1, "argument 1",
+                      "a function that issues the graph's launches and copies");
+    if (lua_gettop(L) > 2)
+        sb_fail(&c, "takes (function [, name]), got %d arguments", lua_gettop(L));
+    sb_name_arg(&c, 2, "graph", ev->wl.n_graphs, name, sizeof name);
+    if (ev->capture_line)
+        sb_fail(&c, "gpuperf.graph inside another capture (line %u): capture one graph at a "
+                    "time",
+                ev->capture_line);
+    /* room for the graph first: nothing may fail once the capture is taken */
+    sb_grow(L, (void **)&ev->wl.graphs, &ev->cap_graphs, ev->wl.n_graphs, sizeof *g,
+            GP_SCRIPT_MAX_CMDS, "graphs");
+    sb_enter(L);
+    depth = sc->c_depth;
+    outer = ev->wl.cmds;
+    n_outer = ev->wl.n_cmds;
+    cap_outer = ev->cap_cmds;
+    ev->wl.cmds = NULL;
+    ev->wl.n_cmds = ev->cap_cmds = 0;
+    ev->capture_line = line;
+    lua_settop(L, 2);
+    lua_pushvalue(L, 1);
+    status = lua_pcall(L, 0, 0, 0);
+    sc->c_depth = depth - 1;
+    cmds = ev->wl.cmds;
+    n = ev->wl.n_cmds;
+    cap = ev->cap_cmds;
+    ev->wl.cmds = outer;
+    ev->wl.n_cmds = n_outer;
+    ev->cap_cmds = cap_outer;
+    ev->capture_line = 0;
+    if (status != 0) {
+        gp_workload_free_cmds(cmds, n);
+        free(cmds);
+        sb_account(L, -(int64_t)((uint64_t)cap * sizeof *cmds));
+        if (sc->fatal == SB_FATAL_BUDGET)
+            lua_pushstring(L, sc->fatal_msg);
+        lua_error(L);
+    }
+    {
+        /* sb_check_capture raises: keep the commands reachable until then */
+        g = &ev->wl.graphs[ev->wl.n_graphs];
+        memset(g, 0, sizeof *g);
+        g->cmds = cmds;
+        g->n_cmds = n;
+        g->line = line;
+        ev->wl.n_graphs++; /* owned by the workload from here on */
+        sb_check_capture(&c, cmds, n, &nodes, &device);
+        g->n_nodes = nodes;
+        g->device = device;
+    }
+    sb_push_graph(L, ev->wl.n_graphs - 1, name, nodes);
+    return 1;
+}
+
 /* ---------------------------------------------------------------- table */
 
 static const luaL_Reg sb_api_funcs[] = {
     {"param", l_param},   {"buffer", l_buffer}, {"stream", l_stream},
     {"event", l_event},   {"record", l_record}, {"wait", l_wait},
     {"synchronize", l_synchronize}, {"copy", l_copy}, {"grid", l_grid},
-    {"use_devices", l_use_devices}, {NULL, NULL}};
+    {"use_devices", l_use_devices}, {"flush_l2", l_flush_l2}, {"graph", l_graph},
+    {"launch_graph", l_launch_graph}, {NULL, NULL}};
 
 /* Registry keys of what evaluations share, all immutable to scripts: the
    API's functions, the gpuperf table scripts see (built for the device in

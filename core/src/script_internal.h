@@ -71,6 +71,8 @@ typedef struct sb_eval {
     gp_op_t *scratch;       /* GP_SCRIPT_MAX_OPS ops for flattening */
     uint32_t devices_used;  /* 1 + the highest device a command targeted */
     uint32_t devices_line;  /* line of that command */
+    uint32_t cap_graphs;
+    uint32_t capture_line;  /* gpuperf.graph capturing now (its line); 0: none */
 } sb_eval_t;
 
 struct gp_script {
@@ -203,7 +205,7 @@ int sb_is_plain(lua_State *L, int idx);
 void sb_api_push(lua_State *L);
 
 /* Handle kinds. */
-typedef enum sb_handle_kind { SB_BUFFER = 0, SB_STREAM, SB_EVENT } sb_handle_kind_t;
+typedef enum sb_handle_kind { SB_BUFFER = 0, SB_STREAM, SB_EVENT, SB_GRAPH } sb_handle_kind_t;
 
 /* Index of the handle of `kind` at idx, or -1 when idx is not one (also for
    handles of an earlier evaluation). */

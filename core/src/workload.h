@@ -39,6 +39,8 @@ typedef enum gp_cmd_type {
     GP_CMD_SYNC,         /* the host waits for the stream (UINT32_MAX: every
                             stream of `device`, or of all devices when
                             device is UINT32_MAX) */
+    GP_CMD_FLUSH_L2,     /* the L2 of `device` is emptied, in stream order */
+    GP_CMD_GRAPH,        /* replay graph `graph` into the stream */
     GP_CMD_TYPE_COUNT
 } gp_cmd_type_t;
 
@@ -66,7 +68,28 @@ typedef struct gp_command {
     uint64_t copy_bytes;
     /* GP_CMD_RECORD / GP_CMD_WAIT */
     uint32_t event;
+    /* GP_CMD_GRAPH: index into the workload's graphs */
+    uint32_t graph;
+    /* GP_CMD_COPY: 1 + the index of the buffer it writes and of the one it
+       reads (0: not named), for the L2 state between launches */
+    uint32_t copy_dst, copy_src;
 } gp_command_t;
+
+/*
+ * A captured graph (gpuperf.graph): the commands issued while it was being
+ * captured, in capture order. They are launches, copies, L2 flushes and
+ * event records and waits; `stream` names the stream each was captured on
+ * (order inside the graph: each captured stream in order, events between
+ * them). Events recorded inside a capture are the graph's own. Replays
+ * (GP_CMD_GRAPH) share these commands: the graph owns them.
+ */
+typedef struct gp_graph {
+    gp_command_t *cmds;
+    uint32_t n_cmds;
+    uint32_t n_nodes;  /* launches, copies and flushes: what one replay runs */
+    uint32_t line;     /* script line of gpuperf.graph */
+    uint32_t device;   /* the device it was captured for */
+} gp_graph_t;
 
 /* A parameter the script declared with gpuperf.param. */
 typedef struct gp_param_decl {
@@ -93,12 +116,23 @@ typedef struct gp_workload {
     uint32_t n_cmds;
     gp_param_decl_t *params;
     uint32_t n_params;
+    gp_graph_t *graphs;     /* captured graphs, replayed by GP_CMD_GRAPH */
+    uint32_t n_graphs;
 } gp_workload_t;
 
 /* Release everything the workload owns and zero it. Safe on a zeroed one. */
 void gp_workload_free(gp_workload_t *wl);
 
-/* Number of GP_CMD_LAUNCH commands. */
+/* Number of GP_CMD_LAUNCH commands (issued directly, not counting those
+   inside graphs). */
 uint32_t gp_workload_launches(const gp_workload_t *wl);
+
+/* Free the commands of an array (kernel names and ops); not the array. */
+void gp_workload_free_cmds(gp_command_t *cmds, uint32_t n);
+
+/* Launches, copies and flushes that run: those issued directly plus, for
+   each graph replay, the graph's (what a prediction reports one row each;
+   saturates at UINT64_MAX). */
+uint64_t gp_workload_instances(const gp_workload_t *wl);
 
 #endif /* GP_WORKLOAD_H */

@@ -85,6 +85,55 @@ gp predict --device h200-sxm --gpus 1 scripts/validation/multigpu.lua -p case=sp
 expect_status 1
 expect_err "the command line asks for 1 device (--gpus or NAME*N) and the script for 2"
 
+case_ "L2 state between launches: warm after a launch, cold after flush_l2"
+cat >"$TMP/l2.lua" <<'LUA'
+local a = gpuperf.buffer("a", 2^24)
+local k = gpuperf.kernel{name = "read", grid = 2^24 / 1024, block = 256, regs = 16,
+  work = {gpuperf.load{a}}}
+gpuperf.launch(k)
+gpuperf.launch(k)
+gpuperf.flush_l2()
+gpuperf.launch(k)
+LUA
+gp predict --device h200-sxm "$TMP/l2.lua" --json
+expect_status 0
+expect_json .launches[0].l2_warm_bytes 0
+expect_json .launches[1].l2_warm_bytes 16777216
+expect_json .launches[2].type flush_l2
+expect_json .launches[3].l2_warm_bytes 0
+gp predict --device h200-sxm "$TMP/l2.lua" --trace "$TMP/l2trace.json"
+expect_status 0
+if grep -q '"name":"flush_l2","cat":"flush","ph":"i"' "$TMP/l2trace.json"; then ok
+else bad "the trace lacks the flush instant"; fi
+
+case_ "a graph of 1000 tiny launches predicts well under 1000 stream launches"
+cat >"$TMP/tiny.lua" <<'LUA'
+local mode = gpuperf.param("mode", "graph", "graph or stream")
+local k = gpuperf.kernel{name = "tiny", grid = 1, block = 32, regs = 8, work = {gpuperf.fp32(1)}}
+if mode == "graph" then
+  gpuperf.graph(function () for i = 1, 1000 do gpuperf.launch(k) end end):launch()
+else
+  for i = 1, 1000 do gpuperf.launch(k) end
+end
+LUA
+for m in graph stream; do
+    gp predict --device tests/data/devices/h200-graph-test.ini "$TMP/tiny.lua" -p mode=$m --json
+    expect_status 0
+    eval "t_$m=$(json .total_us)"
+done
+expect_between "$t_graph" 0 "$(awk -v t="$t_stream" 'BEGIN { print 0.4 * t }')"
+gp predict --device h200-sxm "$TMP/tiny.lua" --json
+expect_status 0
+expect_err "graph replays are costed as one stream launch (launch_overhead_us) per node"
+
+case_ "llm_decode: a captured step replayed, as many rows as launches"
+gp predict --device h200-sxm scripts/llm_decode.lua -p steps=3 -p layers=2 --json
+expect_status 0
+expect_json .launches[359].name small
+gp predict --device h200-sxm scripts/llm_decode.lua -p steps=3 -p layers=2 -p mode=stream --json
+expect_status 0
+expect_json .launches[359].name small
+
 case_ "--trace writes a Chrome trace"
 gp predict --device 'h200-sxm*2' scripts/validation/multigpu.lua -p case=gather \
     --trace "$TMP/trace.json"

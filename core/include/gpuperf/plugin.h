@@ -158,7 +158,11 @@ typedef struct gp_device {
        a key the file leaves out holds the declared default. */
     double arch_params[GP_MAX_ARCH_PARAMS];
 
-    uint64_t reserved[28];
+    /* [launch], added within ABI 1 (taken from the reserved space) */
+    double graph_launch_us; /* host time to launch a CUDA graph; 0: not known */
+    double graph_node_us;   /* host time per node of a launched graph; 0: not known */
+
+    uint64_t reserved[26];
 } gp_device_t;
 
 /* ------------------------------------------------------------------------ */
@@ -338,7 +342,9 @@ typedef struct gp_kernel {
     uint32_t line;        /* script line of the launch */
     uint64_t total_blocks;/* grid.x * grid.y * grid.z */
     /* bytes of each workload buffer already in L2 when the launch starts
-       (left by earlier launches); NULL or n_buffers 0: a cold L2 */
+       (left by earlier launches and copies), indexed by buffer; filled for
+       the buffers the launch touches, 0 for the others; NULL or n_buffers
+       0: a cold L2 */
     const uint64_t *l2_warm_bytes;
     uint32_t n_buffers;
     uint32_t reserved0;
