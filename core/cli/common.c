@@ -184,7 +184,9 @@ int gp_cli_has_work(const gp_workload_t *wl)
 {
     uint32_t i;
     for (i = 0; i < wl->n_cmds; i++)
-        if (wl->cmds[i].type == GP_CMD_LAUNCH || wl->cmds[i].type == GP_CMD_COPY)
+        if (wl->cmds[i].type == GP_CMD_LAUNCH || wl->cmds[i].type == GP_CMD_COPY ||
+            (wl->cmds[i].type == GP_CMD_GRAPH && wl->cmds[i].graph < wl->n_graphs &&
+             wl->graphs[wl->cmds[i].graph].n_nodes > 0))
             return 1;
     return 0;
 }
