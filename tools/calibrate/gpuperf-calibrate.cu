@@ -236,35 +236,52 @@ struct OpTensor {  // mma.sync m16n8k16 f16 -> f32, dependent through the accumu
 // each step is meant to compile to on sm_90 (nvcc 13.0 -O3; the PTX was checked);
 // validation/h200/bench/run.sh writes the opcode counts per kernel to check it.
 
-// IADD3 R, R, R, RZ: a 32-bit add of a run-time value.
+// ptxas simplifies PTX algebraically even inside asm volatile (asm volatile binds NVVM
+// only): a chain x ^= c, x &= c or rcp(rcp(x)) with a fixed operand folds to nothing and
+// x + b + b becomes x + 2b (one LEA/IMAD per two adds). The chains below keep every step:
+// the add chain is a Fibonacci pair (each sum feeds the next, no fixed operand), and
+// the logic and reciprocal chains pair the instruction with an add or FFMA that mixes in
+// a value which does not simplify with it; the measurement subtracts that partner's own
+// latency (the same kernels give it). Opcode counts: run.sh's cuobjdump histogram.
+
+// 32-bit add of the previous two values (a Fibonacci pair): IADD3 or IMAD.IADD/VIADD, as
+// ptxas balances pipes.
 struct OpIadd {
-  typedef unsigned T;
+  struct T {
+    unsigned a, b;
+  };
   enum { OPS = 1, RESULTS = 1 };
-  __device__ static T init(unsigned t) { return t * 2654435761u; }
-  __device__ static T step(T x, const OpArgs &a) {
-    asm volatile("add.u32 %0, %0, %1;" : "+r"(x) : "r"(a.ib));
+  __device__ static T init(unsigned t) {
+    T x = {t * 2654435761u, t ^ 0x9e3779b9u};
     return x;
   }
-  __device__ static float fold(T x) { return (float)(x & 0xffff); }
+  __device__ static T step(T x, const OpArgs &) {
+    unsigned s;
+    asm volatile("add.u32 %0, %1, %2;" : "=r"(s) : "r"(x.a), "r"(x.b));
+    T y = {x.b, s};
+    return y;
+  }
+  __device__ static float fold(T x) { return (float)(x.b & 0xffff); }
 };
-// LOP3.LUT (xor) of a run-time value.
+// xor.b32 of a run-time value, then add.u32 of another (LOP3 + add: (x ^ c) + b has no
+// simpler form, so both stay); OPS counts the two.
 struct OpXor {
   typedef unsigned T;
-  enum { OPS = 1, RESULTS = 1 };
+  enum { OPS = 2, RESULTS = 1 };
   __device__ static T init(unsigned t) { return t * 2654435761u; }
   __device__ static T step(T x, const OpArgs &a) {
-    asm volatile("xor.b32 %0, %0, %1;" : "+r"(x) : "r"(a.ic));
+    asm volatile("xor.b32 %0, %0, %1;\n\tadd.u32 %0, %0, %2;" : "+r"(x) : "r"(a.ic), "r"(a.ib));
     return x;
   }
   __device__ static float fold(T x) { return (float)(x & 0xffff); }
 };
-// LOP3.LUT (and) of a run-time value.
+// and.b32 of a run-time value, then add.u32 of another (LOP3 + add, as OpXor).
 struct OpAnd {
   typedef unsigned T;
-  enum { OPS = 1, RESULTS = 1 };
+  enum { OPS = 2, RESULTS = 1 };
   __device__ static T init(unsigned t) { return t * 2654435761u; }
   __device__ static T step(T x, const OpArgs &a) {
-    asm volatile("and.b32 %0, %0, %1;" : "+r"(x) : "r"(a.ic));
+    asm volatile("and.b32 %0, %0, %1;\n\tadd.u32 %0, %0, %2;" : "+r"(x) : "r"(a.ic), "r"(a.ib));
     return x;
   }
   __device__ static float fold(T x) { return (float)(x & 0xffff); }
@@ -324,13 +341,17 @@ struct OpRcp {
   __device__ static T step(T x, const OpArgs &) { return __frcp_rn(x); }
   __device__ static float fold(T x) { return x; }
 };
-// Fast reciprocal rcp.approx.ftz.f32 (MUFU.RCP alone; what -use_fast_math gives).
+// Fast reciprocal rcp.approx.ftz.f32 (MUFU.RCP; what -use_fast_math gives) of an FFMA
+// result: x = rcp(x * a + b). rcp(rcp(x)) = x let ptxas drop a bare rcp chain; the FFMA
+// keeps it. OPS counts the two; the measurement subtracts the FFMA latency.
 struct OpRcpFast {
   typedef float T;
-  enum { OPS = 1, RESULTS = 1 };
+  enum { OPS = 2, RESULTS = 1 };
   __device__ static T init(unsigned t) { return 1.5f + t * 1e-3f; }
-  __device__ static T step(T x, const OpArgs &) {
-    asm volatile("rcp.approx.ftz.f32 %0, %0;" : "+f"(x));
+  __device__ static T step(T x, const OpArgs &a) {
+    asm volatile("fma.rn.f32 %0, %0, %1, %2;\n\trcp.approx.ftz.f32 %0, %0;"
+                 : "+f"(x)
+                 : "f"(a.fa), "f"(a.fb));
     return x;
   }
   __device__ static float fold(T x) { return x; }
@@ -667,9 +688,11 @@ __global__ void k_atomic_chain_f32(float *word, int hops, float *sink, long long
 
 // Shared-memory atomicAdd: lane l of warp w (in its block) adds to bin
 // (w * (32 / lanes_per_addr) + l / lanes_per_addr) mod bins, `iters` times. MODE 0: an int
-// add of a run-time value (ATOMS.ADD); MODE 1: an int add of the constant 1, which nvcc
-// turns into a warp-aggregated ATOMS.POPC.INC; MODE 2: a float add (ATOMS.CAS loop where
-// the SM has no float shared atomic). The bins are read back and stored if they hold a
+// add of a run-time value (ATOMS.ADD); MODE 1: an int add of the constant 1 with the result
+// unused, which ptxas emits as one ATOMS.POPC.INC.32 (no VOTE/POPC around it: the
+// instruction itself adds, per address, the number of lanes naming it, so its cost does
+// not grow with the lanes per address); MODE 2: a float add (an LDS + FADD +
+// ATOMS.CAST.SPIN loop on sm_90). The bins are read back and stored if they hold a
 // value no run produces, so the atomics stay.
 template <int MODE>
 __global__ void k_satomic(unsigned *out, BlockRec *rec, int iters, unsigned lanes_per_addr,
@@ -1422,8 +1445,9 @@ static void measure_atomics(Ctx &c, const Measured &m, Ext &x) {
   }
   double f32_lat = median(v);
   x.raw.row("atomic_latency", "f32", "threads", 1, "addresses", 1, "cycles", f32_lat, "cycles");
-  x.raw.row("atomic_latency", "u32", "threads", 1, "addresses", 1, "cycles", m.atomic_cyc,
-            "cycles");
+  if (!std::isnan(m.atomic_cyc))  // measured with the core values (not under --only)
+    x.raw.row("atomic_latency", "u32", "threads", 1, "addresses", 1, "cycles", m.atomic_cyc,
+              "cycles");
   x.key("atomic_f32_cycles", f32_lat, 1, "dependent float atomicAdd on one global word (ATOM)");
   CK(cudaFree(buf));
 }
@@ -1460,6 +1484,9 @@ static void measure_smem_atomics(Ctx &c, Ext &x) {
   for (int mode = 0; mode < 3; ++mode)
     for (unsigned b : bins)
       for (int i = 0; i < 6; ++i) {
+        // One bin: every lane of every warp names the same word whatever lanes_per_address
+        // says (index mod 1 = 0), so only the 32-lane point is a distinct configuration.
+        if (b == 1 && lpa[i] != 32) continue;
         double v = mode == 0 ? smem_atomic_cycles<0>(c, lpa[i], b)
                    : mode == 1 ? smem_atomic_cycles<1>(c, lpa[i], b)
                                : smem_atomic_cycles<2>(c, lpa[i], b);
@@ -1482,13 +1509,15 @@ static void measure_smem_atomics(Ctx &c, Ext &x) {
   x.key("shared_atomic_cycles", cyc[0][0], 2,
         "int atomicAdd of a run-time value, 32 distinct words, SM cycles per warp instruction");
   x.key("shared_atomic_conflict_cycles", slope(cyc[0]), 2,
-        fmt("slope per colliding lane of the above (+1: %.2f, f32: %.2f)", slope(cyc[1]),
+        fmt("slope per colliding lane of the above (+1 as ATOMS.POPC.INC: %.2f, f32: %.2f)",
+            slope(cyc[1]),
             slope(cyc[2])));
 }
 
-// Dependent-issue latency and ILP throughput of one class: raw rows and two keys.
+// Dependent-issue latency and ILP throughput of one class: raw rows and two keys;
+// returns the latency.
 template <class Op, int ILP>
-static void lat_tp(Ctx &c, const OpArgs &a, Ext &x, const char *name, const char *cyc_key,
+static double lat_tp(Ctx &c, const OpArgs &a, Ext &x, const char *name, const char *cyc_key,
                    const char *lanes_key, const char *what, int iters) {
   double lat = latency<Op>(c, a);
   double tp = throughput<Op, ILP>(c, a, iters);
@@ -1498,6 +1527,39 @@ static void lat_tp(Ctx &c, const OpArgs &a, Ext &x, const char *name, const char
   fprintf(stderr, "  %-14s latency %6.2f cycles, %6.1f results/clock/SM\n", name, lat, tp);
   x.key(cyc_key, lat, 1, fmt("%s, dependent chain", what));
   x.key(lanes_key, tp, 1, fmt("%s, %d independent chains per thread", what, ILP));
+  return lat;
+}
+
+// An instruction measured in a two-instruction step (Op::OPS == 2: the instruction, then
+// a partner that keeps ptxas from folding the chain). Latency key: step latency minus
+// the partner's own dependent latency `partner_cyc`; lanes key: throughput of the step
+// times `count` (2: both instructions per clock, when they share a pipe; 1: steps per
+// clock, when the instruction's pipe alone limits the rate). The step's own latency
+// and throughput go to the raw table as well.
+template <class Op, int ILP>
+static void lat_tp_pair(Ctx &c, const OpArgs &a, Ext &x, const char *name, const char *cyc_key,
+                        const char *lanes_key, const char *what, const char *partner,
+                        double partner_cyc, int count, int iters) {
+  double step_cyc = latency<Op>(c, a) * Op::OPS;
+  double steps = throughput<Op, ILP>(c, a, iters) / Op::OPS;
+  double lat = step_cyc - partner_cyc, tp = steps * count;
+  std::string step = fmt("%s+%s", name, partner);
+  x.raw.row("instruction", step, "ilp", 1, "warps", 1, "latency", step_cyc, "cycles");
+  x.raw.row("instruction", step, "ilp", ILP, "threads_per_block", 256, "throughput", steps,
+            "steps/SM-cycle");
+  x.raw.row("instruction", name, "ilp", 1, "warps", 1, "latency", lat, "cycles");
+  x.raw.row("instruction", name, "ilp", ILP, "threads_per_block", 256, "throughput", tp,
+            count == 2 ? "instructions/SM-cycle" : "results/SM-cycle");
+  fprintf(stderr, "  %-14s latency %6.2f cycles (step with %s %.2f), %6.1f per clock/SM\n", name,
+          lat, partner, step_cyc, tp);
+  x.key(cyc_key, lat, 1,
+        fmt("%s: chain of %s + %s steps, %.1f cycles per step, less %.1f for the %s alone",
+            what, name, partner, step_cyc, partner_cyc, partner));
+  x.key(lanes_key, tp, 1,
+        count == 2 ? fmt("%s: %s + %s steps, %d independent chains per thread, both "
+                         "instructions counted", what, name, partner, ILP)
+                   : fmt("%s: %s + %s steps, %d independent chains per thread, %s results",
+                         what, name, partner, ILP, name));
 }
 
 // Warp operations (ILP 4) and integer / conversion pipes (ILP 8).
@@ -1515,9 +1577,12 @@ static void measure_instructions(Ctx &c, const OpArgs &a, Ext &x) {
   if (c.prop.major >= 8)
     lat_tp<OpRedux, 4>(c, a, x, "reduce_add", "warp_reduce_cycles", "warp_reduce_lanes",
                        "__reduce_add_sync (REDUX.SUM)", 256);
-  lat_tp<OpIadd, 8>(c, a, x, "iadd", "int32_add_cycles", "int32_add_lanes", "add.u32 (IADD3)", 1024);
-  lat_tp<OpXor, 8>(c, a, x, "xor", "int32_logic_cycles", "int32_logic_lanes", "xor.b32 (LOP3)", 1024);
-  lat_tp<OpAnd, 8>(c, a, x, "and", "int32_and_cycles", "int32_and_lanes", "and.b32 (LOP3)", 1024);
+  double add_cyc = lat_tp<OpIadd, 8>(c, a, x, "iadd", "int32_add_cycles", "int32_add_lanes",
+                                     "add.u32 Fibonacci pair (IADD3 / IMAD.IADD)", 1024);
+  lat_tp_pair<OpXor, 8>(c, a, x, "xor", "int32_logic_cycles", "int32_logic_lanes",
+                        "xor.b32 (LOP3)", "add.u32", add_cyc, 2, 1024);
+  lat_tp_pair<OpAnd, 8>(c, a, x, "and", "int32_and_cycles", "int32_and_lanes", "and.b32 (LOP3)",
+                        "add.u32", add_cyc, 2, 1024);
   lat_tp<OpShl, 8>(c, a, x, "shl", "int32_shift_cycles", "int32_shift_lanes",
                    "shl.b32 by a register (SHF.L)", 1024);
   lat_tp<OpMul, 8>(c, a, x, "imul", "int32_mul_cycles", "int32_mul_lanes", "mul.lo.u32 (IMAD)", 1024);
@@ -1527,8 +1592,10 @@ static void measure_instructions(Ctx &c, const OpArgs &a, Ext &x) {
                     "signed int % run-time divisor (nvcc's sequence)", 64);
   lat_tp<OpFdiv, 8>(c, a, x, "fdiv", "fdiv_cycles", "fdiv_lanes", "fp32 IEEE '/' (fast path)", 64);
   lat_tp<OpRcp, 8>(c, a, x, "rcp_rn", "rcp_cycles", "rcp_lanes", "__frcp_rn (fast path)", 64);
-  lat_tp<OpRcpFast, 8>(c, a, x, "rcp_approx", "rcp_fast_cycles", "rcp_fast_lanes",
-                       "rcp.approx.ftz (MUFU.RCP)", 256);
+  double ffma_cyc = latency<OpFp32>(c, a);
+  x.raw.row("instruction", "ffma", "ilp", 1, "warps", 1, "latency", ffma_cyc, "cycles");
+  lat_tp_pair<OpRcpFast, 8>(c, a, x, "rcp_approx", "rcp_fast_cycles", "rcp_fast_lanes",
+                            "rcp.approx.ftz (MUFU.RCP)", "FFMA", ffma_cyc, 1, 256);
   lat_tp<OpF2i, 8>(c, a, x, "f2i", "f2i_cycles", "f2i_lanes", "cvt.rni.s32.f32 (F2I)", 256);
   lat_tp<OpI2f, 8>(c, a, x, "i2f", "i2f_cycles", "i2f_lanes", "cvt.rn.f32.s32 (I2F)", 256);
   if (c.prop.major >= 8)
@@ -1619,18 +1686,39 @@ static double chase_run(Ctx &c, u64 base, int warm, int hops, bool l2_only, bool
 // Dependent-load latency against footprint (16 KiB .. 4 GiB), nodes 128 B apart, walked
 // in order or in a random cyclic order, ld.global.ca, one thread. Footprints up to 64 MiB:
 // a full untimed pass, then 8192 timed hops (steady state at that re-use distance);
-// larger: L2 flushed, 8192 timed hops. TLB: one node per 2 MiB page (line offsets spread
-// by a hash), 8 .. 2048 pages in random order, ld.global.cg: two untimed passes, then
-// 4096 timed hops, so every line is an L2 hit and only the translation changes.
+// larger: L2 flushed, 8192 timed hops.
+// Beyond 4 GiB a chain through every line is too large to build, so a sparse random
+// chain takes over: 65536 lines, one at a random place in each of 65536 equal slots of
+// the footprint (1 GiB .. 64 GiB, at most half the device memory), in random order; L2
+// flushed, 8192 timed hops, each repetition on a fresh part of the chain. At 64 GiB the
+// hops land on random 2 MiB pages of 32768, more than the TLBs hold: dram_random_cycles
+// is the largest such footprint (DRAM latency with the page walk).
+// TLB: one node per 2 MiB page (line offsets spread by a hash), 8 pages up to the buffer
+// (32768 pages = 64 GiB) in random order, ld.global.cg: two untimed passes, then 4096
+// timed hops, so every line is an L2 hit and only the translation changes.
+static const size_t kKiB = 1024, kMiB = kKiB * kKiB, kGiB = kKiB * kMiB, kPage = 2 * kMiB;
+
+// The chase buffer: min(64 GiB, half the device memory), 2 MiB aligned at `base`.
+struct ChaseBuf {
+  char *buf = nullptr;
+  u64 base = 0;
+  size_t total = 0;
+  explicit ChaseBuf(const Ctx &c) {
+    total = std::min<size_t>(64 * kGiB, c.prop.totalGlobalMem / 2) / kPage * kPage;
+    CK(cudaMalloc(&buf, total + kPage));
+    base = ((u64)buf + kPage - 1) & ~(u64)(kPage - 1);
+  }
+  ~ChaseBuf() { CK(cudaFree(buf)); }
+};
+
 static void measure_chase_curve(Ctx &c, Ext &x) {
-  const size_t kib = 1024, mib = kib * kib, page = 2 * mib;
+  const size_t kib = kKiB, mib = kMiB, gib = kGiB;
   const size_t fps[8] = {16 * kib, 256 * kib, 4 * mib, 32 * mib, 64 * mib, 256 * mib,
                          1024 * mib, 4096 * mib};
-  size_t total = std::min<size_t>(4096 * mib, c.prop.totalGlobalMem / 4);
-  char *buf = nullptr;
-  CK(cudaMalloc(&buf, total + page));
-  u64 base = ((u64)buf + page - 1) & ~(u64)(page - 1);
-  double rnd32 = 0, rnd1g = 0;
+  ChaseBuf cb(c);
+  const size_t total = cb.total;
+  const u64 base = cb.base;
+  double rnd32 = 0;
   for (int pat = 0; pat < 2; ++pat)
     for (size_t fp : fps) {
       if (fp > total) continue;
@@ -1650,12 +1738,48 @@ static void measure_chase_curve(Ctx &c, Ext &x) {
                 "cycles_per_hop", cyc, "cycles");
       fprintf(stderr, "  chase %-15s %10zu KiB: %.1f cycles/hop\n", name, fp / kib, cyc);
       if (pat == 1 && fp == 32 * mib) rnd32 = cyc;
-      if (pat == 1 && fp == 1024 * mib) rnd1g = cyc;
     }
   x.key("l2_random_cycles", rnd32, 1, "random chase, 32 MiB footprint, 128 B apart, warm");
-  x.key("dram_random_cycles", rnd1g, 1, "random chase, 1 GiB footprint, 128 B apart, L2 flushed");
 
-  double lat0 = 0, latmax = 0, reach = 0;
+  // Sparse random chains over large footprints, cold.
+  const size_t nodes = 65536, hops = 8192;
+  double rnd_big = 0, fp_big = 0;
+  for (size_t fp = gib; fp <= total; fp *= 4) {
+    size_t slot_lines = fp / 128 / nodes;
+    std::vector<uint32_t> o = sattolo(nodes, 0x5ba5e000ull + fp / gib);
+    std::vector<u64> offs(nodes);
+    for (size_t k = 0; k < nodes; ++k) {
+      u64 h = (u64)o[k] * 0x9e3779b97f4a7c15ull;
+      offs[k] = ((u64)o[k] * slot_lines + (h >> 40) % slot_lines) * 128;
+    }
+    build_offsets(base, offs);
+    std::vector<double> v;
+    for (int r = 0; r < 3; ++r) {
+      CK(cudaMemsetAsync(c.scratch, r, size_t(1) << 30, c.s));
+      k_chase<false><<<1, 1, 0, c.s>>>(base + offs[(r * hops) % nodes], 0, (int)hops, c.d_sink,
+                                       c.d_cycles);
+      CK_LAUNCH();
+      v.push_back((double)read_cycles(c) / hops);
+    }
+    double cyc = median(v);
+    x.raw.row("chase", "random_65536_lines", "footprint_bytes", (double)fp, "stride_bytes",
+              (double)(slot_lines * 128), "cycles_per_hop", cyc, "cycles");
+    fprintf(stderr, "  chase random, 65536 lines over %6zu MiB: %.1f cycles/hop\n", fp / mib,
+            cyc);
+    rnd_big = cyc;
+    fp_big = (double)fp;
+  }
+  x.key("dram_random_cycles", rnd_big, 1,
+        fmt("random chase over %.0f GiB (65536 lines, one per %.0f KiB slot, random 2 MiB "
+            "pages), L2 flushed: DRAM latency with TLB misses", fp_big / gib,
+            fp_big / nodes / kib));
+}
+
+static void measure_tlb(Ctx &c, Ext &x) {
+  const size_t mib = kMiB, page = kPage;
+  ChaseBuf cb(c);
+  const size_t total = cb.total;
+  const u64 base = cb.base;
   std::vector<std::pair<double, double>> tlb;
   for (size_t pages = 8; pages <= total / page; pages *= 2) {
     std::vector<uint32_t> o = sattolo(pages, 0x7eb0000ull + pages);
@@ -1670,17 +1794,30 @@ static void measure_chase_curve(Ctx &c, Ext &x) {
             pages * page / mib, cyc);
     tlb.push_back(std::make_pair((double)(pages * page), cyc));
   }
+  // The step: the largest rise between two consecutive footprints; it counts only if it
+  // is over 20 cycles and 5%. Reach: the footprint just below it (with no step, the
+  // largest footprint measured, a lower bound). Miss cost: last point minus first.
+  double lat0 = 0, latmax = 0, reach = 0, rise = 0;
+  size_t at = 0;
   if (!tlb.empty()) {
     lat0 = tlb.front().second;
     latmax = tlb.back().second;
-    for (auto &p : tlb)
-      if (p.second <= lat0 * 1.1) reach = p.first;
+    for (size_t i = 1; i < tlb.size(); ++i)
+      if (tlb[i].second - tlb[i - 1].second > rise) {
+        rise = tlb[i].second - tlb[i - 1].second;
+        at = i;
+      }
+    bool step = rise > 20 && rise > 0.05 * tlb[at - (at > 0)].second;
+    reach = step ? tlb[at - 1].first : tlb.back().first;
+    x.raw.row("tlb", "step", "footprint_bytes", step ? tlb[at].first : 0, "pages",
+              step ? tlb[at].first / page : 0, "rise_cycles", step ? rise : 0, "cycles");
   }
   x.key("tlb_miss_cycles", latmax - lat0, 1,
         fmt("L2-hit chase, one line per 2 MiB page: %.0f pages minus 8 pages",
             tlb.empty() ? 0.0 : tlb.back().first / page));
-  x.key("tlb_reach_bytes", reach, 0, "largest page-chase footprint within 10% of 8 pages");
-  CK(cudaFree(buf));
+  x.key("tlb_reach_bytes", reach, 0,
+        "largest page-chase footprint below the largest rise between neighbouring footprints "
+        "(> 20 cycles and 5%; none: the largest footprint, a lower bound)");
 }
 
 // ---------------------------------------------------------------- output
@@ -1879,11 +2016,39 @@ static std::string write_ini(const IniInputs &in) {
   return ini.text;
 }
 
+// Phases of the extended measurements that --only can select, in run order.
+static const char *const kPhases[] = {"barrier", "atomic_global", "atomic_shared",
+                                      "instruction", "graph", "chase", "tlb"};
+static const int kNumPhases = sizeof kPhases / sizeof kPhases[0];
+
+// Parse --only's comma-separated phase list into `on`; false (after a message naming the
+// bad entry) on an unknown or empty entry.
+static bool parse_only(const char *list, bool *on) {
+  std::string l = list;
+  size_t pos = 0;
+  for (;;) {
+    size_t comma = l.find(',', pos);
+    std::string name = l.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
+    int k = 0;
+    while (k < kNumPhases && name != kPhases[k]) ++k;
+    if (k == kNumPhases) {
+      fprintf(stderr, "gpuperf-calibrate: --only %s: unknown phase '%s'; phases:", list,
+              name.c_str());
+      for (int i = 0; i < kNumPhases; ++i) fprintf(stderr, "%s%s", i ? "," : " ", kPhases[i]);
+      fprintf(stderr, "\n");
+      return false;
+    }
+    on[k] = true;
+    if (comma == std::string::npos) return true;
+    pos = comma + 1;
+  }
+}
+
 // Print usage to `out`.
 static void usage(FILE *out) {
   fprintf(out,
           "usage: gpuperf-calibrate [-d DEVICE] [-o FILE] [--arch NAME] [--raw FILE]\n"
-          "                         [--calibrated-section]\n"
+          "                         [--calibrated-section] [--only LIST]\n"
           "Measures the GPU and writes a gpuperf device INI file to stdout (or FILE).\n"
           "  -d DEVICE             CUDA device index (default 0)\n"
           "  -o FILE               write the INI file to FILE\n"
@@ -1891,14 +2056,18 @@ static void usage(FILE *out) {
           "  --raw FILE            write every sweep (barriers, atomics, warp ops, integer\n"
           "                        pipes, launches, pointer chases) to FILE as CSV\n"
           "  --calibrated-section  write the extended keys as a [calibrated] section (default:\n"
-          "                        as comment lines, which today's device loader skips)\n");
+          "                        as comment lines, which today's device loader skips)\n"
+          "  --only LIST           run only these extended phases (comma-separated: barrier,\n"
+          "                        atomic_global, atomic_shared, instruction, graph, chase,\n"
+          "                        tlb) and skip the core measurements; needs --raw (the\n"
+          "                        derived keys go there as 'key' rows); no INI is written\n");
 }
 
 // Parse options, run every measurement, write the INI.
 int main(int argc, char **argv) {
   int dev = 0;
   const char *out_path = nullptr, *arch_opt = nullptr, *raw_path = nullptr;
-  bool cal_live = false;
+  bool cal_live = false, only = false, phase_on[kNumPhases] = {false};
   for (int i = 1; i < argc; ++i) {
     if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
       usage(stdout);
@@ -1913,12 +2082,23 @@ int main(int argc, char **argv) {
       raw_path = argv[++i];
     } else if (!strcmp(argv[i], "--calibrated-section")) {
       cal_live = true;
+    } else if (!strcmp(argv[i], "--only") && i + 1 < argc) {
+      if (!parse_only(argv[++i], phase_on)) return 2;
+      only = true;
     } else {
       fprintf(stderr, "gpuperf-calibrate: unknown or incomplete option '%s'\n", argv[i]);
       usage(stderr);
       return 2;
     }
   }
+
+  if (only && (!raw_path || out_path || cal_live)) {
+    fprintf(stderr, "gpuperf-calibrate: --only writes no INI file: give --raw FILE (and no -o "
+            "or --calibrated-section)\n");
+    return 2;
+  }
+  if (!only)
+    for (int k = 0; k < kNumPhases; ++k) phase_on[k] = true;
 
   Ctx c;
   c.dev = dev;
@@ -1962,16 +2142,24 @@ int main(int argc, char **argv) {
   Measured m;
   memset(&m, 0, sizeof m);
   warm_up(c, a);
-  fprintf(stderr, "instruction latencies and throughputs\n");
-  measure_alu(c, a, m);
-  fprintf(stderr, "memory latencies\n");
-  measure_latencies(c, m);
-  fprintf(stderr, "memory bandwidths\n");
-  measure_memory(c, m);
-  fprintf(stderr, "launch costs\n");
-  measure_launch(c, m);
-  fprintf(stderr, "host and peer links\n");
-  measure_links(c, m);
+  if (!only) {
+    fprintf(stderr, "instruction latencies and throughputs\n");
+    measure_alu(c, a, m);
+    fprintf(stderr, "memory latencies\n");
+    measure_latencies(c, m);
+    fprintf(stderr, "memory bandwidths\n");
+    measure_memory(c, m);
+    fprintf(stderr, "launch costs\n");
+    measure_launch(c, m);
+    fprintf(stderr, "host and peer links\n");
+    measure_links(c, m);
+  } else {
+    // The global-atomic rates are per SM clock: take the clock under load as measure_alu does.
+    throughput<OpFp32>(c, a, 2048, &m.clock_mhz);
+    m.atomic_cyc = NAN;
+    fprintf(stderr, "core measurements skipped (--only); SM clock under load %.0f MHz\n",
+            m.clock_mhz);
+  }
 
   Ext x;
   a.num = 1000003;
@@ -1980,35 +2168,32 @@ int main(int argc, char **argv) {
     x.raw.row("run", name, "-", 0, "-", 0, "wall_seconds", t, "s");
     fprintf(stderr, "  (%s: %.1f s)\n", name, t);
   };
-  double t_all = wall_s(), t0 = t_all;
-  fprintf(stderr, "barriers\n");
-  measure_barriers(c, x);
-  phase("barriers", t0);
-  fprintf(stderr, "atomics\n");
-  t0 = wall_s();
-  measure_atomics(c, m, x);
-  measure_smem_atomics(c, x);
-  phase("atomics", t0);
-  fprintf(stderr, "warp operations, integer and conversion pipes\n");
-  t0 = wall_s();
-  measure_instructions(c, a, x);
-  phase("instructions", t0);
-  fprintf(stderr, "graph launches\n");
-  t0 = wall_s();
-  measure_graphs(c, x);
-  phase("graphs", t0);
-  fprintf(stderr, "pointer-chase latency curve and TLB\n");
-  t0 = wall_s();
-  measure_chase_curve(c, x);
-  phase("chase", t0);
+  double t_all = wall_s();
+  for (int k = 0; k < kNumPhases; ++k) {
+    if (!phase_on[k]) continue;
+    const std::string ph = kPhases[k];
+    fprintf(stderr, "%s\n", ph.c_str());
+    double t0 = wall_s();
+    if (ph == "barrier") measure_barriers(c, x);
+    else if (ph == "atomic_global") measure_atomics(c, m, x);
+    else if (ph == "atomic_shared") measure_smem_atomics(c, x);
+    else if (ph == "instruction") measure_instructions(c, a, x);
+    else if (ph == "graph") measure_graphs(c, x);
+    else if (ph == "chase") measure_chase_curve(c, x);
+    else measure_tlb(c, x);
+    phase(kPhases[k], t0);
+  }
   phase("extended_total", t_all);
   for (const CalKey &k : x.keys)
     x.raw.row("key", k.key, "-", 0, "-", 0, "value", k.value, "see docs/device-files.md");
 
-  IniInputs in = ini_inputs(c, m, arch, *facts);
-  in.cal = x.keys;
-  in.cal_live = cal_live;
-  std::string ini = write_ini(in);
+  std::string ini;
+  if (!only) {
+    IniInputs in = ini_inputs(c, m, arch, *facts);
+    in.cal = x.keys;
+    in.cal_live = cal_live;
+    ini = write_ini(in);
+  }
   if (raw_path) {
     FILE *f = fopen(raw_path, "w");
     if (!f) {
@@ -2022,7 +2207,9 @@ int main(int argc, char **argv) {
     }
     fprintf(stderr, "gpuperf-calibrate: wrote %s\n", raw_path);
   }
-  if (out_path) {
+  if (only) {
+    // --only: the raw table is the output.
+  } else if (out_path) {
     FILE *f = fopen(out_path, "w");
     if (!f) {
       fprintf(stderr, "gpuperf-calibrate: cannot write %s: %s\n", out_path, strerror(errno));
