@@ -1,5 +1,5 @@
 /*
- * test_host.c - the host services: the standard occupancy computation,
+ * test_occupancy.c - the core's occupancy calculation (occupancy.c), plus the
  * coalescing, bank conflicts and cache reuse.
  */
 #include "test_common.h"
