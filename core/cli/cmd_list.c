@@ -128,10 +128,10 @@ static void on_plugin(void *ud, const char *path, const gp_arch_t *a, const char
             cJSON_AddStringToObject(o, "abi", abi);
             cJSON_AddStringToObject(o, "version", a->plugin->version ? a->plugin->version : "");
             cJSON_AddStringToObject(o, "description", a->plugin->description);
-            for (i = 0; i < a->plugin->n_ccs; i++) {
+            for (i = 0; i < a->plugin->n_gens; i++) {
                 char cc[16];
-                snprintf(cc, sizeof cc, "%u.%u", a->plugin->ccs[i].major,
-                         a->plugin->ccs[i].minor);
+                snprintf(cc, sizeof cc, "%u.%u", a->plugin->gens[i].cc.major,
+                         a->plugin->gens[i].cc.minor);
                 cJSON_AddItemToArray(arr, cJSON_CreateString(cc));
             }
             cJSON_AddItemToObject(o, "compute_capabilities", arr);

@@ -206,8 +206,8 @@ static void print_json(const gp_arch_t *a, const char *path, const gp_conf_devic
     cJSON_AddStringToObject(plugin, "description", p->description);
     cJSON_AddStringToObject(plugin, "path", path);
     arr = cJSON_AddArrayToObject(plugin, "compute_capabilities");
-    for (i = 0; i < p->n_ccs; i++) {
-        snprintf(buf, sizeof buf, "%u.%u", p->ccs[i].major, p->ccs[i].minor);
+    for (i = 0; i < p->n_gens; i++) {
+        snprintf(buf, sizeof buf, "%u.%u", p->gens[i].cc.major, p->gens[i].cc.minor);
         cJSON_AddItemToArray(arr, cJSON_CreateString(buf));
     }
     cJSON_AddItemToObject(doc, "plugin", plugin);

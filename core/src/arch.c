@@ -13,13 +13,35 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "host.h"
+#include "blockcost.h"
+#include "coalesce.h"
+#include "log.h"
+#include "occupancy.h"
+#include "opcost.h"
 
 #define MAX_LOADED 64
 
 static gp_arch_t g_loaded[MAX_LOADED];
 static size_t g_n_loaded;
 static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* The services handed to plugins: helpers that never call back into one. */
+static const gp_host_t g_host = {
+    .abi_major = GP_ABI_MAJOR,
+    .abi_minor = GP_ABI_MINOR,
+    .size = sizeof(gp_host_t),
+    .log = gp_log_plugin,
+    .pattern_lanes = gp_pattern_lanes,
+    .coalesce_lanes = gp_coalesce_lanes,
+    .coalesce_access = gp_coalesce_access,
+    .reuse_hit_rate = gp_reuse_hit_rate,
+    .op_grid_bytes = gp_op_grid_bytes,
+};
+
+const gp_host_t *gp_host(void)
+{
+    return &g_host;
+}
 
 /* 1 if s is a valid plugin name: [a-z0-9_-]+, at most GP_NAME_MAX-1. */
 static int valid_plugin_name(const char *s)
@@ -52,22 +74,36 @@ static int check_descriptor(const char *path, const gp_plugin_t *p, gp_err_t *er
         return gp_err_set(err, "%s: descriptor name is missing or not [a-z0-9_-]+", path);
     if (!p->description)
         return gp_err_set(err, "%s: plugin '%s' has no description", path, p->name);
-    if (p->n_ccs == 0 || p->n_ccs > GP_MAX_CCS)
-        return gp_err_set(err, "%s: plugin '%s' declares %u compute capabilities (1..%d)",
-                          path, p->name, p->n_ccs, GP_MAX_CCS);
-    for (i = 0; i < p->n_ccs; i++)
-        if (p->ccs[i].major == 0 || p->ccs[i].major > 99 || p->ccs[i].minor > 9)
-            return gp_err_set(err, "%s: plugin '%s' declares compute capability %u.%u",
-                              path, p->name, p->ccs[i].major, p->ccs[i].minor);
-#define NEED(cb)                                                                     \
-    if (!p->cb)                                                                      \
-        return gp_err_set(err, "%s: plugin '%s' lacks the required callback '%s'", path, \
-                          p->name, #cb);
-    NEED(occupancy)
-    NEED(op_cost)
-    NEED(block_cost)
-    NEED(arch_info)
-#undef NEED
+    if (p->n_gens == 0 || p->n_gens > GP_MAX_CCS || !p->gens)
+        return gp_err_set(err, "%s: plugin '%s' describes %u generations (1..%d)", path,
+                          p->name, p->n_gens, GP_MAX_CCS);
+    for (i = 0; i < p->n_gens; i++) {
+        const gp_generation_t *g = &p->gens[i];
+        uint32_t j;
+        if (g->cc.major == 0 || g->cc.major > 99 || g->cc.minor > 9)
+            return gp_err_set(err, "%s: plugin '%s' declares compute capability %u.%u", path,
+                              p->name, g->cc.major, g->cc.minor);
+        for (j = 0; j < i; j++)
+            if (p->gens[j].cc.major == g->cc.major && p->gens[j].cc.minor == g->cc.minor)
+                return gp_err_set(err, "%s: plugin '%s' describes compute capability %u.%u twice",
+                                  path, p->name, g->cc.major, g->cc.minor);
+        if (!g->alloc || !g->mem)
+            return gp_err_set(err,
+                              "%s: plugin '%s': generation %u.%u lacks its %s rules",
+                              path, p->name, g->cc.major, g->cc.minor,
+                              g->alloc ? "memory" : "allocation");
+        if (g->alloc->reg_alloc_unit == 0 || g->alloc->warp_alloc_granularity == 0 ||
+            g->alloc->smem_alloc_unit == 0)
+            return gp_err_set(err,
+                              "%s: plugin '%s': generation %u.%u has a zero allocation unit "
+                              "(reg_alloc_unit, warp_alloc_granularity, smem_alloc_unit)",
+                              path, p->name, g->cc.major, g->cc.minor);
+        if (g->mem->banks == 0 || g->mem->bank_bytes == 0)
+            return gp_err_set(err,
+                              "%s: plugin '%s': generation %u.%u has no shared-memory banks "
+                              "(banks, bank_bytes)",
+                              path, p->name, g->cc.major, g->cc.minor);
+    }
     if (p->n_params > GP_MAX_ARCH_PARAMS || (p->n_params && !p->params))
         return gp_err_set(err, "%s: plugin '%s' declares %u [arch] keys (at most %d)", path,
                           p->name, p->n_params, GP_MAX_ARCH_PARAMS);
@@ -240,13 +276,34 @@ void gp_arch_scan(gp_arch_scan_fn fn, void *ud)
     }
 }
 
-int gp_arch_serves(const gp_arch_t *a, uint32_t major, uint32_t minor)
+const gp_generation_t *gp_arch_generation(const gp_arch_t *a, uint32_t major, uint32_t minor)
 {
     uint32_t i;
-    for (i = 0; i < a->plugin->n_ccs; i++)
-        if (a->plugin->ccs[i].major == major && a->plugin->ccs[i].minor == minor)
-            return 1;
-    return 0;
+    for (i = 0; i < a->plugin->n_gens; i++)
+        if (a->plugin->gens[i].cc.major == major && a->plugin->gens[i].cc.minor == minor)
+            return &a->plugin->gens[i];
+    return NULL;
+}
+
+int gp_arch_serves(const gp_arch_t *a, uint32_t major, uint32_t minor)
+{
+    return gp_arch_generation(a, major, minor) != NULL;
+}
+
+/* The generation of dev, or NULL with a message. */
+static const gp_generation_t *gen_of(const gp_arch_t *a, const gp_device_t *dev, char *err,
+                                     size_t errlen)
+{
+    const gp_generation_t *g = gp_arch_generation(a, dev->cc_major, dev->cc_minor);
+    char ccs[256];
+    if (!g) {
+        gp_arch_ccs_text(a, ccs, sizeof ccs);
+        snprintf(err, errlen,
+                 "%s is compute capability %u.%u; the %s plugin serves %s: set "
+                 "compute_capability in the device file or pick another plugin",
+                 dev->name, dev->cc_major, dev->cc_minor, a->plugin->name, ccs);
+    }
+    return g;
 }
 
 void gp_arch_ccs_text(const gp_arch_t *a, char *out, size_t size)
@@ -254,9 +311,9 @@ void gp_arch_ccs_text(const gp_arch_t *a, char *out, size_t size)
     uint32_t i;
     size_t used = 0;
     out[0] = '\0';
-    for (i = 0; i < a->plugin->n_ccs && used + 8 < size; i++)
+    for (i = 0; i < a->plugin->n_gens && used + 8 < size; i++)
         used += (size_t)snprintf(out + used, size - used, "%s%u.%u", i ? ", " : "",
-                                 a->plugin->ccs[i].major, a->plugin->ccs[i].minor);
+                                 a->plugin->gens[i].cc.major, a->plugin->gens[i].cc.minor);
 }
 
 /* ------------------------------------------------------------ checked calls */
@@ -267,12 +324,69 @@ static int ok_nonneg(double x)
     return isfinite(x) && x >= 0;
 }
 
+int gp_arch_call_occupancy(const gp_arch_t *a, const gp_device_t *dev,
+                           const gp_launch_t *launch, gp_occupancy_t *out, char *err,
+                           size_t errlen)
+{
+    const gp_generation_t *g = gen_of(a, dev, err, errlen);
+    memset(out, 0, sizeof *out);
+    if (!g)
+        return -1;
+    if (a->plugin->occupancy) {
+        int rc = a->plugin->occupancy(gp_host(), g, dev, launch, out, err, errlen);
+        if (rc != GP_DEFAULT)
+            return rc;
+        memset(out, 0, sizeof *out);
+    }
+    return gp_occupancy_compute(dev, launch, g->alloc, out, err, errlen);
+}
+
+int gp_arch_call_op_cost(const gp_arch_t *a, const gp_device_t *dev, const gp_kernel_t *k,
+                         const gp_op_t *op, const gp_occupancy_t *occ,
+                         const gp_residency_t *res, gp_op_cost_t *out, char *err,
+                         size_t errlen)
+{
+    const gp_generation_t *g = gen_of(a, dev, err, errlen);
+    memset(out, 0, sizeof *out);
+    if (!g)
+        return -1;
+    return gp_op_cost(a->plugin, g, dev, k, op, occ, res, out, err, errlen);
+}
+
+int gp_arch_call_block_cost(const gp_arch_t *a, const gp_device_t *dev, const gp_kernel_t *k,
+                            const gp_occupancy_t *occ, const gp_residency_t *res,
+                            gp_block_cost_t *out, char *err, size_t errlen)
+{
+    const gp_generation_t *g = gen_of(a, dev, err, errlen);
+    memset(out, 0, sizeof *out);
+    if (!g)
+        return -1;
+    if (a->plugin->block_cost) {
+        int rc = a->plugin->block_cost(gp_host(), g, dev, k, occ, res, out, err, errlen);
+        if (rc != GP_DEFAULT)
+            return rc;
+        memset(out, 0, sizeof *out);
+    }
+    return gp_block_cost_default(a->plugin, g, dev, k, occ, res, out, err, errlen);
+}
+
+int gp_arch_call_check_device(const gp_arch_t *a, const gp_device_t *dev, char *err,
+                              size_t errlen)
+{
+    const gp_generation_t *g = gen_of(a, dev, err, errlen);
+    if (!g)
+        return -1;
+    if (!a->plugin->check_device)
+        return 0;
+    return a->plugin->check_device(gp_host(), g, dev, err, errlen);
+}
+
 int gp_arch_occupancy(const gp_arch_t *a, const gp_device_t *dev, const gp_launch_t *launch,
                       gp_occupancy_t *out, gp_err_t *err)
 {
     char msg[512] = "";
     memset(out, 0, sizeof *out);
-    if (a->plugin->occupancy(gp_host(), dev, launch, out, msg, sizeof msg) != 0) {
+    if (gp_arch_call_occupancy(a, dev, launch, out, msg, sizeof msg) != 0) {
         msg[sizeof msg - 1] = '\0';
         return gp_err_set(err, "plugin '%s' (occupancy): %s", a->plugin->name,
                           *msg ? msg : "failed without a reason");
@@ -294,7 +408,7 @@ int gp_arch_block_cost(const gp_arch_t *a, const gp_device_t *dev, const gp_kern
 {
     char msg[512] = "";
     memset(out, 0, sizeof *out);
-    if (a->plugin->block_cost(gp_host(), dev, k, occ, res, out, msg, sizeof msg) != 0) {
+    if (gp_arch_call_block_cost(a, dev, k, occ, res, out, msg, sizeof msg) != 0) {
         msg[sizeof msg - 1] = '\0';
         return gp_err_set(err, "plugin '%s' (block_cost) for kernel '%s': %s", a->plugin->name,
                           k->name, *msg ? msg : "failed without a reason");
@@ -345,12 +459,11 @@ int gp_arch_info(const gp_arch_t *a, const gp_device_t *dev, gp_arch_info_t *out
                  gp_err_t *err)
 {
     char msg[512] = "";
+    const gp_generation_t *g = gen_of(a, dev, msg, sizeof msg);
     memset(out, 0, sizeof *out);
-    if (a->plugin->arch_info(gp_host(), dev, out, msg, sizeof msg) != 0) {
-        msg[sizeof msg - 1] = '\0';
-        return gp_err_set(err, "plugin '%s' (arch_info): %s", a->plugin->name,
-                          *msg ? msg : "failed without a reason");
-    }
+    if (!g)
+        return gp_err_set(err, "plugin '%s': %s", a->plugin->name, msg);
+    *out = g->info;
     if (out->max_concurrent_kernels == 0)
         out->max_concurrent_kernels = 1;
     return 0;
@@ -371,6 +484,15 @@ const char *gp_bound_name(uint32_t bound)
         "latency", "issue", "compute", "shared_memory", "l1", "l2", "dram",
         "memory_latency", "block_dispatch"};
     return bound < GP_BOUND_COUNT ? names[bound] : "?";
+}
+
+const char *gp_op_kind_name(uint32_t kind)
+{
+    static const char *const names[GP_OP_KIND_COUNT] = {
+        "fp32", "fp64", "fp16", "int", "sfu", "conversion", "branch", "barrier", "tensor",
+        "load", "store", "atomic", "async_copy", "loop", "diverge", "shfl", "vote", "match",
+        "warp_reduce", "idiv", "fdiv", "rcp"};
+    return kind < GP_OP_KIND_COUNT ? names[kind] : "?";
 }
 
 const char *gp_pipe_name(uint32_t pipe)

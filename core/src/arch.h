@@ -4,8 +4,10 @@
  * Plugins are shared objects found on the plugin search path (paths.h) as
  * NAME.so. Each is opened with dlopen(RTLD_NOW | RTLD_LOCAL); its single
  * exported symbol GP_PLUGIN_SYMBOL must return a descriptor whose ABI major
- * equals ours, whose minor is not newer, and whose required callbacks are all
- * present. Loaded plugins stay loaded for the life of the process (the
+ * equals ours, whose minor is not newer, and whose generation tables are
+ * complete. A plugin's callbacks are optional: where one is NULL the core's
+ * own occupancy (occupancy.h), op cost (opcost.h) and block cost
+ * (blockcost.h) run on the generation's rules. Loaded plugins stay loaded for the life of the process (the
  * registry owns them); gp_arch_t pointers handed out remain valid until
  * gp_arch_unload_all().
  */
@@ -49,8 +51,28 @@ void gp_arch_scan(gp_arch_scan_fn fn, void *ud);
 /* 1 if the plugin serves compute capability major.minor. */
 int gp_arch_serves(const gp_arch_t *a, uint32_t major, uint32_t minor);
 
+/* The plugin's generation for compute capability major.minor, or NULL. */
+const gp_generation_t *gp_arch_generation(const gp_arch_t *a, uint32_t major, uint32_t minor);
+
 /* "8.0, 8.6, 8.9": the capabilities a plugin serves. */
 void gp_arch_ccs_text(const gp_arch_t *a, char *out, size_t size);
+
+/*
+ * Unchecked calls, each the plugin's callback where it has one, else the
+ * core's own on the device's generation (err: errlen bytes, a reason).
+ */
+int gp_arch_call_occupancy(const gp_arch_t *a, const gp_device_t *dev,
+                           const gp_launch_t *launch, gp_occupancy_t *out, char *err,
+                           size_t errlen);
+int gp_arch_call_op_cost(const gp_arch_t *a, const gp_device_t *dev, const gp_kernel_t *k,
+                         const gp_op_t *op, const gp_occupancy_t *occ,
+                         const gp_residency_t *res, gp_op_cost_t *out, char *err,
+                         size_t errlen);
+int gp_arch_call_block_cost(const gp_arch_t *a, const gp_device_t *dev, const gp_kernel_t *k,
+                            const gp_occupancy_t *occ, const gp_residency_t *res,
+                            gp_block_cost_t *out, char *err, size_t errlen);
+int gp_arch_call_check_device(const gp_arch_t *a, const gp_device_t *dev, char *err,
+                              size_t errlen);
 
 /*
  * Checked calls into a plugin: each validates what the plugin returned
@@ -69,5 +91,6 @@ int gp_arch_info(const gp_arch_t *a, const gp_device_t *dev, gp_arch_info_t *out
 const char *gp_limiter_name(uint32_t limiter);
 const char *gp_bound_name(uint32_t bound);
 const char *gp_pipe_name(uint32_t pipe);
+const char *gp_op_kind_name(uint32_t kind);
 
 #endif /* GP_ARCH_H */

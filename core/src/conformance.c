@@ -15,7 +15,7 @@
 
 #include "conformance_internal.h"
 #include "device.h"
-#include "host.h"
+#include "opcost.h"
 
 /* The checks; docs/plugins.md ("Conformance") describes the same list. */
 static const gp_conf_check_t CHECKS[GP_CONF_N_CHECKS] = {
@@ -324,7 +324,7 @@ int gp_conf_call_occupancy(const gp_arch_t *a, const gp_device_t *dev, const gp_
     memset(out, 0, sizeof *out);
     err[0] = '\0';
     enter("occupancy", a, dev, l, NULL, NULL, NULL);
-    rc = a->plugin->occupancy(gp_host(), dev, l, out, err, errlen);
+    rc = gp_arch_call_occupancy(a, dev, l, out, err, errlen);
     leave(err, errlen);
     out->detail[sizeof out->detail - 1] = '\0';
     return rc;
@@ -339,7 +339,7 @@ int gp_conf_call_op_cost(const gp_arch_t *a, const gp_device_t *dev, const gp_ke
     memset(out, 0, sizeof *out);
     err[0] = '\0';
     enter("op_cost", a, dev, &k->launch, k, op, res);
-    rc = a->plugin->op_cost(gp_host(), dev, k, op, occ, res, out, err, errlen);
+    rc = gp_arch_call_op_cost(a, dev, k, op, occ, res, out, err, errlen);
     leave(err, errlen);
     return rc;
 }
@@ -352,7 +352,7 @@ int gp_conf_call_block_cost(const gp_arch_t *a, const gp_device_t *dev, const gp
     memset(out, 0, sizeof *out);
     err[0] = '\0';
     enter("block_cost", a, dev, &k->launch, k, NULL, res);
-    rc = a->plugin->block_cost(gp_host(), dev, k, occ, res, out, err, errlen);
+    rc = gp_arch_call_block_cost(a, dev, k, occ, res, out, err, errlen);
     leave(err, errlen);
     return rc;
 }
@@ -364,7 +364,12 @@ int gp_conf_call_arch_info(const gp_arch_t *a, const gp_device_t *dev, gp_arch_i
     memset(out, 0, sizeof *out);
     err[0] = '\0';
     enter("arch_info", a, dev, NULL, NULL, NULL, NULL);
-    rc = a->plugin->arch_info(gp_host(), dev, out, err, errlen);
+    {
+        gp_err_t e;
+        rc = gp_arch_info(a, dev, out, &e);
+        if (rc)
+            gp_strlcpy(err, e.msg, errlen);
+    }
     leave(err, errlen);
     return rc;
 }
@@ -378,7 +383,7 @@ static int call_check_device(const gp_arch_t *a, const gp_device_t *dev, char *e
     if (!a->plugin->check_device)
         return 0;
     enter("check_device", a, dev, NULL, NULL, NULL, NULL);
-    rc = a->plugin->check_device(gp_host(), dev, err, errlen);
+    rc = gp_arch_call_check_device(a, dev, err, errlen);
     leave(err, errlen);
     return rc;
 }
@@ -412,12 +417,6 @@ void gp_conf_descriptor(const gp_arch_t *a, const char *path, gp_conf_report_t *
     if (!*p->description)
         gp_conf_violate(r, GP_CONF_DESCRIPTOR, NULL, inputs,
                         "the description is empty: say in one line what the plugin models");
-    for (i = 0; i < p->n_ccs; i++)
-        for (j = 0; j < i; j++)
-            if (p->ccs[i].major == p->ccs[j].major && p->ccs[i].minor == p->ccs[j].minor)
-                gp_conf_violate(r, GP_CONF_DESCRIPTOR, NULL, inputs,
-                                "compute capability %u.%u is listed twice (ccs[%u] and ccs[%u])",
-                                p->ccs[i].major, p->ccs[i].minor, j, i);
     for (i = 0; i < p->n_params; i++) {
         const gp_param_spec_t *ps = &p->params[i];
         if (!ps->help || !*ps->help)
@@ -702,8 +701,8 @@ int gp_conf_devices(const gp_arch_t *a, const char *const *names, size_t n_names
     st.plugin_name = a->plugin->name;
     st.r = r;
     gp_device_scan(on_scanned, &st);
-    for (c = 0; c < a->plugin->n_ccs; c++)
-        if (devices_for_cc(a, &a->plugin->ccs[c], &st, out, n, &cap, r)) {
+    for (c = 0; c < a->plugin->n_gens; c++)
+        if (devices_for_cc(a, &a->plugin->gens[c].cc, &st, out, n, &cap, r)) {
             free(st.devs);
             free(*out);
             *out = NULL;

@@ -426,7 +426,7 @@ static int check_consistency(parse_state_t *st, gp_device_t *d)
     CHECK(d->max_threads_per_sm % d->warp_size == 0, "sm", "max_threads_per_sm",
           "max_threads_per_sm = %u is not a multiple of warp_size %u", d->max_threads_per_sm,
           d->warp_size);
-    CHECK(d->max_threads_per_block <= d->max_threads_per_sm || d->cc_major < 2, "sm",
+    CHECK(d->max_threads_per_block <= d->max_threads_per_sm, "sm",
           "max_threads_per_block", "max_threads_per_block %u exceeds max_threads_per_sm %u",
           d->max_threads_per_block, d->max_threads_per_sm);
     CHECK(d->shared_memory_per_block_bytes <= d->shared_memory_per_sm_bytes, "sm",
@@ -441,7 +441,7 @@ static int check_consistency(parse_state_t *st, gp_device_t *d)
           "per-SM (%llu) sizes",
           (unsigned long long)d->shared_memory_per_block_bytes,
           (unsigned long long)d->shared_memory_per_sm_bytes);
-    CHECK(d->max_registers_per_block <= d->registers_per_sm || d->cc_major == 3, "sm",
+    CHECK(d->max_registers_per_block <= d->registers_per_sm, "sm",
           "max_registers_per_block", "max_registers_per_block exceeds registers_per_sm");
     CHECK(d->fp64_lanes == 0 || d->fp64_cycles > 0, "latency", "fp64_cycles",
           "fp64_lanes is %g but [latency] fp64_cycles is missing", d->fp64_lanes);
@@ -542,7 +542,7 @@ static int load_plugin(parse_state_t *st, gp_device_t *dev, const gp_arch_t **ar
         return -1;
     if (ar->plugin->check_device) {
         char msg[512] = "";
-        if (ar->plugin->check_device(gp_host(), dev, msg, sizeof msg) != 0) {
+        if (gp_arch_call_check_device(ar, dev, msg, sizeof msg) != 0) {
             msg[sizeof msg - 1] = '\0';
             return fail_at(st, 1, "plugin '%s' rejects this device: %s", a,
                            *msg ? msg : "(no reason given)"),

@@ -1,29 +1,25 @@
 /*
- * opcost.c - the common cost of one warp-wide op, shared by the plugins.
+ * opcost.c - the core's cost of one warp-wide op, from the device's rates
+ * and latencies and the generation's rules (gp_generation_t).
  *
- * Arithmetic: a warp instruction occupies its pipe for warp_size / lanes
- * SM cycles (Programming Guide, "Arithmetic Instructions" throughput table:
- * results per clock per SM) and a dependent instruction waits the class's
- * latency from the device file. Memory: the transactions a warp access
- * needs under the generation's coalescing rules (gp_mem_rules_t), the bytes
- * each cache level serves and the latency seen by the warp.
+ * Arithmetic: a warp instruction occupies its pipe for warp_size / lanes SM
+ * cycles (CUDA C++ Programming Guide, arithmetic-instruction throughput
+ * table: results per clock per SM [sources: pg-cc]) and a dependent
+ * instruction waits the class's latency from the device file. Memory: the
+ * transactions a warp access needs under the generation's coalescing rules
+ * (coalesce.c), the bytes each cache level serves and the latency seen by
+ * the warp. Issue: the generation's issue rules.
  */
+#include "opcost.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "host.h"
+#include "arch.h"
+#include "coalesce.h"
+#include "constants.h"
 #include "util.h"
-
-/* Latency of a barrier when a device file does not give one: the
-   __syncthreads round trip measured by Mei & Chu (TPDS 2017, text) is 36-78
-   cycles with the clock read; about 20 is the barrier itself. */
-#define DEFAULT_BARRIER_CYCLES 20.0
-/* Latency of a tensor-core instruction when the device file has none. */
-#define DEFAULT_TENSOR_CYCLES 32.0
-/* Spill slots assumed per thread when judging whether local memory stays
-   in L1. */
-#define LOCAL_SLOTS_PER_THREAD 8.0
 
 /* Index of a word size in gp_mem_rules_t.segment_bytes. */
 static int size_index(uint32_t elem)
@@ -37,57 +33,49 @@ static int size_index(uint32_t elem)
     }
 }
 
-/* The access of thread group g (threads g*n .. g*n+n-1) as its own access. */
-static gp_access_t group_access(const gp_access_t *a, uint32_t g, uint32_t n)
+/* Distinct bytes an access touches over the launch. */
+static double footprint_of(const gp_access_t *a)
 {
-    gp_access_t b = *a;
-    int64_t first = (int64_t)g * n, shift = 0, moved;
-    if (a->pattern == GP_PATTERN_STRIDE &&
-        __builtin_mul_overflow(first, a->stride_elems, &shift))
-        shift = a->stride_elems < 0 ? INT64_MIN / 2 : INT64_MAX / 2;
-    else if (a->pattern == GP_PATTERN_UNIT)
-        shift = first;
-    /* addresses that leave the 64-bit range saturate (host.c clamps further) */
-    if (__builtin_add_overflow(b.offset_elems, shift, &moved))
-        moved = shift < 0 ? INT64_MIN / 2 : INT64_MAX / 2;
-    b.offset_elems = moved;
-    return b;
+    return a->sample ? (double)a->sample->grid_footprint_bytes : (double)a->footprint_bytes;
 }
 
-/* 1.0/1.1: a half-warp coalesces only when thread k reads word k of an
-   aligned segment (Programming Guide 4.2, F.3.2). */
-static int strict_ok(const gp_access_t *a, uint32_t threads)
+/* 1 if the op's accesses go through L1 under the generation's policy. */
+static int l1_caches(const gp_mem_rules_t *r, const gp_device_t *d, const gp_kernel_t *k,
+                     const gp_op_t *op)
 {
-    int unit = a->pattern == GP_PATTERN_UNIT ||
-               (a->pattern == GP_PATTERN_STRIDE && a->stride_elems == 1);
-    uint32_t e = a->elem_bytes;
-    if (!unit || !(e == 4 || e == 8 || e == 16))
+    uint32_t mode = k->launch.global_cache;
+    if (op->space == GP_SPACE_TEXTURE || op->space == GP_SPACE_CONSTANT)
+        return 1;
+    if (op->space == GP_SPACE_LOCAL)
+        return r->local_in_l1 != 0;
+    if (op->kind != GP_OP_LOAD && !r->l1_global_writes)
         return 0;
-    return ((a->offset_elems % (int64_t)threads) + (int64_t)threads) % (int64_t)threads == 0;
+    switch (r->l1_global) {
+    case GP_L1_GLOBAL_DEFAULT_ON:
+        return mode != GP_GLOBAL_CACHE_L2;
+    case GP_L1_GLOBAL_OPTIN:
+        return mode == GP_GLOBAL_CACHE_ALL;
+    case GP_L1_GLOBAL_OPTIN_IF_PARAM:
+        return mode == GP_GLOBAL_CACHE_ALL && r->l1_global_optin_param > 0 &&
+               r->l1_global_optin_param <= GP_MAX_ARCH_PARAMS &&
+               d->arch_params[r->l1_global_optin_param - 1] >= 1;
+    case GP_L1_GLOBAL_IF_PARAM:
+        return mode != GP_GLOBAL_CACHE_L2 && r->l1_global_optin_param > 0 &&
+               r->l1_global_optin_param <= GP_MAX_ARCH_PARAMS &&
+               d->arch_params[r->l1_global_optin_param - 1] >= 1;
+    default:
+        return 0;
+    }
 }
 
 /* Transactions and bytes of one warp access to global memory at segment
-   granularity `seg` (with shrinking to min_seg), summed over the groups. */
+   granularity `seg` (with shrinking to min_seg). */
 static double warp_transactions(const gp_device_t *d, const gp_mem_rules_t *r,
                                 const gp_access_t *a, uint32_t seg, uint32_t min_seg,
                                 double *bytes)
 {
-    uint32_t n = r->coalesce_threads ? r->coalesce_threads : d->warp_size;
-    uint32_t groups = d->warp_size / n ? d->warp_size / n : 1, g;
-    double txn = 0, total = 0;
-    for (g = 0; g < groups; g++) {
-        gp_access_t b = group_access(a, g, n);
-        double by = 0;
-        if (r->strict_coalescing && !strict_ok(&b, n)) {
-            txn += n;
-            total += (double)n * GP_MAX(32u, b.elem_bytes);
-            continue;
-        }
-        txn += gp_coalesce(&b, n, seg, min_seg, &by);
-        total += by;
-    }
-    *bytes = total;
-    return txn;
+    gp_coalesce_rule_t rule = {r->coalesce_threads, seg, min_seg, r->strict_coalescing};
+    return gp_coalesce_access(a, d->warp_size, &rule, bytes);
 }
 
 /* DRAM bytes one thread's read costs when the warp's reads lie too far apart
@@ -148,7 +136,7 @@ static int reads_buffer(const gp_op_t *op)
 static double reuse_hit(const gp_kernel_t *k, const gp_op_t *op, double cache, double scale,
                         int whole_buffer)
 {
-    double footprint = (double)op->access.footprint_bytes;
+    double footprint = footprint_of(&op->access);
     double total = 0, before = 0, lo = 0, hi = 0, mine, first_reach, rest, keep;
     int shifted = 1, first = 1, seen = 0;
     uint32_t i;
@@ -167,7 +155,7 @@ static double reuse_hit(const gp_kernel_t *k, const gp_op_t *op, double cache, d
             seen = 1;
         else if (!seen)
             before += bytes;
-        footprint = GP_MAX(footprint, (double)o->access.footprint_bytes); /* the buffer's */
+        footprint = GP_MAX(footprint, footprint_of(&o->access)); /* the buffer's */
         off = (double)o->access.offset_elems * o->access.elem_bytes;
         lo = first ? off : GP_MIN(lo, off);
         hi = first ? off : GP_MAX(hi, off);
@@ -202,36 +190,33 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
                        const gp_mem_rules_t *r, gp_op_cost_t *out, char *err, size_t errlen)
 {
     const gp_access_t *a = &op->access;
-    uint32_t warp = d->warp_size, seg, min_seg;
+    uint32_t warp = d->warp_size, seg, min_seg, fill;
     double txn, bytes, h1 = 0, h2 = 0, l1h = 0, l2h = 0, lbytes, dram_fetch, dbytes, l2_lat, mem_lat;
     double l2cap = res->l2_capacity_bytes > 0 ? res->l2_capacity_bytes : (double)d->l2_bytes;
     int is_store = op->kind == GP_OP_STORE, is_atomic = op->kind == GP_OP_ATOMIC;
-    int cached = r->l1_caches_global;
+    int cached = l1_caches(r, d, k, op);
     uint32_t sp = op->space;
 
     if (a->elem_bytes == 0 || a->elem_bytes > 16) {
         snprintf(err, errlen, "memory access of %u bytes per thread", a->elem_bytes);
         return -1;
     }
-    if (k->launch.global_cache == GP_GLOBAL_CACHE_ALL)
-        cached = 1;
-    else if (k->launch.global_cache == GP_GLOBAL_CACHE_L2)
-        cached = 0;
-    if (sp == GP_SPACE_TEXTURE || sp == GP_SPACE_CONSTANT)
-        cached = 1;
-    if (sp == GP_SPACE_LOCAL)
-        cached = r->local_in_l1;
-
     seg = r->segment_bytes[size_index(a->elem_bytes)];
     if (seg == 0)
         seg = d->sector_bytes;
     min_seg = r->min_segment_bytes ? r->min_segment_bytes : seg;
+    if (sp == GP_SPACE_GLOBAL && cached && r->l1_global_segment_bytes) {
+        /* an L1 that caches whole lines serves global loads in lines */
+        seg = min_seg = r->l1_global_segment_bytes;
+    }
+    fill = sp == GP_SPACE_TEXTURE && r->texture_segment_bytes ? r->texture_segment_bytes
+                                                               : r->l1_segment_bytes;
     txn = warp_transactions(d, r, a, seg, min_seg, &bytes);
 
     /* what a miss in L1 asks of L2: whole L1 lines where lines are fetched */
     lbytes = bytes;
-    if (cached && !is_store && !is_atomic && r->l1_segment_bytes > seg)
-        warp_transactions(d, r, a, r->l1_segment_bytes, r->l1_segment_bytes, &lbytes);
+    if (cached && !is_store && !is_atomic && fill > seg)
+        warp_transactions(d, r, a, fill, fill, &lbytes);
 
     /* reuse: L1 per SM for re-read data, L2 for the grid; h1/h2 for the
        traffic (the buffer's reads together), l1h/l2h for the latency */
@@ -242,7 +227,7 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
             h1 = l1h = cc <= 0 ? 0 : GP_MIN(1.0, cc / fp);
         } else if (sp == GP_SPACE_LOCAL && cached) {
             double need = (double)occ->active_warps * warp * a->elem_bytes *
-                          LOCAL_SLOTS_PER_THREAD;
+                          GP_LOCAL_SLOTS_PER_THREAD;
             h1 = l1h = need > 0 ? GP_MIN(1.0, (double)occ->l1_bytes_available / need) : 1.0;
         } else if (cached) {
             double l1 = sp == GP_SPACE_TEXTURE && d->readonly_cache_bytes
@@ -259,9 +244,9 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
             l2h = after_l1(1.0 - reuse_hit(k, at, l2cap, 1.0, 0), l1h);
         }
     }
-    if (a->pattern == GP_PATTERN_BROADCAST && !is_store && !is_atomic && cached) {
-        h1 = GP_MAX(h1, 0.5); /* one element per warp: the other warps hit */
-        l1h = GP_MAX(l1h, 0.5);
+    if (a->pattern == GP_PATTERN_BROADCAST && !a->sample && !is_store && !is_atomic && cached) {
+        h1 = GP_MAX(h1, GP_BROADCAST_MIN_HIT); /* one element per warp: the other warps hit */
+        l1h = GP_MAX(l1h, GP_BROADCAST_MIN_HIT);
     }
 
     /* DRAM: what misses fetch, in the DRAM's own granule */
@@ -270,7 +255,7 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
     if (r->has_l2 && !is_store && sparse_read_bytes(d, a) > 0) {
         /* reads too far apart to share a sector: the measured cost per read */
         dbytes = warp * sparse_read_bytes(d, a);
-    } else if (r->has_l2 && dram_fetch > GP_MAX(seg, cached ? r->l1_segment_bytes : 0)) {
+    } else if (r->has_l2 && dram_fetch > GP_MAX(seg, cached ? fill : 0)) {
         double fetched = 0;
         warp_transactions(d, r, a, (uint32_t)dram_fetch, (uint32_t)dram_fetch, &fetched);
         dbytes = GP_MAX(lbytes, fetched);
@@ -285,7 +270,9 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
                               (1 - l1h) * mem_lat;
 
     out->pipe_cycles[GP_PIPE_LDST] = (double)warp / d->ldst_lanes;
-    out->pipe_cycles[GP_PIPE_L1] = cached || sp == GP_SPACE_LOCAL ? txn * seg / 128.0 : 0;
+    /* the L1 data path moves one line per clock */
+    out->pipe_cycles[GP_PIPE_L1] =
+        cached || sp == GP_SPACE_LOCAL ? txn * seg / (double)d->l1_line_bytes : 0;
     out->transactions = txn;
     out->l1_bytes = cached ? h1 * bytes : 0;
     out->l2_bytes = (1 - h1) * lbytes;
@@ -324,40 +311,248 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
     return 0;
 }
 
-/* Cost of a shared-memory access. */
-static void shared_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t *op,
-                        const gp_mem_rules_t *r, gp_op_cost_t *out)
+/* The bank width a launch gets: its own choice where the generation lets
+   it choose (4 or 8 bytes), else the generation's. */
+static int bank_width(const gp_device_t *d, const gp_kernel_t *k, const gp_mem_rules_t *r,
+                      uint32_t *out, char *err, size_t errlen)
 {
-    gp_access_t a = op->access;
-    uint32_t bt = r->bank_threads ? r->bank_threads : d->warp_size;
-    uint32_t groups = d->warp_size / bt ? d->warp_size / bt : 1, g;
-    uint32_t bank_bytes = k->launch.bank_bytes ? k->launch.bank_bytes : r->bank_bytes;
-    double passes = 0, pass_cycles;
-    if (op->kind == GP_OP_ATOMIC && a.conflict_ways == 0 &&
-        (a.atomic_scope == GP_ATOMIC_SAME || a.atomic_scope == GP_ATOMIC_PER_WARP))
-        a.conflict_ways = bt; /* every lane updates one word: serialised */
-    for (g = 0; g < groups; g++) {
-        gp_access_t b = group_access(&a, g, bt);
-        passes += gp_bank_conflicts(&b, bt, r->banks ? r->banks : 32, bank_bytes ? bank_bytes : 4);
+    uint32_t b = k->launch.bank_bytes;
+    *out = r->bank_bytes;
+    if (!r->bank_bytes_selectable || b == 0)
+        return 0;
+    if (b != 4 && b != 8) {
+        snprintf(err, errlen,
+                 "shared-memory bank size %u bytes: compute capability %u.%u banks are 4 or 8 "
+                 "bytes wide",
+                 b, d->cc_major, d->cc_minor);
+        return -1;
     }
-    /* one pass moves bank_threads words of bank_bytes through the banks */
-    pass_cycles = (double)bt * (bank_bytes ? bank_bytes : 4) / d->shared_memory_bytes_per_clock;
+    *out = b;
+    return 0;
+}
+
+/* Cost of a shared-memory access. */
+static int shared_cost(const gp_device_t *d, const gp_generation_t *g, const gp_kernel_t *k,
+                       const gp_op_t *op, gp_op_cost_t *out, char *err, size_t errlen)
+{
+    const gp_mem_rules_t *r = g->mem;
+    const gp_access_t *a = &op->access;
+    uint32_t bt = r->bank_threads ? r->bank_threads : d->warp_size;
+    uint32_t groups = d->warp_size / bt ? d->warp_size / bt : 1;
+    uint32_t elem = a->elem_bytes ? a->elem_bytes : 4, bank_bytes, ways = a->conflict_ways;
+    double passes, pass_cycles, words;
+    gp_bank_rule_t rule;
+    if (bank_width(d, k, r, &bank_bytes, err, errlen))
+        return -1;
+    words = elem > bank_bytes ? elem / bank_bytes : 1;
+    if (op->kind == GP_OP_ATOMIC && ways == 0 &&
+        (a->atomic_scope == GP_ATOMIC_SAME || a->atomic_scope == GP_ATOMIC_PER_WARP))
+        ways = bt; /* every lane updates one word: serialised */
+    if (ways > 0) {
+        passes = (double)groups * ways * words;
+    } else {
+        rule.banks = r->banks;
+        rule.bank_bytes = bank_bytes;
+        rule.threads = bt;
+        rule.broadcast = r->bank_broadcast;
+        rule.wide = r->bank_wide;
+        passes = gp_bank_passes_access(a, d->warp_size, &rule, r->bank_random_by_element != 0,
+                                       d->shared_memory_per_sm_bytes);
+    }
+    if (r->wide_extra_pass_bytes && elem >= r->wide_extra_pass_bytes)
+        passes += (double)elem / bank_bytes; /* one more per phase */
+    /* one pass moves bank_threads words through the banks, each bank
+       bank_pass_bytes of them */
+    pass_cycles = (double)bt * (r->bank_pass_bytes ? r->bank_pass_bytes : bank_bytes) /
+                  d->shared_memory_bytes_per_clock;
     out->pipe_cycles[GP_PIPE_SHARED] = passes * pass_cycles;
     out->pipe_cycles[GP_PIPE_LDST] = (double)d->warp_size / d->ldst_lanes;
     out->latency_cycles = d->shared_memory_cycles + (passes - groups) * pass_cycles;
     if (op->kind == GP_OP_ATOMIC)
         out->latency_cycles *= 2; /* read, then write */
     out->transactions = passes;
+    if (g->issue && g->issue->shared_passes_hold_issue)
+        out->pipe_cycles[GP_PIPE_ISSUE] =
+            GP_MAX(out->pipe_cycles[GP_PIPE_ISSUE], passes * pass_cycles);
+    return 0;
 }
 
-int gp_op_cost_standard(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t *op,
-                        const gp_occupancy_t *occ, const gp_residency_t *res,
-                        const gp_mem_rules_t *r, gp_op_cost_t *out, char *err, size_t errlen)
+static const char *const TENSOR_NAME[GP_TENSOR_TYPE_COUNT] = {"fp16", "bf16", "tf32",
+                                                              "fp64", "int8", "fp8"};
+
+/* The device file's tensor-core rate for a type, per clock per SM. */
+static double tensor_rate(const gp_device_t *d, uint32_t type)
 {
-    double warp = d->warp_size;
+    switch (type) {
+    case GP_TENSOR_FP16: return d->tensor_fp16_flops_per_clock;
+    case GP_TENSOR_BF16: return d->tensor_bf16_flops_per_clock;
+    case GP_TENSOR_TF32: return d->tensor_tf32_flops_per_clock;
+    case GP_TENSOR_FP64: return d->tensor_fp64_flops_per_clock;
+    case GP_TENSOR_INT8: return d->tensor_int8_ops_per_clock;
+    case GP_TENSOR_FP8: return d->tensor_fp8_flops_per_clock;
+    default: return 0;
+    }
+}
+
+/*
+ * Tensor work. A script counts it in flops per thread; the SM issues it as
+ * matrix instructions of the generation's shape, each 2mnk flops for the
+ * warp. Per thread-flop the tensor pipe is busy warp_size / rate SM cycles,
+ * the scheduler spends one issue slot per instruction, and a dependent
+ * instruction waits the device's tensor latency (else the generation's
+ * default, else the instruction's own time on one scheduler's share of the
+ * rate, the least it can take).
+ */
+static int tensor_cost(const gp_generation_t *g, const gp_device_t *d, const gp_op_t *op,
+                       double issue, gp_op_cost_t *out, char *err, size_t errlen)
+{
+    uint32_t t = op->tensor_type;
+    const gp_tensor_rules_t *tr = g->tensor;
+    const gp_mma_shape_t *s;
+    double rate, warp = d->warp_size, flops_instr, per_thread, busy, lat;
+    if (t >= GP_TENSOR_TYPE_COUNT) {
+        snprintf(err, errlen, "unknown tensor type %u", t);
+        return -1;
+    }
+    s = tr ? &tr->shape[t] : NULL;
+    if (!s || !(s->m && s->n && s->k)) {
+        const char *hint = tr && tr->missing_hint[t] ? tr->missing_hint[t] : NULL;
+        if (!tr)
+            snprintf(err, errlen, "%s (compute capability %u.%u) has no tensor cores", d->name,
+                     d->cc_major, d->cc_minor);
+        else
+            snprintf(err, errlen,
+                     "%s (compute capability %u.%u%s%s) has no %s tensor cores%s%s%s; describe "
+                     "the work with another tensor type or as %s arithmetic",
+                     d->name, d->cc_major, d->cc_minor, g->chips ? ", " : "",
+                     g->chips ? g->chips : "", TENSOR_NAME[t], hint ? " (" : "",
+                     hint ? hint : "", hint ? ")" : "",
+                     t == GP_TENSOR_FP64 ? "fp64" : "fp32/fp16");
+        return -1;
+    }
+    rate = tensor_rate(d, t);
+    if (!(rate > 0)) {
+        snprintf(err, errlen,
+                 "%s has no %s tensor-core rate: set [throughput] tensor_%s_%s_per_clock in "
+                 "its device file",
+                 d->name, TENSOR_NAME[t], TENSOR_NAME[t], t == GP_TENSOR_INT8 ? "ops" : "flops");
+        return -1;
+    }
+    flops_instr = 2.0 * s->m * s->n * s->k;
+    per_thread = flops_instr / warp;
+    busy = flops_instr / (rate / (double)d->schedulers_per_sm);
+    lat = d->tensor_cycles > 0 ? d->tensor_cycles
+          : tr->default_latency_cycles > 0 ? tr->default_latency_cycles
+                                           : busy;
+    out->pipe_cycles[GP_PIPE_TENSOR] = warp / rate;
+    out->pipe_cycles[GP_PIPE_ISSUE] = issue / per_thread;
+    out->latency_cycles = lat / per_thread;
+    return 0;
+}
+
+/* The device's lanes and latency of a pipe, for op rules that name one. */
+static void pipe_rate(const gp_device_t *d, uint32_t pipe, double *lanes, double *lat)
+{
+    switch (pipe) {
+    case GP_PIPE_FP64: *lanes = d->fp64_lanes; *lat = d->fp64_cycles; break;
+    case GP_PIPE_FP16:
+        *lanes = d->fp16_lanes > 0 ? d->fp16_lanes : d->fp32_lanes;
+        *lat = d->fp16_cycles > 0 ? d->fp16_cycles : d->fp32_cycles;
+        break;
+    case GP_PIPE_INT: *lanes = d->int32_lanes; *lat = d->int32_cycles; break;
+    case GP_PIPE_SFU: *lanes = d->sfu_lanes; *lat = d->sfu_cycles; break;
+    case GP_PIPE_CONV:
+        *lanes = d->conversion_lanes > 0 ? d->conversion_lanes : d->sfu_lanes;
+        *lat = d->conversion_cycles > 0 ? d->conversion_cycles : d->sfu_cycles;
+        break;
+    case GP_PIPE_LDST:
+    case GP_PIPE_SHARED:
+        *lanes = d->ldst_lanes;
+        *lat = d->shared_memory_cycles;
+        break;
+    default: *lanes = d->fp32_lanes; *lat = d->fp32_cycles; break;
+    }
+}
+
+/* An op the generation describes by its rule: `instructions` dependent
+   instructions on the rule's pipe. */
+static int ruled_cost(const gp_device_t *d, const gp_op_rule_t *ru, double issue,
+                      gp_op_cost_t *out, char *err, size_t errlen, uint32_t kind)
+{
+    double lanes, lat, n = ru->instructions > 0 ? ru->instructions : 1;
+    pipe_rate(d, ru->pipe, &lanes, &lat);
+    if (ru->lanes > 0)
+        lanes = ru->lanes;
+    if (ru->latency_cycles > 0)
+        lat = ru->latency_cycles;
+    if (!(lanes > 0)) {
+        snprintf(err, errlen, "%s: the device has no %s lanes for %s", d->name,
+                 gp_pipe_name(ru->pipe), gp_op_kind_name(kind));
+        return -1;
+    }
+    out->pipe_cycles[ru->pipe] += n * d->warp_size / lanes;
+    out->pipe_cycles[GP_PIPE_ISSUE] = n * issue;
+    out->latency_cycles = n * lat;
+    return 0;
+}
+
+double gp_issue_cycles(const gp_generation_t *g, const gp_device_t *d, const gp_op_t *op)
+{
+    const gp_issue_rules_t *r = g->issue;
+    double interval = r && r->interval_cycles ? (double)r->interval_cycles : 1.0;
+    double slot = interval / (double)d->schedulers_per_sm;
+    double pair = r && r->pair_needs_ilp && !(op->ilp >= 2) ? 1.0 : d->dispatch_per_scheduler;
+    if (r && r->fp64_takes_all_schedulers && op->kind == GP_OP_FP64)
+        return slot * (double)d->schedulers_per_sm / pair; /* every scheduler's slot */
+    return slot / pair;
+}
+
+/* 1 when the device's compute capability is below `since`. */
+static int before(const gp_device_t *d, gp_cc_t since)
+{
+    return d->cc_major < since.major || (d->cc_major == since.major && d->cc_minor < since.minor);
+}
+
+/* Missing-instruction error, or 0 when the device has it. */
+static int need(const gp_device_t *d, gp_cc_t since, const char *what, char *err, size_t errlen)
+{
+    if (!before(d, since))
+        return 0;
+    snprintf(err, errlen, "%s needs compute capability %u.%u; %s is %u.%u", what, since.major,
+             since.minor, *d->id ? d->id : d->name, d->cc_major, d->cc_minor);
+    return -1;
+}
+
+int gp_op_available(const gp_generation_t *g, const gp_device_t *d, const gp_op_t *op,
+                    char *err, size_t errlen)
+{
+    const gp_mem_rules_t *r = g->mem;
+    if (op->kind < GP_OP_KIND_COUNT && g->ops &&
+        need(d, g->ops[op->kind].since, gp_op_kind_name(op->kind), err, errlen))
+        return -1;
+    if (op->kind == GP_OP_ATOMIC) {
+        if (op->space == GP_SPACE_SHARED &&
+            need(d, r->shared_atomics_since, "shared-memory atomic", err, errlen))
+            return -1;
+        if (op->access.elem_bytes > 4 &&
+            need(d, r->wide_atomics_since, "64-bit atomic", err, errlen))
+            return -1;
+    }
+    return 0;
+}
+
+int gp_op_cost_default(const gp_generation_t *g, const gp_device_t *d, const gp_kernel_t *k,
+                       const gp_op_t *op, const gp_occupancy_t *occ, const gp_residency_t *res,
+                       gp_op_cost_t *out, char *err, size_t errlen)
+{
+    double warp = d->warp_size, issue = gp_issue_cycles(g, d, op);
+    const gp_op_rule_t *ru = g->ops && op->kind < GP_OP_KIND_COUNT ? &g->ops[op->kind] : NULL;
     memset(out, 0, sizeof *out);
-    out->pipe_cycles[GP_PIPE_ISSUE] =
-        1.0 / ((double)d->schedulers_per_sm * (double)d->dispatch_per_scheduler);
+    if (gp_op_available(g, d, op, err, errlen))
+        return -1;
+    out->pipe_cycles[GP_PIPE_ISSUE] = issue;
+    if (ru && ru->pipe != GP_PIPE_ISSUE)
+        return ruled_cost(d, ru, issue, out, err, errlen, op->kind);
     switch (op->kind) {
     case GP_OP_FP32:
         out->pipe_cycles[GP_PIPE_FP32] = warp / d->fp32_lanes;
@@ -384,6 +579,10 @@ int gp_op_cost_standard(const gp_device_t *d, const gp_kernel_t *k, const gp_op_
     case GP_OP_INT:
         out->pipe_cycles[GP_PIPE_INT] = warp / d->int32_lanes;
         out->latency_cycles = d->int32_cycles;
+        /* where the int32 lanes are a share of the fp32 lanes, an int32
+           instruction also takes one instruction's share of fp32 capacity */
+        if (g->issue && g->issue->int_takes_fp32)
+            out->pipe_cycles[GP_PIPE_FP32] += warp / d->fp32_lanes;
         return 0;
     case GP_OP_SFU:
         out->pipe_cycles[GP_PIPE_SFU] = warp / d->sfu_lanes;
@@ -399,77 +598,111 @@ int gp_op_cost_standard(const gp_device_t *d, const gp_kernel_t *k, const gp_op_
         out->latency_cycles = d->branch_cycles > 0 ? d->branch_cycles : d->int32_cycles;
         return 0;
     case GP_OP_BARRIER:
-        out->latency_cycles = d->barrier_cycles > 0 ? d->barrier_cycles : DEFAULT_BARRIER_CYCLES;
+        /* the device's barrier latency, times the generation's round trips */
+        out->latency_cycles = d->barrier_cycles > 0 ? d->barrier_cycles
+                              : ru && ru->latency_cycles > 0 ? ru->latency_cycles
+                                                             : GP_DEFAULT_BARRIER_CYCLES;
+        if (ru && ru->instructions > 0)
+            out->latency_cycles *= ru->instructions;
         return 0;
-    case GP_OP_TENSOR: {
-        static const char *const names[] = {"fp16", "bf16", "tf32", "fp64", "int8", "fp8"};
-        /* flops one warp-wide mma.sync does, per thread: m16n8k16 (fp16, bf16),
-           m16n8k8 (tf32), m8n8k4 (fp64), m16n8k32 (int8, fp8); PTX ISA,
-           "Matrix shapes" */
-        static const double flops_per_thread[] = {2.0 * 16 * 8 * 16 / 32, 2.0 * 16 * 8 * 16 / 32,
-                                                  2.0 * 16 * 8 * 8 / 32,  2.0 * 8 * 8 * 4 / 32,
-                                                  2.0 * 16 * 8 * 32 / 32, 2.0 * 16 * 8 * 32 / 32};
-        double rates[] = {d->tensor_fp16_flops_per_clock, d->tensor_bf16_flops_per_clock,
-                          d->tensor_tf32_flops_per_clock, d->tensor_fp64_flops_per_clock,
-                          d->tensor_int8_ops_per_clock,   d->tensor_fp8_flops_per_clock};
-        uint32_t t = op->tensor_type;
-        double per_instr;
-        if (t >= GP_TENSOR_TYPE_COUNT) {
-            snprintf(err, errlen, "unknown tensor type %u", t);
-            return -1;
-        }
-        if (rates[t] <= 0) {
-            snprintf(err, errlen, "%s has no %s tensor-core rate in its device file", d->name,
-                     names[t]);
-            return -1;
-        }
-        /* costs are per flop of a thread (op->count counts flops): an
-           instruction's issue slot and latency are spread over its flops */
-        per_instr = flops_per_thread[t];
-        out->pipe_cycles[GP_PIPE_TENSOR] = warp / rates[t];
-        out->pipe_cycles[GP_PIPE_ISSUE] /= per_instr;
-        out->latency_cycles =
-            (d->tensor_cycles > 0 ? d->tensor_cycles : DEFAULT_TENSOR_CYCLES) / per_instr;
-        return 0;
-    }
+    case GP_OP_TENSOR:
+        return tensor_cost(g, d, op, issue, out, err, errlen);
     case GP_OP_LOAD:
     case GP_OP_STORE:
-    case GP_OP_ATOMIC:
-        if (op->space == GP_SPACE_SHARED) {
-            shared_cost(d, k, op, r, out);
-            return 0;
+    case GP_OP_ATOMIC: {
+        uint32_t e = op->access.elem_bytes;
+        /* a thread moves 1, 2, 4, 8 or 16 bytes in one instruction
+           [sources: ptx-isa] ld/st vector sizes */
+        if (!(e == 1 || e == 2 || e == 4 || e == 8 || e == 16)) {
+            snprintf(err, errlen, "memory access of %u bytes per thread (1, 2, 4, 8 or 16)", e);
+            return -1;
         }
+        if (op->space == GP_SPACE_SHARED)
+            return shared_cost(d, g, k, op, out, err, errlen);
         if (op->space >= GP_SPACE_COUNT) {
             snprintf(err, errlen, "unknown memory space %u", op->space);
             return -1;
         }
-        return global_cost(d, k, op, op, occ, res, r, out, err, errlen);
+        return global_cost(d, k, op, op, occ, res, g->mem, out, err, errlen);
+    }
     case GP_OP_ASYNC_COPY: {
         gp_op_t ld = *op;
         gp_op_cost_t sh;
-        if (!r->has_async_copy) {
+        uint32_t e = op->access.elem_bytes;
+        /* cp.async moves 4, 8 or 16 bytes per thread [sources: ptx-isa] cp.async */
+        if (!(e == 4 || e == 8 || e == 16)) {
             snprintf(err, errlen,
-                     "asynchronous global-to-shared copies need compute capability 8.0 or "
-                     "newer; %s is %u.%u",
-                     d->name, d->cc_major, d->cc_minor);
+                     "an asynchronous copy (cp.async) moves 4, 8 or 16 bytes per thread, not "
+                     "%u; split it into 16-byte copies",
+                     e);
             return -1;
         }
         ld.kind = GP_OP_LOAD;
         ld.space = GP_SPACE_GLOBAL;
-        if (global_cost(d, k, &ld, op, occ, res, r, out, err, errlen))
+        if (global_cost(d, k, &ld, op, occ, res, g->mem, out, err, errlen))
             return -1;
         memset(&sh, 0, sizeof sh);
         ld.space = GP_SPACE_SHARED;
         ld.kind = GP_OP_STORE;
-        shared_cost(d, k, &ld, r, &sh);
+        if (shared_cost(d, g, k, &ld, &sh, err, errlen))
+            return -1;
         out->pipe_cycles[GP_PIPE_SHARED] += sh.pipe_cycles[GP_PIPE_SHARED];
-        out->pipe_cycles[GP_PIPE_ISSUE] =
-            1.0 / ((double)d->schedulers_per_sm * (double)d->dispatch_per_scheduler);
+        out->pipe_cycles[GP_PIPE_ISSUE] = issue;
         return 0;
     }
     default:
-        snprintf(err, errlen, "op kind %u has no cost (loops and branches are walked)",
-                 op->kind);
+        snprintf(err, errlen,
+                 "%s has no cost on %s: its generation's rules do not describe it",
+                 gp_op_kind_name(op->kind), d->name);
         return -1;
     }
+}
+
+int gp_op_cost(const gp_plugin_t *p, const gp_generation_t *g, const gp_device_t *d,
+               const gp_kernel_t *k, const gp_op_t *op, const gp_occupancy_t *occ,
+               const gp_residency_t *res, gp_op_cost_t *out, char *err, size_t errlen)
+{
+    int rc;
+    if (!p->op_cost)
+        return gp_op_cost_default(g, d, k, op, occ, res, out, err, errlen);
+    if (gp_op_available(g, d, op, err, errlen))
+        return -1;
+    memset(out, 0, sizeof *out);
+    rc = p->op_cost(gp_host(), g, d, k, op, occ, res, out, err, errlen);
+    if (rc == GP_DEFAULT)
+        return gp_op_cost_default(g, d, k, op, occ, res, out, err, errlen);
+    if (rc != 0)
+        return -1;
+    /* the generation's issue slot is the least any instruction takes */
+    out->pipe_cycles[GP_PIPE_ISSUE] =
+        GP_MAX(out->pipe_cycles[GP_PIPE_ISSUE], gp_issue_cycles(g, d, op));
+    return 0;
+}
+
+double gp_op_grid_bytes(const gp_kernel_t *kernel, const gp_op_t *op)
+{
+    /* accesses of one op over the grid, for reuse: threads x count x size,
+       multiplied by the trip counts of the loops around it */
+    const gp_op_t *ops = kernel->ops;
+    double mult = 1, threads;
+    uint32_t i, idx;
+    if (op < ops || op >= ops + kernel->n_ops)
+        return 0;
+    idx = (uint32_t)(op - ops);
+    for (i = 0; i < idx; i++)
+        if ((ops[i].kind == GP_OP_LOOP) && i + ops[i].body_len >= idx)
+            mult *= ops[i].count > 0 ? ops[i].count : 0;
+    threads = (double)kernel->total_blocks * (double)kernel->launch.threads_per_block;
+    return threads * mult * op->count * (op->access.elem_bytes ? op->access.elem_bytes : 4);
+}
+
+double gp_reuse_hit_rate(double footprint, double accessed, double cache)
+{
+    double reaccess;
+    if (!(accessed > 0) || !(footprint > 0) || accessed <= footprint)
+        return 0;
+    reaccess = accessed - footprint;
+    if (cache >= footprint)
+        return reaccess / accessed;
+    return reaccess * (cache > 0 ? cache / footprint : 0) / accessed;
 }

@@ -13,7 +13,7 @@ done
 case_ "version"
 gp --version
 expect_status 0
-expect_out "plugin ABI 1.0"
+expect_out "plugin ABI 2.0"
 
 case_ "no command"
 gp

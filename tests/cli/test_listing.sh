@@ -50,7 +50,7 @@ expect_out "hopper"
 expect_out "toy"
 expect_out "notalib.so: not a loadable plugin"
 expect_out "badabi.so: plugin ABI 99.0"
-expect_out "nocallback.so: plugin 'nocallback' lacks the required callback 'op_cost'"
+expect_out "nocallback.so: plugin 'nocallback': generation 9.0 lacks its memory rules"
 expect_out "nosym.so: no 'gpuperf_plugin' symbol"
 
 finish

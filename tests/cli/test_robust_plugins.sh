@@ -84,10 +84,6 @@ case_ "plugin callback: a bound gpuperf does not know (mode 14)"
 evil 14
 refused "$L: plugin 'evil' (block_cost) returned bound 99 / pipe 8 for kernel 'saxpy', which gpuperf does not know" \
     predict --device "$TMP/evil-14.ini" scripts/saxpy.lua
-case_ "plugin callback: arch_info fails (mode 15)"
-evil 15
-refused "$P: plugin 'evil' (arch_info): evil has no facts today" \
-    predict --device "$TMP/evil-15.ini" scripts/saxpy.lua
 case_ "plugin callback: check_device refuses the card (mode 16)"
 evil 16
 refused "$P: evil-16.ini:1: plugin 'evil' rejects this device: evil rejects every device in mode 16" \
@@ -122,16 +118,16 @@ expect_out "nosym.so: no 'gpuperf_plugin' symbol: not a gpuperf plugin"
 case_ "plugin file: descriptor NULL (nulldesc.so)"
 expect_out "nulldesc.so: gpuperf_plugin() returned no descriptor"
 case_ "plugin file: another ABI (badabi.so)"
-expect_out "badabi.so: plugin ABI 99.0, but gpuperf speaks ABI 1.0 (major versions must match)"
+expect_out "badabi.so: plugin ABI 99.0, but gpuperf speaks ABI 2.0 (major versions must match)"
 case_ "plugin file: a newer minor ABI (newminor.so)"
-expect_out "newminor.so: plugin ABI 1.1 is newer than gpuperf's 1.0"
-case_ "plugin file: a missing callback (nocallback.so)"
-expect_out "nocallback.so: plugin 'nocallback' lacks the required callback 'op_cost'"
+expect_out "newminor.so: plugin ABI 2.1 is newer than gpuperf's 2.0"
+case_ "plugin file: a generation without memory rules (nocallback.so)"
+expect_out "nocallback.so: plugin 'nocallback': generation 9.0 lacks its memory rules"
 case_ "plugin file: a bad name (badname.so)"
 expect_out "badname.so: descriptor name is missing or not [a-z0-9_-]+"
 case_ "plugin file: the good ones still load beside the broken ones"
-expect_out "hopper         1.0    9.0"
-expect_out "evil           1.0    9.0"
+expect_out "hopper         2.0    9.0"
+expect_out "evil           2.0    9.0"
 gpt plugins --json
 expect_status 0
 expect_json_has ".plugins[0].error"
@@ -156,7 +152,7 @@ case_ "plugin file: a device whose plugin is broken"
 cp "$GP_TEST_PLUGIN_DIR/nocallback.so" "$TMP/p/nocallback.so"
 sed 's/^arch = evil/arch = nocallback/; /^\[arch\]/,$d' tests/data/robust/devices/evil.ini >"$TMP/nocb.ini"
 GPUPERF_PLUGIN_PATH="$TMP/p"
-refused "$P: nocb.ini:5: plugin 'nocallback' did not load: p/nocallback.so: plugin 'nocallback' lacks the required callback 'op_cost'" \
+refused "$P: nocb.ini:5: plugin 'nocallback' did not load: p/nocallback.so: plugin 'nocallback': generation 9.0 lacks its memory rules" \
     predict --device "$TMP/nocb.ini" scripts/saxpy.lua
 
 GPUPERF_PLUGIN_PATH="$PLUGINS"

@@ -28,14 +28,12 @@ enum {
     EVIL_BLOCK_NAN_LATENCY = 12, /* block_cost: a good time, NaN latency */
     EVIL_BLOCK_NEG_BYTES = 13, /* block_cost: negative DRAM bytes */
     EVIL_BLOCK_BAD_BOUND = 14, /* block_cost: a bound gpuperf does not know */
-    EVIL_INFO_FAIL = 15,       /* arch_info fails */
+    EVIL_UNUSED_15 = 15,       /* behaves (generation facts are data) */
     EVIL_CHECK_REJECT = 16,    /* check_device refuses every device */
     EVIL_LONG_MESSAGE = 17,    /* op_cost fails, filling err without a NUL */
     EVIL_OCC_DETAIL_FULL = 18, /* an impossible launch, detail without a NUL */
     EVIL_MODES
 };
-
-static const gp_plugin_t DESCRIPTOR;
 
 static const gp_alloc_rules_t RULES = {
     .reg_granularity = GP_REG_ALLOC_WARP, .reg_alloc_unit = 256, .warp_alloc_granularity = 4,
@@ -44,8 +42,13 @@ static const gp_alloc_rules_t RULES = {
 
 static const gp_mem_rules_t MEM = {
     .coalesce_threads = 32, .segment_bytes = {32, 32, 32, 32, 32}, .min_segment_bytes = 32,
-    .has_l2 = 1, .l1_caches_global = 1, .l1_segment_bytes = 32, .local_in_l1 = 1, .banks = 32,
-    .bank_bytes = 4, .bank_threads = 32, .atomics_in_l2 = 1};
+    .has_l2 = 1, .l1_global = GP_L1_GLOBAL_DEFAULT_ON, .l1_global_writes = 1,
+    .l1_segment_bytes = 32, .local_in_l1 = 1, .banks = 32, .bank_bytes = 4, .bank_threads = 32,
+    .atomics_in_l2 = 1};
+
+static const gp_generation_t GENS[] = {
+    {.cc = {9, 0}, .alloc = &RULES, .mem = &MEM, .info = {.max_concurrent_kernels = 4}},
+};
 
 /* The mode the device file asked for. */
 static int mode(const gp_device_t *d)
@@ -53,81 +56,76 @@ static int mode(const gp_device_t *d)
     return (int)d->arch_params[0];
 }
 
-static int evil_occupancy(const gp_host_t *h, const gp_device_t *d, const gp_launch_t *l,
-                          gp_occupancy_t *o, char *e, size_t n)
+/* Lies about occupancy in the occupancy modes; the core answers otherwise. */
+static int evil_occupancy(const gp_host_t *h, const gp_generation_t *g, const gp_device_t *d,
+                          const gp_launch_t *l, gp_occupancy_t *o, char *e, size_t n)
 {
-    int rc;
-    if (mode(d) == EVIL_OCC_FAIL_SILENT)
-        return -1;
-    rc = h->occupancy_standard(d, l, &RULES, o, e, n);
+    uint32_t warps = (uint32_t)((l->threads_per_block + d->warp_size - 1) / d->warp_size);
+    (void)h, (void)g, (void)e, (void)n;
+    o->blocks_per_sm = 8;
+    o->warps_per_block = warps;
+    o->active_warps = 8 * warps;
+    o->max_warps = d->max_threads_per_sm / d->warp_size;
+    o->occupancy = o->max_warps ? (double)o->active_warps / o->max_warps : 0;
+    o->limiter = GP_LIMIT_WARPS;
+    o->limit_warps = o->limit_blocks = o->limit_registers = o->limit_shared_memory =
+        o->limit_barriers = 1;
     switch (mode(d)) {
-    case EVIL_OCC_TOO_MANY: o->blocks_per_sm = 1000000; break;
-    case EVIL_OCC_NO_WARPS: o->warps_per_block = 0; break;
-    case EVIL_OCC_NEGATIVE: o->occupancy = -0.5; break;
+    case EVIL_OCC_FAIL_SILENT: return -1;
+    case EVIL_OCC_TOO_MANY: o->blocks_per_sm = 1000000; return 0;
+    case EVIL_OCC_NO_WARPS: o->warps_per_block = 0; return 0;
+    case EVIL_OCC_NEGATIVE: o->occupancy = -0.5; return 0;
     case EVIL_OCC_DETAIL_FULL:
         o->blocks_per_sm = 0;
         o->occupancy = 0;
         o->limiter = GP_LIMIT_BLOCK_SIZE;
         memset(o->detail, 'x', sizeof o->detail);
-        break;
-    default: break;
+        return 0;
+    default: return GP_DEFAULT;
     }
-    return rc;
 }
 
-static int evil_op_cost(const gp_host_t *h, const gp_device_t *d, const gp_kernel_t *k,
-                        const gp_op_t *op, const gp_occupancy_t *occ, const gp_residency_t *r,
-                        gp_op_cost_t *out, char *e, size_t n)
+/* Bad op costs in the op modes. */
+static int evil_op_cost(const gp_host_t *h, const gp_generation_t *g, const gp_device_t *d,
+                        const gp_kernel_t *k, const gp_op_t *op, const gp_occupancy_t *occ,
+                        const gp_residency_t *r, gp_op_cost_t *out, char *e, size_t n)
 {
-    int rc = h->op_cost_standard(d, k, op, occ, r, &MEM, out, e, n);
+    (void)h, (void)g, (void)k, (void)op, (void)occ, (void)r;
+    out->pipe_cycles[GP_PIPE_FP32] = 1;
+    out->latency_cycles = 4;
     switch (mode(d)) {
-    case EVIL_OP_NAN_LATENCY: out->latency_cycles = NAN; break;
-    case EVIL_OP_NEG_PIPE: out->pipe_cycles[GP_PIPE_FP32] = -4; break;
-    case EVIL_OP_INF_BYTES: out->dram_bytes = INFINITY; break;
-    case EVIL_OP_FAIL:
-        snprintf(e, n, "%s", "evil refuses this op");
-        return -1;
-    case EVIL_LONG_MESSAGE:
-        memset(e, 'y', n);
-        return -1;
-    default: break;
+    case EVIL_OP_NAN_LATENCY: out->latency_cycles = NAN; return 0;
+    case EVIL_OP_NEG_PIPE: out->pipe_cycles[GP_PIPE_FP32] = -4; return 0;
+    case EVIL_OP_INF_BYTES: out->dram_bytes = INFINITY; return 0;
+    case EVIL_OP_FAIL: snprintf(e, n, "%s", "evil refuses this op"); return -1;
+    case EVIL_LONG_MESSAGE: memset(e, 'y', n); return -1;
+    default: return GP_DEFAULT;
     }
-    return rc;
 }
 
-static int evil_block_cost(const gp_host_t *h, const gp_device_t *d, const gp_kernel_t *k,
-                           const gp_occupancy_t *occ, const gp_residency_t *r,
-                           gp_block_cost_t *out, char *e, size_t n)
+/* Bad block costs in the block modes. */
+static int evil_block_cost(const gp_host_t *h, const gp_generation_t *g, const gp_device_t *d,
+                           const gp_kernel_t *k, const gp_occupancy_t *occ,
+                           const gp_residency_t *r, gp_block_cost_t *out, char *e, size_t n)
 {
-    int rc = h->block_cost_standard(&DESCRIPTOR, d, k, occ, r, out, e, n);
+    (void)h, (void)g, (void)k, (void)occ, (void)r, (void)e, (void)n;
+    out->time_cycles = 1000;
+    out->bound_pipe = GP_PIPE_LDST;
     switch (mode(d)) {
-    case EVIL_BLOCK_ZERO: out->time_cycles = 0; break;
-    case EVIL_BLOCK_INF: out->time_cycles = INFINITY; break;
-    case EVIL_BLOCK_NAN: out->time_cycles = NAN; break;
-    case EVIL_BLOCK_NAN_LATENCY: out->latency_cycles = NAN; break;
-    case EVIL_BLOCK_NEG_BYTES: out->dram_bytes = -1; break;
-    case EVIL_BLOCK_BAD_BOUND: out->bound = 99; break;
-    default: break;
+    case EVIL_BLOCK_ZERO: out->time_cycles = 0; return 0;
+    case EVIL_BLOCK_INF: out->time_cycles = INFINITY; return 0;
+    case EVIL_BLOCK_NAN: out->time_cycles = NAN; return 0;
+    case EVIL_BLOCK_NAN_LATENCY: out->latency_cycles = NAN; return 0;
+    case EVIL_BLOCK_NEG_BYTES: out->dram_bytes = -1; return 0;
+    case EVIL_BLOCK_BAD_BOUND: out->bound = 99; return 0;
+    default: return GP_DEFAULT;
     }
-    return rc;
 }
 
-static int evil_arch_info(const gp_host_t *h, const gp_device_t *d, gp_arch_info_t *o, char *e,
-                          size_t n)
+static int evil_check_device(const gp_host_t *h, const gp_generation_t *g, const gp_device_t *d,
+                             char *e, size_t n)
 {
-    (void)h;
-    memset(o, 0, sizeof *o);
-    if (mode(d) == EVIL_INFO_FAIL) {
-        snprintf(e, n, "%s", "evil has no facts today");
-        return -1;
-    }
-    o->max_concurrent_kernels = 4;
-    return 0;
-}
-
-static int evil_check_device(const gp_host_t *h, const gp_device_t *d, char *e, size_t n)
-{
-    (void)h;
+    (void)h, (void)g;
     if (mode(d) == EVIL_CHECK_REJECT) {
         snprintf(e, n, "%s", "evil rejects every device in mode 16");
         return -1;
@@ -145,14 +143,13 @@ static const gp_plugin_t DESCRIPTOR = {
     .name = "evil",
     .description = "test plugin that returns bad numbers on demand",
     .version = "0",
-    .n_ccs = 1,
-    .ccs = {{9, 0}},
+    .gens = GENS,
+    .n_gens = 1,
     .params = PARAMS,
     .n_params = 1,
     .occupancy = evil_occupancy,
     .op_cost = evil_op_cost,
     .block_cost = evil_block_cost,
-    .arch_info = evil_arch_info,
     .check_device = evil_check_device,
 };
 

@@ -24,9 +24,9 @@ static void test_refuses_broken_plugins(void **state)
     (void)state;
     expect_refused("notalib.so", "not a loadable plugin");
     expect_refused("nosym.so", "no 'gpuperf_plugin' symbol: not a gpuperf plugin");
-    expect_refused("badabi.so", "plugin ABI 99.0, but gpuperf speaks ABI 1.0");
+    expect_refused("badabi.so", "plugin ABI 99.0, but gpuperf speaks ABI 2.0");
     expect_refused("newminor.so", "is newer than gpuperf's");
-    expect_refused("nocallback.so", "lacks the required callback 'op_cost'");
+    expect_refused("nocallback.so", "generation 9.0 lacks its memory rules");
     expect_refused("badname.so", "descriptor name is missing or not [a-z0-9_-]+");
     expect_refused("nulldesc.so", "returned no descriptor");
     expect_refused("missing.so", "not a loadable plugin");

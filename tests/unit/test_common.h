@@ -4,6 +4,7 @@
 #ifndef GP_TEST_COMMON_H
 #define GP_TEST_COMMON_H
 
+#include "coalesce.h"
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -78,5 +79,28 @@ static inline int tc_line_of(const char *text, const char *prefix)
         if (!strstr((msg), (needle)))                                                  \
             fail_msg("expected \"%s\" in \"%s\"", (needle), (msg));                     \
     } while (0)
+
+
+/* One access's transactions by `threads` lanes coalesced together at
+   segment size seg (shrinking to min_seg): the coalescing module's answer
+   for a warp of `threads` lanes. */
+static inline double tc_coalesce(const gp_access_t *a, uint32_t threads, uint32_t seg,
+                                 uint32_t min_seg, double *bytes)
+{
+    gp_coalesce_rule_t r = {threads, seg, min_seg, 0};
+    return gp_coalesce_access(a, threads, &r, bytes);
+}
+
+/* Bank passes of one access by `threads` lanes over `banks` banks of
+   bank_bytes, every word read by several lanes served once. */
+static inline double tc_bank_passes(const gp_access_t *a, uint32_t threads, uint32_t banks,
+                                    uint32_t bank_bytes)
+{
+    gp_bank_rule_t r = {banks, bank_bytes, threads, GP_BANK_BROADCAST_ANY, GP_BANK_WIDE_PHASES};
+    uint32_t e = a->elem_bytes ? a->elem_bytes : 4;
+    if (a->conflict_ways > 0)
+        return (double)a->conflict_ways * (e > bank_bytes ? e / bank_bytes : 1);
+    return gp_bank_passes_access(a, threads, &r, 0, 0);
+}
 
 #endif /* GP_TEST_COMMON_H */

@@ -131,15 +131,6 @@ static void test_check_device_rejects(void **state)
     const gp_arch_t *arch;
     gp_err_t err;
     (void)state;
-    assert_int_equal(load_variant("geforce-gtx-480", "schedulers_per_sm",
-                                  "schedulers_per_sm = 4", &dev, &arch, &err), -1);
-    assert_contains(err.msg, "2 schedulers with 1 dispatch unit(s) each");
-    assert_int_equal(load_variant("geforce-gtx-680", "max_registers_per_thread",
-                                  "max_registers_per_thread = 255", &dev, &arch, &err), -1);
-    assert_contains(err.msg, "exceed compute capability 3.0's 63 and 16");
-    assert_int_equal(load_variant("tesla-k20x", "l1_shared_bytes", "l1_shared_bytes = 98304",
-                                  &dev, &arch, &err), -1);
-    assert_contains(err.msg, "L1/shared array of compute capability 3.5 is 65536 bytes");
     /* the GK110B opt-in is a 3.5 fact; on GK104 it is an error */
     assert_int_equal(load_variant("geforce-gtx-680", "block_launch_cycles",
                                   "block_launch_cycles = 150\n[arch]\nglobal_l1_optin = 1",
@@ -429,7 +420,7 @@ static gp_op_cost_t cost_on(const gp_device_t *dev, const gp_arch_t *arch, gp_op
     res.dram_share = res.l2_share = 1.0 / dev->sm_count;
     res.l2_capacity_bytes = (double)dev->l2_bytes;
     memset(&c, 0, sizeof c);
-    if (arch->plugin->op_cost(gp_host(), dev, &k, &op, &occ, &res, &c, msg, sizeof msg))
+    if (gp_arch_call_op_cost(arch, dev, &k, &op, &occ, &res, &c, msg, sizeof msg))
         fail_msg("op_cost: %s", msg);
     return c;
 }
@@ -671,7 +662,7 @@ static void test_banks(void **state)
     res.active_sms = 1;
     res.dram_share = res.l2_share = 1;
     assert_int_not_equal(
-        arch->plugin->op_cost(gp_host(), &dev, &k, &op, &occ, &res, &c, msg, sizeof msg), 0);
+        gp_arch_call_op_cost(arch, &dev, &k, &op, &occ, &res, &c, msg, sizeof msg), 0);
     assert_contains(msg, "banks are 4 or 8 bytes wide");
 }
 

@@ -37,7 +37,7 @@ extern "C" {
 #endif
 
 /* ABI version of this header. */
-#define GP_ABI_MAJOR 1
+#define GP_ABI_MAJOR 2
 #define GP_ABI_MINOR 0
 
 /* Name of the one symbol a plugin exports; its type is gp_plugin_entry_fn. */
@@ -202,8 +202,8 @@ typedef struct gp_launch {
     uint32_t cache_pref;       /* gp_cache_pref_t */
     int32_t carveout_percent;  /* -1: default; 0..100: shared-memory carve-out */
     uint32_t global_cache;     /* gp_global_cache_t */
-    uint32_t bank_bytes;       /* 0: default; 4 or 8 (Kepler bank mode) */
-    uint32_t barriers_per_block; /* named barriers (Hopper limit); 0 or 1 usual */
+    uint32_t bank_bytes;       /* 0: the generation's; 4 or 8 where selectable */
+    uint32_t barriers_per_block; /* block barriers the kernel uses; 0 or 1 usual */
     uint32_t reserved[15];
 } gp_launch_t;
 
@@ -392,12 +392,12 @@ typedef struct gp_occupancy {
 } gp_occupancy_t;
 
 /*
- * Rules for the common occupancy computation (host->occupancy_standard),
- * given as data by a plugin for one compute capability.
+ * A generation's SM allocation rules, as NVIDIA's occupancy calculator
+ * applies them (the core's occupancy computation reads them).
  */
 typedef enum gp_reg_granularity {
     GP_REG_ALLOC_WARP = 0,  /* registers per warp, warps per SM rounded down */
-    GP_REG_ALLOC_BLOCK = 1  /* registers per block (1.x): warps rounded up */
+    GP_REG_ALLOC_BLOCK = 1  /* registers per block: warps rounded up */
 } gp_reg_granularity_t;
 
 typedef struct gp_alloc_rules {
@@ -407,9 +407,8 @@ typedef struct gp_alloc_rules {
                                         this; WARP: sub-partitions per SM */
     uint32_t max_regs_per_thread;    /* occupancy-calculator limit */
     uint32_t smem_alloc_unit;    /* bytes */
-    uint32_t max_blocks_per_sm;  /* 0: take the device file's */
     /* registers-per-thread values that allocate in units of
-       reg_alloc_unit_alt instead (the 2.x quirk); 0-terminated */
+       reg_alloc_unit_alt instead; 0-terminated */
     uint32_t reg_alt_list[16];
     uint32_t reg_alloc_unit_alt;
     /* shared-memory carve-outs the SM can be configured with, KiB ascending,
@@ -417,11 +416,12 @@ typedef struct gp_alloc_rules {
        (n_carveouts 0) for a fixed split */
     uint32_t carveout_kib[16];
     uint32_t n_carveouts;
-    /* 1: cudaFuncCachePrefer* chooses between shared_memory_per_sm_bytes and
-       shared_memory_per_sm_bytes - (l1_max - l1_min) (Kepler, Fermi) */
+    /* 1: a cache preference chooses between shared_memory_per_sm_bytes and
+       shared_memory_per_sm_bytes - (l1_max - l1_min) */
     uint32_t cache_config_split;
     uint32_t l1_min_kib, l1_max_kib;
-    uint32_t barriers_per_sm_per_block_slot; /* Hopper: 2; 0: no limit */
+    uint32_t equal_is_shared;    /* 1: GP_CACHE_PREFER_EQUAL acts as PREFER_SHARED */
+    uint32_t barriers_per_block_slot; /* block barriers per resident-block slot; 0: no limit */
     uint32_t reserved[8];
 } gp_alloc_rules_t;
 
@@ -515,30 +515,122 @@ typedef struct gp_block_cost {
     double reserved[8];
 } gp_block_cost_t;
 
+/* A compute capability. */
+typedef struct gp_cc {
+    uint32_t major, minor;
+} gp_cc_t;
+
 /*
- * Memory rules of a generation, for the common op cost (host->op_cost_standard).
- * Everything a generation's memory system does differently is a field here.
+ * When global accesses go through L1 (gp_mem_rules_t.l1_global). A launch's
+ * global_cache ("ca" / "cg") is honoured as each policy says.
+ */
+typedef enum gp_l1_global {
+    GP_L1_GLOBAL_DEFAULT_ON = 0, /* cached unless the launch asks for "cg" */
+    GP_L1_GLOBAL_OPTIN = 1,      /* cached only when the launch asks for "ca" */
+    GP_L1_GLOBAL_NEVER = 2,      /* L1 serves local memory only; "ca" changes nothing */
+    GP_L1_GLOBAL_OPTIN_IF_PARAM = 3, /* as OPTIN where the device's [arch] key
+                                        l1_global_optin_param - 1 is >= 1 */
+    GP_L1_GLOBAL_IF_PARAM = 4    /* as DEFAULT_ON where that key is >= 1, else NEVER */
+} gp_l1_global_t;
+
+/* How shared-memory banks treat lanes that read the same word. */
+typedef enum gp_bank_broadcast {
+    GP_BANK_BROADCAST_ANY = 0, /* every word read by several lanes is served once */
+    GP_BANK_BROADCAST_ONE = 1  /* one broadcast word per pass; other banks serve
+                                  one address each */
+} gp_bank_broadcast_t;
+
+/* How an access wider than a bank is split. */
+typedef enum gp_bank_wide {
+    GP_BANK_WIDE_PHASES = 0,       /* lanes split into elem/bank_bytes phases, each
+                                      lane's words in its phase */
+    GP_BANK_WIDE_WORD_REQUESTS = 1 /* one request per bank word, every lane in each */
+} gp_bank_wide_t;
+
+/*
+ * Memory rules of a generation, read by the core's op cost. Everything a
+ * generation's memory system does differently is a field here.
  */
 typedef struct gp_mem_rules {
-    uint32_t coalesce_threads;   /* threads coalesced together: 32, or 16 (1.x) */
-    uint32_t segment_bytes[5];   /* global transaction size for 1, 2, 4, 8 and
-                                    16-byte words (32 from 2.0 on: sectors) */
+    uint32_t coalesce_threads;   /* threads coalesced together (32 or 16) */
+    uint32_t segment_bytes[5];   /* transaction size for 1, 2, 4, 8 and 16-byte
+                                    words on the L2 (uncached) path */
     uint32_t min_segment_bytes;  /* segments shrink while half is unused, down to
-                                    this (1.2/1.3: 32); equal to segment: never */
-    uint32_t strict_coalescing;  /* 1.0/1.1: thread k must read word k of an
-                                    aligned segment, else one transaction each */
+                                    this; equal to the segment: never */
+    uint32_t strict_coalescing;  /* lane k must read word k of an aligned
+                                    segment, else one transaction per lane */
     uint32_t has_l2;             /* an L2 caches global memory */
-    uint32_t l1_caches_global;   /* global loads go through L1 by default */
-    uint32_t l1_segment_bytes;   /* what an L1 miss fetches from L2 (128 on
-                                    Fermi/Kepler lines; 32 on sectored L1s) */
+    uint32_t l1_global;          /* gp_l1_global_t, for global loads */
+    uint32_t l1_global_writes;   /* 1: global stores and atomics follow l1_global;
+                                    0: they never go through L1 */
+    uint32_t l1_global_optin_param; /* GP_L1_GLOBAL_OPTIN_IF_PARAM: [arch] key index + 1 */
+    uint32_t l1_global_segment_bytes; /* transaction of an L1-cached global load;
+                                         0: segment_bytes (sectored L1) */
+    uint32_t l1_segment_bytes;   /* what an L1 miss fetches from L2 */
+    uint32_t texture_segment_bytes; /* what a texture-cache miss fetches; 0: l1_segment_bytes */
     uint32_t local_in_l1;        /* local memory (spills) is cached in L1 */
     uint32_t banks;              /* shared-memory banks */
-    uint32_t bank_bytes;         /* bytes per bank; launch.bank_bytes may override */
+    uint32_t bank_bytes;         /* bytes per bank in the default mode */
+    uint32_t bank_bytes_selectable; /* 1: launch.bank_bytes (4 or 8) selects the mode */
     uint32_t bank_threads;       /* threads whose conflicts are resolved together */
-    uint32_t has_async_copy;     /* global->shared copies without registers */
+    uint32_t bank_broadcast;     /* gp_bank_broadcast_t */
+    uint32_t bank_wide;          /* gp_bank_wide_t */
+    uint32_t bank_pass_bytes;    /* bytes one bank moves per pass; 0: bank_bytes */
+    uint32_t wide_extra_pass_bytes; /* accesses of at least this many bytes per lane
+                                       cost elem/bank_bytes more passes; 0: none */
+    uint32_t bank_random_by_element; /* random pattern: 1: random elements of the
+                                        footprint by lane; 0: the core's spread */
     uint32_t atomics_in_l2;      /* global atomics resolved in L2 (else DRAM) */
-    uint32_t reserved[16];
+    gp_cc_t shared_atomics_since; /* atomics on shared memory; {0, 0}: always */
+    gp_cc_t wide_atomics_since;   /* 64-bit atomics; {0, 0}: always */
+    uint32_t reserved[10];
 } gp_mem_rules_t;
+
+/* How warps issue, for the issue-pipe cost of every instruction. */
+typedef struct gp_issue_rules {
+    /* SM cycles between two issue slots of one scheduler; 0: 1. One warp
+       instruction costs interval / (schedulers x pairing) issue cycles. */
+    uint32_t interval_cycles;
+    uint32_t pair_needs_ilp;     /* 1: the second dispatch unit needs ilp >= 2 */
+    uint32_t fp64_takes_all_schedulers; /* an fp64 instruction blocks every scheduler */
+    uint32_t shared_passes_hold_issue;  /* serialised shared passes hold the issue unit */
+    uint32_t int_takes_fp32;     /* an int32 instruction also takes fp32 capacity */
+    uint32_t reserved[11];
+} gp_issue_rules_t;
+
+/* A matrix instruction's shape (m x n x k); all zero: the type is missing. */
+typedef struct gp_mma_shape {
+    uint32_t m, n, k;
+} gp_mma_shape_t;
+
+/* Tensor cores of a generation. */
+typedef struct gp_tensor_rules {
+    gp_mma_shape_t shape[GP_TENSOR_TYPE_COUNT]; /* per gp_tensor_type_t */
+    /* latency of one matrix instruction when the device file has no
+       tensor_cycles; 0: the instruction's own time on one scheduler's share
+       of the tensor rate */
+    double default_latency_cycles;
+    const char *missing_hint[GP_TENSOR_TYPE_COUNT]; /* optional: why a type is missing */
+    double reserved[8];
+} gp_tensor_rules_t;
+
+/*
+ * Availability and cost of one op kind in a generation. The instruction
+ * exists from compute capability `since` on ({0, 0}: always); a device
+ * below it gets "<op> needs compute capability <since>". Arithmetic ops run
+ * `instructions` warp instructions on `pipe` at the device's rate and
+ * latency for that pipe unless lanes / latency_cycles say otherwise. All
+ * zero: the core's own cost for the kind.
+ */
+typedef struct gp_op_rule {
+    gp_cc_t since;           /* first compute capability with the instruction */
+    uint32_t pipe;           /* gp_pipe_t; GP_PIPE_ISSUE (0): the kind's own pipe */
+    uint32_t reserved0;
+    double instructions;     /* dependent warp instructions per op; 0: 1 */
+    double lanes;            /* results per clock per SM; 0: the device's for pipe */
+    double latency_cycles;   /* latency of one instruction; 0: the device's for pipe */
+    double reserved[4];
+} gp_op_rule_t;
 
 /* Generation-wide facts the engine needs. */
 typedef struct gp_arch_info {
@@ -546,12 +638,27 @@ typedef struct gp_arch_info {
     /* Hardware queues the GPU takes kernel launches from (streams map onto
        them in turn). Within a queue launches start in issue order, so one
        that waits for another command holds back every later launch in the
-       queue: 1 on compute capability 2.x and 3.0, whose launches all pass
-       through a single queue (Programming Guide, "Implicit Synchronization");
-       0: a queue per stream (Hyper-Q, 3.5 and later), no false dependencies. */
+       queue; 0: a queue per stream, no false dependencies. */
     uint32_t kernel_queues;
     uint32_t reserved[14];
 } gp_arch_info_t;
+
+/*
+ * Everything one compute capability does, as data. The core's occupancy,
+ * op cost and block cost read it; a plugin adds a callback only where its
+ * generation does something these fields cannot say.
+ */
+typedef struct gp_generation {
+    gp_cc_t cc;              /* the compute capability these rules describe */
+    const char *chips;       /* informational, e.g. "GH100" */
+    const gp_alloc_rules_t *alloc;
+    const gp_mem_rules_t *mem;
+    const gp_issue_rules_t *issue;   /* NULL: one slot per scheduler and dispatch unit */
+    const gp_tensor_rules_t *tensor; /* NULL: no tensor cores */
+    const gp_op_rule_t *ops;         /* GP_OP_KIND_COUNT entries; NULL: all defaults */
+    gp_arch_info_t info;
+    void *reserved[8];
+} gp_generation_t;
 
 /* ------------------------------------------------------------------------ */
 /* Host services                                                             */
@@ -567,10 +674,19 @@ typedef enum gp_log_level {
     GP_LOG_DEBUG = 3
 } gp_log_level_t;
 
+/* Coalescing of one warp's lanes (host->coalesce_lanes). */
+typedef struct gp_coalesce_rule {
+    uint32_t threads;           /* lanes coalesced together; 0: all */
+    uint32_t segment_bytes;     /* transaction size */
+    uint32_t min_segment_bytes; /* shrinking limit; 0 or = segment: none */
+    uint32_t strict;            /* lane k must read word k of an aligned segment */
+} gp_coalesce_rule_t;
+
 /*
- * Services gpuperf offers plugins: logging and the model arithmetic that
- * several generations share. Append-only within a major ABI version; check
- * `size` before using a member added after the minor you were built for.
+ * Services gpuperf offers plugins: logging and the model helpers that a
+ * callback may need. Append-only within a major ABI version; check `size`
+ * before using a member added after the minor you were built for. None of
+ * them calls back into a plugin.
  */
 struct gp_host {
     uint32_t abi_major, abi_minor;
@@ -585,69 +701,45 @@ struct gp_host {
         ;
 
     /*
-     * The occupancy calculation shared by every generation, parameterised by
-     * `rules`: limits from warps, blocks, registers, shared memory and
-     * barriers, and every reason a launch cannot run. Returns 0 (an
-     * impossible launch is a result: blocks_per_sm 0 and the limiter).
+     * Byte offsets of the `n` lanes first_lane .. first_lane+n-1 of one warp
+     * for a pattern access (unit, stride, broadcast, random), into out[n].
+     * Random lanes pick fixed pseudo-random elements of the footprint
+     * (footprint_bytes 0: fallback_span_bytes).
      */
-    int (*occupancy_standard)(const gp_device_t *dev, const gp_launch_t *launch,
-                              const gp_alloc_rules_t *rules, gp_occupancy_t *out,
-                              char *err, size_t errlen);
+    void (*pattern_lanes)(const gp_access_t *acc, uint32_t first_lane, uint32_t n,
+                          uint64_t fallback_span_bytes, int64_t *out);
 
     /*
-     * Distinct aligned segments of segment_bytes that `threads` consecutive
-     * threads touch for one access (the generic coalescing count). Optional
-     * shrinking halves a segment while only one half is used, down to
-     * min_segment_bytes (the 1.2/1.3 rule); pass min == segment to disable.
-     * Returns the transactions and their total bytes through *bytes.
+     * Transactions one warp needs for lane byte offsets off[0..lanes)
+     * (negative: inactive) of elem_bytes each under `rule`; their bytes
+     * through *bytes.
      */
-    double (*coalesce)(const gp_access_t *acc, uint32_t threads,
-                       uint32_t segment_bytes, uint32_t min_segment_bytes,
-                       double *bytes);
+    double (*coalesce_lanes)(const int64_t *off, uint32_t lanes, uint32_t elem_bytes,
+                             const gp_coalesce_rule_t *rule, double *bytes);
 
-    /* Bank-conflict degree (serialised passes) of one shared-memory access by
-       `threads` threads over `banks` banks of bank_bytes each. */
-    double (*bank_conflicts)(const gp_access_t *acc, uint32_t threads,
-                             uint32_t banks, uint32_t bank_bytes);
+    /*
+     * Transactions and bytes of one warp access (pattern or sample) under
+     * `rule`: averaged over the sampled warps when acc->sample is set, the
+     * expected value for a random pattern.
+     */
+    double (*coalesce_access)(const gp_access_t *acc, uint32_t warp_size,
+                              const gp_coalesce_rule_t *rule, double *bytes);
 
     /* Fraction of a buffer's re-reads that hit in a cache of cache_bytes
        (footprint_bytes distinct bytes, accessed_bytes in total). */
     double (*reuse_hit_rate)(double footprint_bytes, double accessed_bytes,
                              double cache_bytes);
 
-    /*
-     * The common block-cost model: walks the kernel's ops, asks the plugin's
-     * op_cost facet for each, and combines issue, pipe, latency and memory
-     * times for the given residency. Plugins whose generation fits it call
-     * this from their block_cost callback.
-     */
-    int (*block_cost_standard)(const gp_plugin_t *plugin, const gp_device_t *dev,
-                               const gp_kernel_t *kernel, const gp_occupancy_t *occ,
-                               const gp_residency_t *res, gp_block_cost_t *out,
-                               char *err, size_t errlen);
+    /* Bytes one op of `kernel` accesses over the whole grid (threads x count
+       x element size x the trip counts of the loops around it). */
+    double (*op_grid_bytes)(const gp_kernel_t *kernel, const gp_op_t *op);
 
-    /*
-     * The common cost of one warp-wide instance of an op (never LOOP or
-     * DIVERGE): arithmetic from the device's lanes and latencies, memory
-     * from `rules` (coalescing, caches, banks). Plugins call it from their
-     * op_cost callback for the ops their generation does not treat specially.
-     */
-    int (*op_cost_standard)(const gp_device_t *dev, const gp_kernel_t *kernel,
-                            const gp_op_t *op, const gp_occupancy_t *occ,
-                            const gp_residency_t *res, const gp_mem_rules_t *rules,
-                            gp_op_cost_t *out, char *err, size_t errlen);
-
-    void *reserved[23];
+    void *reserved[24];
 };
 
 /* ------------------------------------------------------------------------ */
 /* The descriptor                                                            */
 /* ------------------------------------------------------------------------ */
-
-/* A compute capability a plugin serves. */
-typedef struct gp_cc {
-    uint32_t major, minor;
-} gp_cc_t;
 
 /*
  * A device key a plugin adds to the [arch] section of its device files.
@@ -661,46 +753,54 @@ typedef struct gp_param_spec {
     const char *help;  /* one line */
 } gp_param_spec_t;
 
+/* A callback's answer meaning "the core's own result, please": a plugin may
+   handle some cases and leave the rest to the core. */
+#define GP_DEFAULT 1
+
 struct gp_plugin {
     uint32_t abi_major; /* GP_ABI_MAJOR the plugin was built with */
     uint32_t abi_minor; /* GP_ABI_MINOR the plugin was built with */
     const char *name;        /* matches `arch =` in device files: [a-z0-9-]+ */
     const char *description; /* one line */
     const char *version;     /* the plugin's own version string */
-    uint32_t n_ccs;
-    gp_cc_t ccs[GP_MAX_CCS]; /* compute capabilities served */
+    /* The generations served, one per compute capability (1..GP_MAX_CCS):
+       the rules as data. */
+    const gp_generation_t *gens;
+    uint32_t n_gens;
     const gp_param_spec_t *params; /* [arch] keys; may be NULL */
     uint32_t n_params;
 
-    /* Facet 1, SM resources: occupancy of a launch (required). */
-    int (*occupancy)(const gp_host_t *host, const gp_device_t *dev,
-                     const gp_launch_t *launch, gp_occupancy_t *out,
-                     char *err, size_t errlen);
+    /*
+     * Optional callbacks, only where a generation differs from what its
+     * data tells the core; NULL: the core's own. Each gets its generation's
+     * row. They return 0 on success, GP_DEFAULT to leave this call to the
+     * core, anything else after writing a reason.
+     */
+
+    /* Occupancy of a launch (NULL: the core's, from gen->alloc). */
+    int (*occupancy)(const gp_host_t *host, const gp_generation_t *gen,
+                     const gp_device_t *dev, const gp_launch_t *launch,
+                     gp_occupancy_t *out, char *err, size_t errlen);
 
     /*
-     * Facets 2 and 3, warp scheduling and memory timings: the cost of one
-     * warp-wide instance of `op` (never LOOP or DIVERGE) in `kernel`, given the
-     * occupancy and residency (required).
+     * The cost of one warp-wide instance of `op` (never LOOP or DIVERGE).
+     * The core then applies gen->issue (a floor on the issue pipe).
      */
-    int (*op_cost)(const gp_host_t *host, const gp_device_t *dev,
-                   const gp_kernel_t *kernel, const gp_op_t *op,
+    int (*op_cost)(const gp_host_t *host, const gp_generation_t *gen,
+                   const gp_device_t *dev, const gp_kernel_t *kernel, const gp_op_t *op,
                    const gp_occupancy_t *occ, const gp_residency_t *res,
                    gp_op_cost_t *out, char *err, size_t errlen);
 
-    /* The cost of one block at a residency (required; most plugins call
-       host->block_cost_standard). */
-    int (*block_cost)(const gp_host_t *host, const gp_device_t *dev,
-                      const gp_kernel_t *kernel, const gp_occupancy_t *occ,
-                      const gp_residency_t *res, gp_block_cost_t *out,
-                      char *err, size_t errlen);
+    /* The cost of one block at a residency (NULL: the core's walk over the
+       kernel's ops). */
+    int (*block_cost)(const gp_host_t *host, const gp_generation_t *gen,
+                      const gp_device_t *dev, const gp_kernel_t *kernel,
+                      const gp_occupancy_t *occ, const gp_residency_t *res,
+                      gp_block_cost_t *out, char *err, size_t errlen);
 
-    /* Generation-wide facts (required). */
-    int (*arch_info)(const gp_host_t *host, const gp_device_t *dev,
-                     gp_arch_info_t *out, char *err, size_t errlen);
-
-    /* Optional: extra checks of a device file after gpuperf's own; NULL ok. */
-    int (*check_device)(const gp_host_t *host, const gp_device_t *dev,
-                        char *err, size_t errlen);
+    /* Extra checks of a device file after gpuperf's own (NULL: none). */
+    int (*check_device)(const gp_host_t *host, const gp_generation_t *gen,
+                        const gp_device_t *dev, char *err, size_t errlen);
 
     void *reserved[16];
 };

@@ -1,5 +1,5 @@
 /*
- * test_host.c - the host services: the standard occupancy computation,
+ * test_occupancy.c - the core's occupancy calculation (occupancy.c), plus the
  * coalescing, bank conflicts and cache reuse.
  */
 #include "test_common.h"
@@ -7,7 +7,8 @@
 #include <math.h>
 
 #include "device.h"
-#include "host.h"
+#include "coalesce.h"
+#include "opcost.h"
 
 static gp_device_t g_dev;
 static const gp_arch_t *g_arch;
@@ -132,32 +133,32 @@ static void test_coalescing(void **state)
     gp_access_t a;
     (void)state;
     a = acc(GP_PATTERN_UNIT, 4, 1, 0);
-    assert_true(gp_coalesce(&a, 32, 32, 32, &bytes) == 4 && bytes == 128);
+    assert_true(tc_coalesce(&a, 32, 32, 32, &bytes) == 4 && bytes == 128);
     a = acc(GP_PATTERN_UNIT, 4, 1, 1); /* misaligned by one word: one sector more */
-    assert_true(gp_coalesce(&a, 32, 32, 32, &bytes) == 5);
+    assert_true(tc_coalesce(&a, 32, 32, 32, &bytes) == 5);
     a = acc(GP_PATTERN_STRIDE, 4, 2, 0);
-    assert_true(gp_coalesce(&a, 32, 32, 32, &bytes) == 8);
+    assert_true(tc_coalesce(&a, 32, 32, 32, &bytes) == 8);
     a = acc(GP_PATTERN_STRIDE, 4, 8, 0);
-    assert_true(gp_coalesce(&a, 32, 32, 32, &bytes) == 32);
+    assert_true(tc_coalesce(&a, 32, 32, 32, &bytes) == 32);
     a = acc(GP_PATTERN_STRIDE, 4, 64, 0);
-    assert_true(gp_coalesce(&a, 32, 32, 32, &bytes) == 32 && bytes == 1024);
+    assert_true(tc_coalesce(&a, 32, 32, 32, &bytes) == 32 && bytes == 1024);
     a = acc(GP_PATTERN_STRIDE, 4, -1, 0); /* reversed */
-    assert_true(gp_coalesce(&a, 32, 32, 32, &bytes) == 5);
+    assert_true(tc_coalesce(&a, 32, 32, 32, &bytes) == 5);
     a = acc(GP_PATTERN_UNIT, 16, 1, 0);
-    assert_true(gp_coalesce(&a, 32, 32, 32, &bytes) == 16 && bytes == 512);
+    assert_true(tc_coalesce(&a, 32, 32, 32, &bytes) == 16 && bytes == 512);
     a = acc(GP_PATTERN_BROADCAST, 4, 0, 7);
-    assert_true(gp_coalesce(&a, 32, 32, 32, &bytes) == 1);
+    assert_true(tc_coalesce(&a, 32, 32, 32, &bytes) == 1);
     a = acc(GP_PATTERN_RANDOM, 4, 0, 0);
-    assert_true(fabs(gp_coalesce(&a, 32, 32, 32, &bytes) - 32) < 0.01);
+    assert_true(fabs(tc_coalesce(&a, 32, 32, 32, &bytes) - 32) < 0.01);
     /* 1.2/1.3 segments shrink while only half is used */
     a = acc(GP_PATTERN_UNIT, 4, 1, 0);
-    assert_true(gp_coalesce(&a, 16, 128, 32, &bytes) == 1 && bytes == 64);
+    assert_true(tc_coalesce(&a, 16, 128, 32, &bytes) == 1 && bytes == 64);
     a = acc(GP_PATTERN_UNIT, 4, 1, 8); /* bytes 32..95 straddle the halves */
-    assert_true(gp_coalesce(&a, 16, 128, 32, &bytes) == 1 && bytes == 128);
+    assert_true(tc_coalesce(&a, 16, 128, 32, &bytes) == 1 && bytes == 128);
     a = acc(GP_PATTERN_UNIT, 4, 1, 4); /* bytes 16..79: crosses 64 */
-    assert_true(gp_coalesce(&a, 16, 128, 32, &bytes) == 1 && bytes == 128);
+    assert_true(tc_coalesce(&a, 16, 128, 32, &bytes) == 1 && bytes == 128);
     a = acc(GP_PATTERN_UNIT, 4, 1, 24); /* bytes 96..159: two segments, 32 + 32 */
-    assert_true(gp_coalesce(&a, 16, 128, 32, &bytes) == 2 && bytes == 64);
+    assert_true(tc_coalesce(&a, 16, 128, 32, &bytes) == 2 && bytes == 64);
 }
 
 static void test_bank_conflicts(void **state)
@@ -165,23 +166,23 @@ static void test_bank_conflicts(void **state)
     gp_access_t a;
     (void)state;
     a = acc(GP_PATTERN_UNIT, 4, 1, 0);
-    assert_true(gp_bank_conflicts(&a, 32, 32, 4) == 1);
+    assert_true(tc_bank_passes(&a, 32, 32, 4) == 1);
     a = acc(GP_PATTERN_STRIDE, 4, 2, 0);
-    assert_true(gp_bank_conflicts(&a, 32, 32, 4) == 2);
+    assert_true(tc_bank_passes(&a, 32, 32, 4) == 2);
     a = acc(GP_PATTERN_STRIDE, 4, 32, 0);
-    assert_true(gp_bank_conflicts(&a, 32, 32, 4) == 32);
+    assert_true(tc_bank_passes(&a, 32, 32, 4) == 32);
     a = acc(GP_PATTERN_STRIDE, 4, 33, 0); /* padding removes the conflict */
-    assert_true(gp_bank_conflicts(&a, 32, 32, 4) == 1);
+    assert_true(tc_bank_passes(&a, 32, 32, 4) == 1);
     a = acc(GP_PATTERN_BROADCAST, 4, 0, 3);
-    assert_true(gp_bank_conflicts(&a, 32, 32, 4) == 1);
+    assert_true(tc_bank_passes(&a, 32, 32, 4) == 1);
     a = acc(GP_PATTERN_UNIT, 8, 1, 0); /* 64-bit words: two phases */
-    assert_true(gp_bank_conflicts(&a, 32, 32, 4) == 2);
+    assert_true(tc_bank_passes(&a, 32, 32, 4) == 2);
     a = acc(GP_PATTERN_UNIT, 8, 1, 0); /* Kepler's 8-byte banks: one pass */
-    assert_true(gp_bank_conflicts(&a, 32, 32, 8) == 1);
+    assert_true(tc_bank_passes(&a, 32, 32, 8) == 1);
     a = acc(GP_PATTERN_STRIDE, 4, 2, 0); /* 1.x: 16 banks, half-warp */
-    assert_true(gp_bank_conflicts(&a, 16, 16, 4) == 2);
+    assert_true(tc_bank_passes(&a, 16, 16, 4) == 2);
     a.conflict_ways = 7;
-    assert_true(gp_bank_conflicts(&a, 32, 32, 4) == 7);
+    assert_true(tc_bank_passes(&a, 32, 32, 4) == 7);
 }
 
 static void test_reuse(void **state)

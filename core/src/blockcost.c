@@ -1,5 +1,5 @@
 /*
- * model.c - the common block-cost model shared by the architecture plugins.
+ * blockcost.c - the cost of one block: the core's walk over a kernel's ops.
  *
  * A block's warps each run the kernel's ops in program order. Walking the
  * ops gives, per warp: the cycles each SM pipe is busy, the instructions
@@ -21,33 +21,10 @@
 #include <string.h>
 
 #include "arch.h"
-#include "host.h"
+#include "blockcost.h"
+#include "constants.h"
+#include "opcost.h"
 #include "util.h"
-
-/* Exponent of the smooth maximum between latency and pipe throughput: pipes
-   have fixed service times, so the knee is sharp. */
-#define GP_KNEE_P_CORE 4.0
-/* Exponent between the core term and memory bandwidth: memory service times
-   vary (queueing in the memory system), so the knee is broad. */
-#define GP_KNEE_P_MEMORY 2.0
-/* A counted loop's control: an add, a compare and a branch per iteration of
-   the compiled loop. nvcc unrolls a short loop body until it holds about 64
-   instructions, up to 16 copies (seen in the SASS of the H200 validation
-   kernels: 16 FFMA per iteration for one chain, 64 for four), so the control
-   costs 3 instructions per `unroll` trips, and its dependent latency (the
-   device's branch_cycles: one iteration of a minimal counted loop) overlaps
-   the body's own chain. */
-#define GP_LOOP_CONTROL_INSTRUCTIONS 3.0
-/* How far behind the average a block's last warp ends, as a fraction of the
-   block's time per unit of the SM's warp slots the block holds. A model
-   constant (one for every kernel and generation), set once from the
-   block-size sweeps of the H200 set: triad and fma run 6% to 16% slower with
-   512- and 1024-thread blocks than with 256. */
-#define GP_BLOCK_RETIRE_SKEW 0.3
-#define GP_UNROLL_TARGET_INSTRUCTIONS 64.0
-#define GP_UNROLL_MAX 16.0
-/* Deepest op nesting the walk follows (scripts are limited to 32). */
-#define GP_MAX_DEPTH 64
 
 /* Per-warp totals of a run of ops. */
 typedef struct seg_sum {
@@ -61,6 +38,7 @@ typedef struct seg_sum {
 /* Everything a walk needs. */
 typedef struct walk_ctx {
     const gp_plugin_t *plugin;
+    const gp_generation_t *gen;
     const gp_device_t *dev;
     const gp_kernel_t *kernel;
     const gp_occupancy_t *occ;
@@ -126,8 +104,8 @@ static int add_control(const walk_ctx_t *cx, double instr, seg_sum_t *s)
     op.count = 1;
     op.ilp = 1;
     memset(&c, 0, sizeof c);
-    if (cx->plugin->op_cost(gp_host(), cx->dev, cx->kernel, &op, cx->occ, cx->res, &c, msg,
-                            sizeof msg) != 0) {
+    if (gp_op_cost(cx->plugin, cx->gen, cx->dev, cx->kernel, &op, cx->occ, cx->res, &c, msg,
+                   sizeof msg) != 0) {
         msg[sizeof msg - 1] = '\0';
         snprintf(cx->err, cx->errlen, "loop control: %s", *msg ? msg : "op_cost failed");
         return -1;
@@ -205,7 +183,7 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
                 out->l2 += l2 - l2 * paths;
                 out->dram += dram - dram * paths;
                 /* a compare and a branch to enter each path */
-                if (add_control(cx, paths * 2.0, out))
+                if (add_control(cx, paths * GP_DIVERGE_PATH_INSTRUCTIONS, out))
                     return -1;
             }
             i += 1 + len;
@@ -220,8 +198,8 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
             char msg[256] = "";
             int p;
             memset(&c, 0, sizeof c);
-            if (cx->plugin->op_cost(gp_host(), cx->dev, cx->kernel, op, cx->occ,
-                                    cx->res, &c, msg, sizeof msg) != 0) {
+            if (gp_op_cost(cx->plugin, cx->gen, cx->dev, cx->kernel, op, cx->occ, cx->res,
+                           &c, msg, sizeof msg) != 0) {
                 msg[sizeof msg - 1] = '\0';
                 snprintf(cx->err, cx->errlen, "line %u: %s", op->line,
                          *msg ? msg : "op_cost failed");
@@ -303,12 +281,12 @@ static double pnorm(double a, double b, double p)
     return m * pow(pow(a / m, p) + pow(b / m, p), 1.0 / p);
 }
 
-int gp_block_cost_standard(const gp_plugin_t *plugin, const gp_device_t *dev,
-                           const gp_kernel_t *kernel, const gp_occupancy_t *occ,
-                           const gp_residency_t *res, gp_block_cost_t *out, char *err,
-                           size_t errlen)
+int gp_block_cost_default(const gp_plugin_t *plugin, const gp_generation_t *gen,
+                          const gp_device_t *dev, const gp_kernel_t *kernel,
+                          const gp_occupancy_t *occ, const gp_residency_t *res,
+                          gp_block_cost_t *out, char *err, size_t errlen)
 {
-    walk_ctx_t cx = {plugin, dev, kernel, occ, res, err, errlen};
+    walk_ctx_t cx = {plugin, gen, dev, kernel, occ, res, err, errlen};
     seg_sum_t s;
     double warps = occ->warps_per_block ? occ->warps_per_block : 1;
     double blocks = res->blocks ? res->blocks : 1;
@@ -375,20 +353,4 @@ int gp_block_cost_standard(const gp_plugin_t *plugin, const gp_device_t *dev,
         out->bound = s.mem_chain * 2 >= s.chain ? GP_BOUND_MEMORY_LATENCY : GP_BOUND_LATENCY;
     }
     return 0;
-}
-
-double gp_op_grid_bytes(const gp_kernel_t *kernel, const gp_op_t *op)
-{
-    /* accesses of one op over the grid, for reuse: threads x count x size,
-       multiplied by the trip counts of the loops around it */
-    const gp_op_t *ops = kernel->ops;
-    double mult = 1, threads;
-    uint32_t i, idx = (uint32_t)(op - ops);
-    if (idx >= kernel->n_ops)
-        return 0;
-    for (i = 0; i < idx; i++)
-        if ((ops[i].kind == GP_OP_LOOP) && i + ops[i].body_len >= idx)
-            mult *= ops[i].count > 0 ? ops[i].count : 0;
-    threads = (double)kernel->total_blocks * (double)kernel->launch.threads_per_block;
-    return threads * mult * op->count * (op->access.elem_bytes ? op->access.elem_bytes : 4);
 }

@@ -1,0 +1,65 @@
+/*
+ * constants.h - every constant of the core model, in one table, each with
+ * its source (docs/sources.md keys). Facts of a generation live in its
+ * plugin's rule tables; facts of a card in its device file; what is left
+ * here belongs to the model itself and holds for every generation.
+ */
+#ifndef GP_CONSTANTS_H
+#define GP_CONSTANTS_H
+
+/* Block cost (blockcost.c) ------------------------------------------------ */
+
+/* Exponent of the smooth maximum between latency and pipe throughput: pipes
+   have fixed service times, so the knee is sharp [sources: volkov2016] ch. 4. */
+#define GP_KNEE_P_CORE 4.0
+/* Exponent between the core term and memory bandwidth: memory service times
+   vary (queueing), so the knee is broad [sources: volkov2016] ch. 5-6. */
+#define GP_KNEE_P_MEMORY 2.0
+/* A counted loop's control: an add, a compare and a branch per iteration of
+   the compiled loop; nvcc unrolls a short body until it holds about 64
+   instructions, up to 16 copies (SASS of the H200 validation kernels: 16
+   FFMA per iteration for one chain, 64 for four) [sources: h200-cal]. */
+#define GP_LOOP_CONTROL_INSTRUCTIONS 3.0
+#define GP_UNROLL_TARGET_INSTRUCTIONS 64.0
+#define GP_UNROLL_MAX 16.0
+/* Instructions that enter one path of a divergent branch: a compare and a
+   branch (first principles: one ISETP and one BRA). */
+#define GP_DIVERGE_PATH_INSTRUCTIONS 2.0
+/* How far behind the average a block's last warp ends, as a fraction of the
+   block's time per unit of the SM's warp slots the block holds; set once
+   from the block-size sweeps of the H200 calibration set (triad and fma run
+   6% to 16% slower with 512- and 1024-thread blocks than with 256)
+   [sources: h200-cal]. */
+#define GP_BLOCK_RETIRE_SKEW 0.3
+/* Deepest op nesting the walk follows (scripts are limited to 32). */
+#define GP_MAX_DEPTH 64
+
+/* Op cost (opcost.c) ------------------------------------------------------ */
+
+/* Latency of a barrier when a device file gives none: the __syncthreads
+   round trip is 36-78 cycles with the clock reads, about 20 of them the
+   barrier itself [sources: mei2017] text. */
+#define GP_DEFAULT_BARRIER_CYCLES 20.0
+/* Spill slots assumed per thread when judging whether local memory stays
+   in L1: a model choice (no source measures it); it only decides how soon
+   spills leave L1. */
+#define GP_LOCAL_SLOTS_PER_THREAD 8.0
+/* A load every lane of a warp makes to one element: after the first warp,
+   the others find it cached; at least this fraction hits (a model choice,
+   the least a second warp can see). */
+#define GP_BROADCAST_MIN_HIT 0.5
+
+/* Coalescing and banks (coalesce.c) -------------------------------------- */
+
+/* Knuth's multiplicative hash constant, for reproducible pseudo-random lane
+   addresses [sources: knuth-taocp3] 6.4. */
+#define GP_HASH_MULTIPLIER 2654435761u
+/* A random shared-memory pattern without a per-element rule spreads each
+   group's lanes over this many bank words (a model choice: wide enough that
+   conflicts are those of random draws). */
+#define GP_RANDOM_BANK_WORDS 1024u
+/* Smallest transaction of an uncoalesced access under the strict rule
+   [sources: pg42] F.3.2.1. */
+#define GP_STRICT_TXN_BYTES 32u
+
+#endif /* GP_CONSTANTS_H */
