@@ -493,6 +493,7 @@ static int sb_eval_entry(lua_State *L)
     if (run->status != 0)
         sb_keep_message(L, run);
     sb_clear_eval_keys(L);
+    sb_index_forget(L);
     return 0;
 }
 
