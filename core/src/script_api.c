@@ -466,7 +466,8 @@ static int sb_gpuperf_index(lua_State *L)
     if (lua_isnil(L, -1) && lua_type(L, 2) == LUA_TSTRING &&
         strcmp(lua_tostring(L, 2), "device_count") == 0) {
         /* live: gpuperf.use_devices changes it */
-        lua_pushnumber(L, sb_ev(L)->wl.n_devices);
+        sb_eval_t *ev = sb_script(L)->ev;
+        lua_pushnumber(L, ev ? ev->wl.n_devices : 1);
         return 1;
     }
     if (lua_isnil(L, -1) && lua_type(L, 2) == LUA_TSTRING &&

@@ -24,8 +24,12 @@
 
 #define SB_FIXED_AXES 4 /* the warp in the block, blockIdx.x, .y, .z */
 #define SB_MAX_AXES (SB_FIXED_AXES + GP_SCRIPT_MAX_DEPTH + 2)
-/* the origin, three positions per axis, two corners */
-#define SB_MAX_INST (1 + 3 * SB_MAX_AXES + 2)
+/* the origin, three positions per axis, two corners, and one step along
+   each fixed axis at the three positions of each loop */
+#define SB_MAX_LOOP_AXES (SB_MAX_AXES - SB_FIXED_AXES)
+#define SB_MAX_INST (1 + 3 * SB_MAX_AXES + 2 + SB_FIXED_AXES * 3 * SB_MAX_LOOP_AXES)
+/* instances in one family: a warp at the sampled iterations */
+#define SB_MAX_FAMILY (1 + 3 * SB_MAX_LOOP_AXES)
 #define SB_MAX_LANES 64
 /* Launches with at most this many thread-iterations are enumerated whole:
    their footprints are exact. */
@@ -79,6 +83,10 @@ typedef struct sb_job {
     uint32_t n_inst;
     double coord[SB_MAX_INST][SB_MAX_AXES];
     int step[SB_MAX_AXES];       /* instance one step along the axis; -1 none */
+    /* the origin's family (the origin warp at the sampled iterations of
+       every loop) and the family of the step along each fixed axis */
+    int fam[SB_FIXED_AXES + 1][SB_MAX_FAMILY];
+    uint32_t n_fam[SB_FIXED_AXES + 1];
     int64_t *off;                /* n_inst * ws byte offsets */
     double total;                /* thread-iterations of the launch */
     int64_t *exact;              /* 3 * total offsets when enumerated whole, or NULL */
@@ -264,7 +272,12 @@ static int64_t sb_eval_lane(lua_State *L, sb_job_t *j, const double *co, uint32_
     }
     v = (double)lua_tonumber(L, -1);
     lua_pop(L, 1);
-    snprintf(val, sizeof val, "%.17g", v);
+    if (isnan(v))
+        snprintf(val, sizeof val, "nan");
+    else if (isinf(v))
+        snprintf(val, sizeof val, "%sinf", v < 0 ? "-" : "");
+    else
+        snprintf(val, sizeof val, "%.17g", v);
     if (!isfinite(v))
         sb_bad_index(L, j, co, lane, val, "not a finite number; check the index expression");
     if (v != floor(v))
@@ -338,6 +351,40 @@ static void sb_plan(sb_job_t *j)
     for (a = 0; a < j->n_axes; a++)
         co[a] = j->ext[a] - 1;
     sb_add_instance(j, co);
+    /* families: the origin (f = 0) and one step along each fixed axis
+       (f = 1 + axis), each at the sampled iterations of every loop */
+    for (k = 0; k <= SB_FIXED_AXES; k++) {
+        uint32_t l;
+        j->n_fam[k] = 0;
+        if (k > 0 && j->step[k - 1] < 0)
+            continue;
+        memset(co, 0, sizeof co);
+        if (k > 0)
+            co[k - 1] = 1;
+        j->fam[k][j->n_fam[k]++] = sb_add_instance(j, co);
+        for (l = SB_FIXED_AXES; l < j->n_axes; l++) {
+            double pos[3];
+            uint32_t q;
+            if (j->ext[l] <= 1)
+                continue;
+            pos[0] = 1;
+            pos[1] = floor((j->ext[l] - 1) / 2);
+            pos[2] = j->ext[l] - 1;
+            for (q = 0; q < 3; q++) {
+                int id;
+                uint32_t m;
+                if (pos[q] <= 0)
+                    continue;
+                co[l] = pos[q];
+                id = sb_add_instance(j, co);
+                for (m = 0; m < j->n_fam[k] && j->fam[k][m] != id; m++)
+                    ;
+                if (m == j->n_fam[k])
+                    j->fam[k][j->n_fam[k]++] = id;
+            }
+            co[l] = 0;
+        }
+    }
 }
 
 /* Distinct bytes of instances a and b together (b < 0: a alone). */
@@ -352,8 +399,21 @@ static double sb_union(const sb_job_t *j, int a, int b, int64_t *tmp)
     return sb_distinct(tmp, n, j->op->access.elem_bytes);
 }
 
+/* Distinct bytes of families f and g together (g < 0: f alone); tmp holds
+   2 * SB_MAX_FAMILY warps. */
+static double sb_union_fam(const sb_job_t *j, int f, int g, int64_t *tmp)
+{
+    size_t n = 0;
+    uint32_t i;
+    for (i = 0; i < j->n_fam[f]; i++, n += j->ws)
+        memcpy(tmp + n, j->off + (size_t)j->fam[f][i] * j->ws, sizeof(int64_t) * j->ws);
+    for (i = 0; g >= 0 && i < j->n_fam[g]; i++, n += j->ws)
+        memcpy(tmp + n, j->off + (size_t)j->fam[g][i] * j->ws, sizeof(int64_t) * j->ws);
+    return sb_distinct(tmp, n, j->op->access.elem_bytes);
+}
+
 /* Footprints from the sampled steps: warp, block, grid (bytes). */
-static void sb_extrapolate(const sb_job_t *j, double fp[3])
+static void sb_extrapolate(const sb_job_t *j, double fp[3], int64_t *ftmp)
 {
     int64_t tmp[2 * SB_MAX_LANES];
     double base = sb_union(j, 0, -1, tmp), fw, fb, fg;
@@ -365,7 +425,14 @@ static void sb_extrapolate(const sb_job_t *j, double fp[3])
     }
     for (a = 0; a < j->n_axes; a++) {
         double r = 0, n = a >= SB_FIXED_AXES ? GP_MAX(j->trips[a], 1.0) : j->ext[a];
-        if (j->step[a] >= 0) {
+        if (a < SB_FIXED_AXES && j->step[a] >= 0) {
+            /* the step's warp at the sampled iterations against the
+               origin's: what the loops re-read across the step is not new */
+            double alone = sb_union_fam(j, 1 + (int)a, -1, ftmp);
+            double both = sb_union_fam(j, 0, 1 + (int)a, ftmp);
+            double origin = sb_union_fam(j, 0, -1, ftmp);
+            r = alone > 0 ? GP_MIN(1.0, (both - origin) / alone) : 0;
+        } else if (j->step[a] >= 0) {
             double alone = sb_union(j, j->step[a], -1, tmp);
             double both = sb_union(j, 0, j->step[a], tmp);
             double origin = sb_union(j, 0, -1, tmp);
@@ -537,7 +604,11 @@ static int sb_sample_run(lua_State *L)
     if (j->exact) {
         sb_exact(L, j, fp);
     } else {
-        sb_extrapolate(j, fp);
+        int64_t *ftmp = malloc(2 * SB_MAX_FAMILY * (size_t)j->ws * sizeof(int64_t));
+        if (!ftmp)
+            sb_error_oom(L);
+        sb_extrapolate(j, fp, ftmp);
+        free(ftmp);
         /* at most the bytes accessed, the bound, and the random range */
         iters = 1;
         for (k = SB_FIXED_AXES; k < j->n_axes; k++)
