@@ -92,6 +92,7 @@ typedef struct sb_job {
     int64_t *exact;              /* 3 * total offsets when enumerated whole, or NULL */
     const int64_t *expect;       /* a cached sample's first warp to compare with, or NULL */
     int matches;                 /* the first warp gave the expected offsets */
+    double last[K_COUNT];        /* what the thread table holds (NAN: unset) */
 } sb_job_t;
 
 /* ------------------------------------------------------------ helpers */
@@ -185,17 +186,24 @@ static void sb_thread_desc(lua_State *L, const sb_job_t *j, const double *co, ui
                                   co[a]);
 }
 
-static void sb_tset(lua_State *L, const sb_job_t *j, int key, double v)
+/* t[key] = v, unless it holds v already (a script may change t, so the
+   thread fields are set again for every warp instance: sb_set_instance) */
+static void sb_tset(lua_State *L, sb_job_t *j, int key, double v)
 {
+    if (j->last[key] == v)
+        return;
+    j->last[key] = v;
     lua_pushvalue(L, j->keys + key);
     lua_pushnumber(L, v);
     lua_rawset(L, j->tbl);
 }
 
 /* Set the block, warp and loop fields of the thread table. */
-static void sb_set_instance(lua_State *L, const sb_job_t *j, const double *co)
+static void sb_set_instance(lua_State *L, sb_job_t *j, const double *co)
 {
-    uint32_t a;
+    uint32_t a, k;
+    for (k = 0; k < K_COUNT; k++)
+        j->last[k] = NAN;
     sb_tset(L, j, K_WARP, co[0]);
     sb_tset(L, j, K_BX, co[1]);
     sb_tset(L, j, K_BY, co[2]);
