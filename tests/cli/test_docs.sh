@@ -1,6 +1,8 @@
 #!/bin/sh
 # Every example of docs/workloads.md runs: each ```lua block is a whole
-# script, predicted with `gpuperf predict --device h200-sxm`. The first lines
+# script, predicted with `gpuperf predict --device h200-sxm` (a block opened
+# with "```lua pending" describes a function gpuperf does not have yet and
+# is not run). The first lines
 # of a block may say, as Lua comments:
 #   -- expect error: TEXT   the prediction fails and stderr contains TEXT
 #   -- args: ARGS           extra arguments (e.g. -p n=2^20)
