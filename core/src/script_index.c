@@ -825,7 +825,7 @@ static void sb_pattern_bounds(const sb_ctx_t *c, const sb_flat_t *f, const gp_op
 
 /* ------------------------------------------------------------------ entry */
 
-void sb_index_launch_op(const sb_ctx_t *c, sb_flat_t *f, int t, gp_op_t *op, const char *what)
+void sb_index_launch_op(const sb_ctx_t *c, sb_flat_t *f, int t, gp_op_t *op)
 {
     lua_State *L = c->L;
     gp_script_t *s = sb_script(L);
@@ -837,14 +837,13 @@ void sb_index_launch_op(const sb_ctx_t *c, sb_flat_t *f, int t, gp_op_t *op, con
     uint32_t k, i;
     int fn, status, cacheable, hit, stale = -1, vars[SB_MAX_AXES];
     size_t bytes;
-    lua_getfield(L, t, "index");
-    fn = lua_gettop(L);
-    if (lua_type(L, fn) != LUA_TFUNCTION) {
-        lua_pop(L, 1);
+    if (!t) { /* no index function */
         if (op->kind != GP_OP_ATOMIC)
             sb_pattern_bounds(c, f, op);
         return;
     }
+    lua_getfield(L, t, "index");
+    fn = lua_gettop(L);
     j = calloc(1, sizeof *j);
     if (!j)
         sb_error_oom(L);

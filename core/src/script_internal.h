@@ -279,13 +279,13 @@ void sb_ops_flatten(const sb_ctx_t *c, int idx, const char *path, int depth, sb_
 void sb_index_register(lua_State *L);
 
 /*
- * The memory op `op` (its table at stack index t) inside a launch being
- * flattened: evaluate its index function (t.index) for the sampled threads
+ * The memory op `op` (its table at stack index t, 0 when it has no index
+ * function) inside a launch being flattened: evaluate its index function
+ * (t.index) for the sampled threads
  * and iterations, or check its pattern against its buffer. Fills
- * op->access (sample, footprint and the nearest pattern shorthand). `what`
- * names the op in messages ("work[2]").
+ * op->access (sample, footprint and the nearest pattern shorthand).
  */
-void sb_index_launch_op(const sb_ctx_t *c, sb_flat_t *f, int t, gp_op_t *op, const char *what);
+void sb_index_launch_op(const sb_ctx_t *c, sb_flat_t *f, int t, gp_op_t *op);
 
 /* Drop the samples kept for re-use (at the end of an evaluation). */
 void sb_index_forget(lua_State *L);

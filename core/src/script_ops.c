@@ -189,7 +189,14 @@ const char *sb_op_tag(const gp_op_t *op)
 }
 
 /* The access fields of a memory op in table t. */
-static void sb_mem_check(const sb_ctx_t *c, int t, const sb_opspec_t *spec, gp_op_t *op)
+/* What a check found beyond the gp_op_t: fields that other fields decide. */
+typedef struct sb_opinfo {
+    int has_index; /* an index function */
+    int has_range; /* range = {lo, hi} */
+} sb_opinfo_t;
+
+static void sb_mem_check(const sb_ctx_t *c, int t, const sb_opspec_t *spec, gp_op_t *op,
+                         sb_opinfo_t *info)
 {
     lua_State *L = c->L;
     gp_access_t *a = &op->access;
@@ -294,7 +301,9 @@ static void sb_mem_check(const sb_ctx_t *c, int t, const sb_opspec_t *spec, gp_o
         a->atomic_scope = (uint32_t)sb_check_enum(c, v, "scope", sb_scope_names);
     }
     lua_settop(L, top);
-    if (sb_get(L, t, "depends")) {
+    /* (the constructors refuse these fields on other ops, so only the ops
+       that take them look) */
+    if (op->kind == GP_OP_LOAD && sb_get(L, t, "depends")) {
         if (op->kind != GP_OP_LOAD)
             sb_fail(c, "'depends' applies to loads only (the other ops already wait for the "
                        "load before them)");
@@ -303,7 +312,7 @@ static void sb_mem_check(const sb_ctx_t *c, int t, const sb_opspec_t *spec, gp_o
         a->depends = (uint32_t)lua_toboolean(L, v);
     }
     lua_settop(L, top);
-    if (sb_get(L, t, "bins")) {
+    if (op->kind == GP_OP_ATOMIC && sb_get(L, t, "bins")) {
         if (has_index || sb_get(L, t, "scope"))
             sb_fail(c, "give one of 'bins', 'index' and 'scope': each says which addresses the "
                        "threads share");
@@ -315,9 +324,12 @@ static void sb_mem_check(const sb_ctx_t *c, int t, const sb_opspec_t *spec, gp_o
                     (unsigned long long)buf->bytes);
     }
     lua_settop(L, top);
-    if (sb_get(L, t, "range"))
+    if (sb_get(L, t, "range")) {
         sb_range_check(c, v, t, op, buf);
+        info->has_range = 1;
+    }
     lua_settop(L, top);
+    info->has_index = has_index;
 }
 
 /* Names an index function's thread table already has. */
@@ -344,7 +356,8 @@ static void sb_check_var(const sb_ctx_t *c, int v)
 }
 
 /* Check the op table t into *op; returns its spec. */
-static const sb_opspec_t *sb_op_check(const sb_ctx_t *c, int t, gp_op_t *op)
+static const sb_opspec_t *sb_op_check(const sb_ctx_t *c, int t, gp_op_t *op,
+                                      sb_opinfo_t *info)
 {
     lua_State *L = c->L;
     const sb_opspec_t *spec = NULL;
@@ -358,6 +371,7 @@ static const sb_opspec_t *sb_op_check(const sb_ctx_t *c, int t, gp_op_t *op)
         sb_fail_value(c, v, "op", "the name of a gpuperf operation");
     lua_settop(L, top);
     memset(op, 0, sizeof *op);
+    memset(info, 0, sizeof *info);
     op->kind = spec->kind;
     op->ilp = 1;
     op->count = 1;
@@ -387,7 +401,7 @@ static const sb_opspec_t *sb_op_check(const sb_ctx_t *c, int t, gp_op_t *op)
         lua_settop(L, top);
     }
     if (spec->cls == SB_MEM)
-        sb_mem_check(c, t, spec, op);
+        sb_mem_check(c, t, spec, op, info);
     if (spec->kind == GP_OP_LOOP) {
         if (sb_get(L, t, "var"))
             sb_check_var(c, v);
@@ -400,10 +414,11 @@ static const sb_opspec_t *sb_op_check(const sb_ctx_t *c, int t, gp_op_t *op)
    Fields that other fields decide (the pattern of an index function, the
    footprint of a range, the scope of bins) stay absent, so that the
    launch's second check reads the table as the script wrote it. */
-static void sb_op_fill(lua_State *L, int t, const sb_opspec_t *spec, const gp_op_t *op)
+static void sb_op_fill(lua_State *L, int t, const sb_opspec_t *spec, const gp_op_t *op,
+                       const sb_opinfo_t *info)
 {
     const gp_access_t *a = &op->access;
-    int has_index, has_range;
+    int has_index = info->has_index, has_range = info->has_range;
     lua_pushnumber(L, op->count);
     lua_setfield(L, t, spec->count_key);
     if (spec->cls == SB_ARITH || spec->cls == SB_TENSOR || spec->cls == SB_MEM) {
@@ -416,9 +431,6 @@ static void sb_op_fill(lua_State *L, int t, const sb_opspec_t *spec, const gp_op
     }
     if (spec->cls != SB_MEM)
         return;
-    has_index = sb_get(L, t, "index");
-    has_range = sb_get(L, t, "range");
-    lua_pop(L, 2);
     lua_pushstring(L, sb_space_names[op->space]);
     lua_setfield(L, t, "space");
     lua_pushnumber(L, a->elem_bytes);
@@ -462,15 +474,15 @@ static void sb_describe_type(lua_State *L, int idx, char *buf, size_t size)
 
 /* A memory op inside the work being flattened: its dependency, then (in
    a launch) its addresses. */
-static void sb_flatten_mem(const sb_ctx_t *sub, int idx, const char *path, sb_flat_t *f,
-                           gp_op_t *op)
+static void sb_flatten_mem(const sb_ctx_t *sub, int idx, sb_flat_t *f, gp_op_t *op,
+                           int has_index)
 {
     if (op->access.depends && !f->load_seen && f->n_loops == 0)
         sb_fail(sub, "'depends' = true, but no load comes before this one (its address would "
                      "be the value of the load before it); put the load it waits for first, "
                      "or both in a loop");
     if (f->launch)
-        sb_index_launch_op(sub, f, idx, op, path);
+        sb_index_launch_op(sub, f, has_index ? idx : 0, op);
     if (op->kind == GP_OP_LOAD)
         f->load_seen = 1;
 }
@@ -499,6 +511,7 @@ static void sb_flatten_op(const sb_ctx_t *c, int idx, const char *path, int dept
     lua_State *L = c->L;
     const sb_opspec_t *spec;
     sb_ctx_t sub = {L, ""};
+    sb_opinfo_t info;
     char body[256];
     uint32_t pos;
     if (f->n >= GP_SCRIPT_MAX_OPS)
@@ -506,11 +519,11 @@ static void sb_flatten_op(const sb_ctx_t *c, int idx, const char *path, int dept
                 path, GP_SCRIPT_MAX_OPS);
     gp_snprintf(sub.where, sizeof sub.where, "%s: %s", c->where, path);
     pos = f->n++;
-    spec = sb_op_check(&sub, idx, &f->ops[pos]);
+    spec = sb_op_check(&sub, idx, &f->ops[pos], &info);
     if (spec->kind == GP_OP_BARRIER)
         f->has_barrier = 1;
     if (spec->cls == SB_MEM)
-        sb_flatten_mem(&sub, idx, path, f, &f->ops[pos]);
+        sb_flatten_mem(&sub, idx, f, &f->ops[pos], info.has_index);
     if (spec->cls != SB_BODY)
         return;
     if (spec->kind == GP_OP_LOOP)
@@ -592,11 +605,12 @@ static int sb_op_finish(const sb_ctx_t *c, const char *tag)
     int t = lua_gettop(L);
     const sb_opspec_t *spec;
     gp_op_t op;
+    sb_opinfo_t info;
     lua_pushstring(L, tag);
     lua_setfield(L, t, "op");
     lua_pushinteger(L, sb_line(L, 1));
     lua_setfield(L, t, "line");
-    spec = sb_op_check(c, t, &op);
+    spec = sb_op_check(c, t, &op, &info);
     if (spec->cls == SB_BODY) {
         sb_flat_t f;
         memset(&f, 0, sizeof f);
@@ -606,7 +620,7 @@ static int sb_op_finish(const sb_ctx_t *c, const char *tag)
         sb_ops_flatten(c, lua_gettop(L), "body", 1, &f);
         lua_pop(L, 1);
     }
-    sb_op_fill(L, t, spec, &op);
+    sb_op_fill(L, t, spec, &op, &info);
     lua_pushlightuserdata(L, (void *)&sb_key_op_mt);
     lua_rawget(L, LUA_REGISTRYINDEX);
     lua_setmetatable(L, t);
