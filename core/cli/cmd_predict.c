@@ -11,6 +11,8 @@
 #define MAX_DEVICES 16
 #define COMPARE_WIDTH 100    /* text columns when $COLUMNS does not say */
 #define COMPARE_LABEL_MAX 28 /* longest kernel name shown in full */
+/* run_one with --check: the script ran, there is nothing to print */
+#define GP_EXIT_CHECK_DONE (-1)
 
 /* Options shared by predict and compare. */
 typedef struct run_opts {
@@ -21,6 +23,7 @@ typedef struct run_opts {
     int json, csv;
     const char *trace;
     uint32_t gpus; /* --gpus N; 0: not given */
+    int check;     /* --check: run the script only, predict nothing */
 } run_opts_t;
 
 /* Parse the command line of predict (single=1) or compare. */
@@ -31,7 +34,8 @@ static int parse(const char *cmd, int single, int argc, char **argv, run_opts_t 
         {"param", required_argument, 0, 'p'},   {"json", no_argument, 0, 'j'},
         {"trace", required_argument, 0, 't'},   {"budget", required_argument, 0, 'b'},
         {"memory-cap", required_argument, 0, 'm'}, {"gpus", required_argument, 0, 'g'},
-        {"csv", no_argument, 0, 'c'},           {0, 0, 0, 0}};
+        {"csv", no_argument, 0, 'c'},
+        {"check", no_argument, 0, 'k'},         {0, 0, 0, 0}};
     int c;
     memset(o, 0, sizeof *o);
     optind = 1;
@@ -66,6 +70,11 @@ static int parse(const char *cmd, int single, int argc, char **argv, run_opts_t 
             break;
         case 'j': o->json = 1; break;
         case 'c': o->csv = 1; break;
+        case 'k':
+            if (!single)
+                return gp_cli_fail(cmd, GP_EXIT_USAGE, "--check is for gpuperf predict");
+            o->check = 1;
+            break;
         case 't':
             if (!single)
                 return gp_cli_fail(cmd, GP_EXIT_USAGE, "--trace is for gpuperf predict");
@@ -143,6 +152,12 @@ static int run_one(const char *cmd, gp_script_t *sc, const run_opts_t *o,
         return gp_cli_fail(cmd, GP_EXIT_USAGE, "%s", err.msg);
     if (gp_script_eval(sc, &d->dev, o->params.kv, o->params.n, wl, &err))
         return gp_cli_fail(cmd, GP_EXIT_FAIL, "%s", err.msg);
+    if (o->check) {
+        printf("%s: checked for %s: %u launches, %u commands; nothing predicted (--check)\n",
+               o->script, d->dev.id, gp_workload_launches(wl), wl->n_cmds);
+        gp_workload_free(wl);
+        return GP_EXIT_CHECK_DONE;
+    }
     if (!gp_cli_has_work(wl)) {
         gp_workload_free(wl);
         return gp_cli_fail(cmd, GP_EXIT_FAIL, "%s: the script launches no kernel and copies "
@@ -181,6 +196,8 @@ int gp_cmd_predict(int argc, char **argv)
         return gp_cli_fail("predict", GP_EXIT_FAIL, "%s", err.msg);
     rc = run_one("predict", sc, &o, &d, count, &wl, &pred);
     gp_script_close(sc);
+    if (rc == GP_EXIT_CHECK_DONE)
+        return GP_EXIT_OK;
     if (rc)
         return rc;
     if (o.trace && gp_trace_write(o.trace, &d.dev, &wl, &pred, &err)) {
@@ -205,7 +222,8 @@ void gp_help_predict(FILE *out)
 {
     fprintf(out,
             "usage: gpuperf predict --device D SCRIPT.lua [-p key=value ...] [--json | --csv]\n"
-            "                       [--trace FILE] [--gpus N] [--budget N] [--memory-cap MIB]\n\n"
+            "                       [--trace FILE] [--gpus N] [--budget N] [--memory-cap MIB]\n"
+            "                       [--check]\n\n"
             "Runs the workload script for device D and predicts every launch: occupancy\n"
             "(blocks per SM and the limiting resource), when it starts and ends, its time,\n"
             "and what bounds it (dram, l2, compute, issue, shared_memory, latency,\n"
@@ -228,7 +246,10 @@ void gp_help_predict(FILE *out)
             "                    launch and copy, and counters of busy SMs and occupancy;\n"
             "                    --trace - writes it to stdout instead of the report\n"
             "  --budget N        Lua VM instructions the script may run (default %llu)\n"
-            "  --memory-cap MIB  memory the script may use (default %llu MiB)\n\n"
+            "  --memory-cap MIB  memory the script may use (default %llu MiB)\n"
+            "  --check           run the script for the device and check everything it\n"
+            "                    describes (fields, launch limits of the script, index\n"
+            "                    functions and bounds), but predict nothing\n\n"
             "examples:\n"
             "  gpuperf predict --device h200-sxm scripts/saxpy.lua\n"
             "  gpuperf predict --device h200-sxm scripts/saxpy.lua -p n=2^28 -p block=128 --json\n"

@@ -4,7 +4,7 @@
  *
  * Arithmetic: a warp instruction occupies its pipe for warp_size / lanes SM
  * cycles (CUDA C++ Programming Guide, arithmetic-instruction throughput
- * table: results per clock per SM [sources: pg-cc]) and a dependent
+ * table: results per clock per SM [sources: pg-l]) and a dependent
  * instruction waits the class's latency from the device file. Memory: the
  * transactions a warp access needs under the generation's coalescing rules
  * (coalesce.c), the bytes each cache level serves and the latency seen by
@@ -612,7 +612,7 @@ int gp_op_cost_default(const gp_generation_t *g, const gp_device_t *d, const gp_
     case GP_OP_ATOMIC: {
         uint32_t e = op->access.elem_bytes;
         /* a thread moves 1, 2, 4, 8 or 16 bytes in one instruction
-           [sources: ptx-isa] ld/st vector sizes */
+           [sources: ptx] ld/st vector sizes */
         if (!(e == 1 || e == 2 || e == 4 || e == 8 || e == 16)) {
             snprintf(err, errlen, "memory access of %u bytes per thread (1, 2, 4, 8 or 16)", e);
             return -1;
@@ -629,7 +629,7 @@ int gp_op_cost_default(const gp_generation_t *g, const gp_device_t *d, const gp_
         gp_op_t ld = *op;
         gp_op_cost_t sh;
         uint32_t e = op->access.elem_bytes;
-        /* cp.async moves 4, 8 or 16 bytes per thread [sources: ptx-isa] cp.async */
+        /* cp.async moves 4, 8 or 16 bytes per thread [sources: ptx] cp.async */
         if (!(e == 4 || e == 8 || e == 16)) {
             snprintf(err, errlen,
                      "an asynchronous copy (cp.async) moves 4, 8 or 16 bytes per thread, not "

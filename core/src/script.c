@@ -45,6 +45,10 @@ sb_eval_t *sb_ev(lua_State *L)
     gp_script_t *s = sb_script(L);
     if (!s->ev)
         sb_error(L, "gpuperf functions work only while the script is being evaluated");
+    if (s->ev->sampling)
+        sb_error(L, "gpuperf functions other than gpuperf.random cannot be called from an "
+                    "index function (it describes an address, and runs for sampled threads "
+                    "only)");
     return s->ev;
 }
 
@@ -493,6 +497,7 @@ static int sb_eval_entry(lua_State *L)
     if (run->status != 0)
         sb_keep_message(L, run);
     sb_clear_eval_keys(L);
+    sb_index_forget(L);
     return 0;
 }
 

@@ -410,8 +410,57 @@ static void sb_push_device(lua_State *L, const gp_device_t *dev)
     sb_push_readonly(L, "gpuperf.device", "gpuperf.device");
 }
 
+/* Edit distance (insertions, deletions, substitutions and swaps of two
+   neighbours) between a and b, or a large number past 63 bytes. */
+static int sb_edit_distance(const char *a, const char *b)
+{
+    int d[GP_SCRIPT_MAX_NAME + 2][GP_SCRIPT_MAX_NAME + 2];
+    int n = (int)strlen(a), m = (int)strlen(b), i, k;
+    if (n > GP_SCRIPT_MAX_NAME || m > GP_SCRIPT_MAX_NAME)
+        return 1000;
+    for (i = 0; i <= n; i++)
+        d[i][0] = i;
+    for (k = 0; k <= m; k++)
+        d[0][k] = k;
+    for (i = 1; i <= n; i++)
+        for (k = 1; k <= m; k++) {
+            int v = d[i - 1][k - 1] + (a[i - 1] != b[k - 1]);
+            v = GP_MIN(v, d[i - 1][k] + 1);
+            v = GP_MIN(v, d[i][k - 1] + 1);
+            if (i > 1 && k > 1 && a[i - 1] == b[k - 2] && a[i - 2] == b[k - 1])
+                v = GP_MIN(v, d[i - 2][k - 2] + 1);
+            d[i][k] = v;
+        }
+    return d[n][m];
+}
+
+/* Raise "no gpuperf.NAME; did you mean gpuperf.OTHER?" when the absent key
+   `name` is a near miss of a key of the tables at upvalues 1 and 2 (one
+   edit for names of up to 4 bytes, two for longer ones). */
+static void sb_suggest(lua_State *L, const char *name)
+{
+    char best[GP_SCRIPT_MAX_NAME + 1] = "";
+    int best_d = 1000, limit = strlen(name) <= 4 ? 1 : 2, u;
+    for (u = 1; u <= 2; u++) {
+        lua_pushnil(L);
+        while (lua_next(L, lua_upvalueindex(u)) != 0) {
+            lua_pop(L, 1);
+            if (lua_type(L, -1) == LUA_TSTRING) {
+                int dist = sb_edit_distance(name, lua_tostring(L, -1));
+                if (dist < best_d) {
+                    best_d = dist;
+                    gp_strlcpy(best, lua_tostring(L, -1), sizeof best);
+                }
+            }
+        }
+    }
+    if (best_d <= limit)
+        sb_error(L, "no gpuperf.%s; did you mean gpuperf.%s?", name, best);
+}
+
 /* __index of the gpuperf proxy; upvalue 1 is the real table. Reading
-   gpuperf.device without a device is an error, not nil. */
+   gpuperf.device without a device is an error, not nil; a near miss of a
+   name is an error that suggests it. */
 static int sb_gpuperf_index(lua_State *L)
 {
     lua_pushvalue(L, 2);
@@ -424,13 +473,16 @@ static int sb_gpuperf_index(lua_State *L)
     if (lua_isnil(L, -1) && lua_type(L, 2) == LUA_TSTRING &&
         strcmp(lua_tostring(L, 2), "device_count") == 0) {
         /* live: gpuperf.use_devices changes it */
-        lua_pushnumber(L, sb_ev(L)->wl.n_devices);
+        sb_eval_t *ev = sb_script(L)->ev;
+        lua_pushnumber(L, ev ? ev->wl.n_devices : 1);
         return 1;
     }
     if (lua_isnil(L, -1) && lua_type(L, 2) == LUA_TSTRING &&
         strcmp(lua_tostring(L, 2), "device") == 0)
         sb_error(L, "gpuperf.device: no device was given (the parameters are being listed); "
                     "choose one with --device");
+    if (lua_isnil(L, -1) && lua_type(L, 2) == LUA_TSTRING)
+        sb_suggest(L, lua_tostring(L, 2));
     return 1;
 }
 

@@ -9,6 +9,7 @@
  * script_api.c      the gpuperf table: params, device, handles, commands
  * script_launch.c   kernel templates and launches
  * script_ops.c      work constructors and their conversion into gp_op_t
+ * script_index.c    index functions sampled for a launch; pattern bounds
  *
  * C functions find their gp_script_t through lua_getallocf (the allocator's
  * user data), so the library keeps no global state.
@@ -69,6 +70,10 @@ typedef struct sb_eval {
     uint32_t cap_buffers, cap_streams, cap_cmds, cap_params;
     uint32_t n_launches;
     gp_op_t *scratch;       /* GP_SCRIPT_MAX_OPS ops for flattening */
+    uint32_t cap_samples;   /* wl.samples allocated */
+    struct sb_index_cache *icache; /* samples of index functions, for re-use */
+    uint32_t n_icache, cap_icache;
+    struct sb_sampling *sampling; /* an index function is being evaluated */
     uint32_t devices_used;  /* 1 + the highest device a command targeted */
     uint32_t devices_line;  /* line of that command */
     uint32_t cap_graphs;
@@ -242,12 +247,52 @@ void sb_launch_register(lua_State *L);
 /* Register the work constructors into the table at the top of the stack. */
 void sb_ops_register(lua_State *L);
 
+/* A loop around the op being flattened. */
+typedef struct sb_loop_ctx {
+    int var;      /* stack index of its counter's name (a string); 0: unnamed */
+    double trips;
+    uint32_t line;
+} sb_loop_ctx_t;
+
+/* State of one flattening of a work list. */
+typedef struct sb_flat {
+    gp_op_t *ops;         /* GP_SCRIPT_MAX_OPS slots */
+    uint32_t n;           /* ops so far */
+    uint32_t visits;      /* work entries walked */
+    int has_barrier;      /* a barrier appeared */
+    int load_seen;        /* a load came before, in program order */
+    /* the launch being built: index functions are sampled and accesses
+       checked against their buffers only when set (not for templates) */
+    const gp_launch_t *launch;
+    uint64_t total_blocks;
+    uint32_t n_loops;     /* loops around the current op */
+    sb_loop_ctx_t loops[GP_SCRIPT_MAX_DEPTH + 2];
+} sb_flat_t;
+
 /*
  * Flatten a work value (an op, or a list of ops and lists) at idx into
- * ops[*n..]; path names it in messages ("work"). depth: nesting so far.
- * Sets *has_barrier when a barrier appears.
+ * f->ops[f->n..]; path names it in messages ("work"). depth: nesting so far.
  */
-void sb_ops_flatten(const sb_ctx_t *c, int idx, const char *path, int depth,
-                    gp_op_t *ops, uint32_t *n, uint32_t *visits, int *has_barrier);
+void sb_ops_flatten(const sb_ctx_t *c, int idx, const char *path, int depth, sb_flat_t *f);
+
+/* ----------------------------------------------------- script_index.c */
+
+/* Register gpuperf.random into the table at the top of the stack. */
+void sb_index_register(lua_State *L);
+
+/*
+ * The memory op `op` (its table at stack index t, 0 when it has no index
+ * function) inside a launch being flattened: evaluate its index function
+ * (t.index) for the sampled threads
+ * and iterations, or check its pattern against its buffer. Fills
+ * op->access (sample, footprint and the nearest pattern shorthand).
+ */
+void sb_index_launch_op(const sb_ctx_t *c, sb_flat_t *f, int t, gp_op_t *op);
+
+/* Drop the samples kept for re-use (at the end of an evaluation). */
+void sb_index_forget(lua_State *L);
+
+/* The tag of an op as messages name it ("load", "atomic"). */
+const char *sb_op_tag(const gp_op_t *op);
 
 #endif /* GP_SCRIPT_INTERNAL_H */

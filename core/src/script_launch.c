@@ -117,8 +117,8 @@ static void sb_launch_fields(const sb_ctx_t *c, const sb_src_t *src, int partial
     lua_State *L = c->L;
     sb_eval_t *ev = sb_ev(L);
     gp_launch_t *ln = &k->launch;
-    int top = lua_gettop(L), has_barrier = 0;
-    uint32_t visits = 0;
+    int top = lua_gettop(L);
+    sb_flat_t f;
     luaL_checkstack(L, 2 * GP_ARRAY_LEN(sb_launch_keys) + LUA_MINSTACK, "launch fields");
     memset(k, 0, sizeof *k);
     ln->carveout_percent = -1;
@@ -161,16 +161,21 @@ static void sb_launch_fields(const sb_ctx_t *c, const sb_src_t *src, int partial
         *device = *stream && ev->wl.streams[*stream].device_line
                       ? ev->wl.streams[*stream].device
                       : 0;
-    if (sb_src_get(L, src, "work"))
-    {
-        sb_ops_flatten(c, lua_gettop(L), "work", 0, ev->scratch, &k->n_ops, &visits,
-                       &has_barrier);
-        sb_check_nesting(c, ev->scratch, k->n_ops);
-    }
-    ln->barriers_per_block = has_barrier ? 1 : 0;
     ln->threads_per_block =
         gp_mul_sat_u64(gp_mul_sat_u64(ln->block.x, ln->block.y), ln->block.z);
     k->total_blocks = gp_mul_sat_u64(gp_mul_sat_u64(ln->grid.x, ln->grid.y), ln->grid.z);
+    memset(&f, 0, sizeof f);
+    f.ops = ev->scratch;
+    if (!partial) { /* a launch: index functions are sampled for its shape */
+        f.launch = ln;
+        f.total_blocks = k->total_blocks;
+    }
+    if (sb_src_get(L, src, "work")) {
+        sb_ops_flatten(c, lua_gettop(L), "work", 0, &f);
+        k->n_ops = f.n;
+        sb_check_nesting(c, ev->scratch, k->n_ops);
+    }
+    ln->barriers_per_block = f.has_barrier ? 1 : 0;
     lua_settop(L, top);
 }
 

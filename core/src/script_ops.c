@@ -42,6 +42,14 @@ static const sb_opspec_t sb_opspecs[] = {
     {"sfu", GP_OP_SFU, SB_ARITH, "count"},
     {"conv", GP_OP_CONV, SB_ARITH, "count"},
     {"branch", GP_OP_BRANCH, SB_ARITH, "count"},
+    {"shfl", GP_OP_SHFL, SB_ARITH, "count"},
+    {"vote", GP_OP_VOTE, SB_ARITH, "count"},
+    {"match", GP_OP_MATCH, SB_ARITH, "count"},
+    {"warp_reduce", GP_OP_WARP_REDUCE, SB_ARITH, "count"},
+    {"idiv", GP_OP_IDIV, SB_ARITH, "count"},
+    {"imod", GP_OP_IDIV, SB_ARITH, "count"},
+    {"fdiv", GP_OP_FDIV, SB_ARITH, "count"},
+    {"rcp", GP_OP_RCP, SB_ARITH, "count"},
     {"barrier", GP_OP_BARRIER, SB_BARRIER, "count"},
     {"tensor", GP_OP_TENSOR, SB_TENSOR, "flops"},
     {"load", GP_OP_LOAD, SB_MEM, "count"},
@@ -72,13 +80,17 @@ enum {
     F_FOOTPRINT = 1u << 7,
     F_SPACE = 1u << 8,
     F_CONFLICTS = 1u << 9,
-    F_SCOPE = 1u << 10
+    F_SCOPE = 1u << 10,
+    F_INDEX = 1u << 11,
+    F_DEPENDS = 1u << 12,
+    F_BINS = 1u << 13,
+    F_RANGE = 1u << 14
 };
-static const char *const sb_mem_fields[] = {"buffer", "bytes",     "pattern", "stride",
-                                            "offset", "count",     "ilp",     "footprint",
-                                            "space",  "conflicts", "scope",   NULL};
+static const char *const sb_mem_fields[] = {
+    "buffer", "bytes", "pattern",   "stride", "offset",  "count", "ilp",   "footprint",
+    "space",  "conflicts", "scope", "index",  "depends", "bins",  "range", NULL};
 
-#define SB_ACCESS (F_BYTES | F_PATTERN | F_STRIDE | F_OFFSET | F_COUNT | F_ILP)
+#define SB_ACCESS (F_BYTES | F_PATTERN | F_STRIDE | F_OFFSET | F_COUNT | F_ILP | F_INDEX)
 #define SB_GLOBAL (SB_ACCESS | F_BUFFER | F_FOOTPRINT)
 
 /* Memory constructors: the op they make and the space they fix (-1: the
@@ -89,16 +101,16 @@ static const struct sb_memctor {
     int space;
     unsigned fields;
 } sb_memctors[] = {
-    {"load", "load", -1, SB_GLOBAL | F_SPACE},
-    {"store", "store", -1, SB_GLOBAL | F_SPACE},
+    {"load", "load", -1, SB_GLOBAL | F_SPACE | F_DEPENDS | F_RANGE},
+    {"store", "store", -1, SB_GLOBAL | F_SPACE | F_RANGE},
     {"atomic", "atomic", -1,
-     F_BUFFER | F_BYTES | F_COUNT | F_ILP | F_FOOTPRINT | F_SPACE | F_SCOPE},
-    {"async_copy", "async_copy", GP_SPACE_GLOBAL, SB_GLOBAL},
-    {"shared_load", "load", GP_SPACE_SHARED, SB_ACCESS | F_CONFLICTS},
+     F_BUFFER | F_BYTES | F_COUNT | F_ILP | F_FOOTPRINT | F_SPACE | F_SCOPE | F_INDEX | F_BINS},
+    {"async_copy", "async_copy", GP_SPACE_GLOBAL, SB_GLOBAL | F_RANGE},
+    {"shared_load", "load", GP_SPACE_SHARED, SB_ACCESS | F_CONFLICTS | F_DEPENDS},
     {"shared_store", "store", GP_SPACE_SHARED, SB_ACCESS | F_CONFLICTS},
-    {"local_load", "load", GP_SPACE_LOCAL, SB_ACCESS | F_FOOTPRINT},
+    {"local_load", "load", GP_SPACE_LOCAL, SB_ACCESS | F_FOOTPRINT | F_DEPENDS},
     {"local_store", "store", GP_SPACE_LOCAL, SB_ACCESS | F_FOOTPRINT},
-    {"const_load", "load", GP_SPACE_CONSTANT, SB_GLOBAL},
+    {"const_load", "load", GP_SPACE_CONSTANT, SB_GLOBAL | F_DEPENDS},
 };
 
 /* ---------------------------------------------------------------- checks */
@@ -133,13 +145,63 @@ static int sb_space_allowed(uint32_t kind, uint32_t space)
     }
 }
 
+/* `range = {lo, hi}` (at v) of a random access: the elements it may touch. */
+static void sb_range_check(const sb_ctx_t *c, int v, int t, gp_op_t *op, const gp_buffer_t *buf)
+{
+    lua_State *L = c->L;
+    gp_access_t *a = &op->access;
+    int64_t lo, hi;
+    int top = lua_gettop(L);
+    if (a->pattern != GP_PATTERN_RANDOM)
+        sb_fail(c, "'range' needs pattern \"random\", but the pattern is \"%s\"",
+                sb_pattern_names[a->pattern]);
+    if (!sb_is_plain(L, v) || lua_objlen(L, v) != 2 || sb_table_size(L, v, 3) != 2)
+        sb_fail_value(c, v, "range", "{lo, hi}: the first and last element index a thread may "
+                                     "touch");
+    lua_rawgeti(L, v, 1);
+    lo = sb_check_int(c, lua_gettop(L), "range[1]", GP_SCRIPT_MAX_ELEMS);
+    lua_rawgeti(L, v, 2);
+    hi = sb_check_int(c, lua_gettop(L), "range[2]", GP_SCRIPT_MAX_ELEMS);
+    if (lo < 0 || hi < lo)
+        sb_fail(c, "'range' = {%lld, %lld}: give 0 <= lo <= hi", (long long)lo, (long long)hi);
+    if (buf && (double)(hi + 1) * a->elem_bytes > (double)buf->bytes)
+        sb_fail(c, "'range' = {%lld, %lld} goes past the end of buffer '%s' (%llu elements of "
+                   "%u bytes)",
+                (long long)lo, (long long)hi, buf->name,
+                (unsigned long long)(buf->bytes / a->elem_bytes), a->elem_bytes);
+    if (sb_get(L, t, "footprint"))
+        sb_fail(c, "give either 'range' or 'footprint': the range decides the footprint");
+    lua_settop(L, top);
+    if (sb_get(L, t, "offset"))
+        sb_fail(c, "give either 'range' or 'offset': the range says where the elements start");
+    lua_settop(L, top);
+    a->offset_elems = lo;
+    a->footprint_bytes = (uint64_t)(hi - lo + 1) * a->elem_bytes;
+}
+
+const char *sb_op_tag(const gp_op_t *op)
+{
+    size_t i;
+    for (i = 0; i < GP_ARRAY_LEN(sb_opspecs); i++)
+        if (sb_opspecs[i].kind == op->kind)
+            return sb_opspecs[i].tag;
+    return "op";
+}
+
 /* The access fields of a memory op in table t. */
-static void sb_mem_check(const sb_ctx_t *c, int t, const sb_opspec_t *spec, gp_op_t *op)
+/* What a check found beyond the gp_op_t: fields that other fields decide. */
+typedef struct sb_opinfo {
+    int has_index; /* an index function */
+    int has_range; /* range = {lo, hi} */
+} sb_opinfo_t;
+
+static void sb_mem_check(const sb_ctx_t *c, int t, const sb_opspec_t *spec, gp_op_t *op,
+                         sb_opinfo_t *info)
 {
     lua_State *L = c->L;
     gp_access_t *a = &op->access;
     const gp_buffer_t *buf = NULL;
-    int top = lua_gettop(L), v = top + 1;
+    int top = lua_gettop(L), v = top + 1, has_index = 0;
     uint64_t bytes;
     if (sb_get(L, t, "space"))
         op->space = (uint32_t)sb_check_enum(c, v, "space", sb_space_names);
@@ -170,6 +232,25 @@ static void sb_mem_check(const sb_ctx_t *c, int t, const sb_opspec_t *spec, gp_o
         a->buffer = (uint32_t)i;
     }
     lua_settop(L, top);
+
+    if (sb_get(L, t, "index")) {
+        if (lua_type(L, v) != LUA_TFUNCTION)
+            sb_fail_value(c, v, "index", "a function(t) returning the element index thread t "
+                                         "touches");
+        has_index = 1;
+    }
+    lua_settop(L, top);
+    if (has_index) {
+        static const char *const clash[] = {"pattern", "stride", "offset", "range", NULL};
+        size_t i;
+        for (i = 0; clash[i]; i++) {
+            if (sb_get(L, t, clash[i]))
+                sb_fail(c, "give either 'index' or '%s': both say which elements the threads "
+                           "touch",
+                        clash[i]);
+            lua_settop(L, top);
+        }
+    }
 
     a->stride_elems = 1;
     if (sb_get(L, t, "stride"))
@@ -214,13 +295,69 @@ static void sb_mem_check(const sb_ctx_t *c, int t, const sb_opspec_t *spec, gp_o
     if (sb_get(L, t, "scope")) {
         if (op->kind != GP_OP_ATOMIC)
             sb_fail(c, "'scope' applies to atomics only");
+        if (has_index)
+            sb_fail(c, "give either 'index' or 'scope': both say which addresses the threads "
+                       "share");
         a->atomic_scope = (uint32_t)sb_check_enum(c, v, "scope", sb_scope_names);
     }
     lua_settop(L, top);
+    /* (the constructors refuse these fields on other ops, so only the ops
+       that take them look) */
+    if (op->kind == GP_OP_LOAD && sb_get(L, t, "depends")) {
+        if (op->kind != GP_OP_LOAD)
+            sb_fail(c, "'depends' applies to loads only (the other ops already wait for the "
+                       "load before them)");
+        if (lua_type(L, v) != LUA_TBOOLEAN)
+            sb_fail_value(c, v, "depends", "true or false");
+        a->depends = (uint32_t)lua_toboolean(L, v);
+    }
+    lua_settop(L, top);
+    if (op->kind == GP_OP_ATOMIC && sb_get(L, t, "bins")) {
+        if (has_index || sb_get(L, t, "scope"))
+            sb_fail(c, "give one of 'bins', 'index' and 'scope': each says which addresses the "
+                       "threads share");
+        lua_settop(L, top + 1);
+        a->bins = sb_check_uint(c, v, "bins", 1, GP_SCRIPT_MAX_ELEMS);
+        if (buf && (double)a->bins * a->elem_bytes > (double)buf->bytes)
+            sb_fail(c, "'bins' = %llu of %u bytes do not fit buffer '%s' (%llu bytes)",
+                    (unsigned long long)a->bins, a->elem_bytes, buf->name,
+                    (unsigned long long)buf->bytes);
+    }
+    lua_settop(L, top);
+    if (sb_get(L, t, "range")) {
+        sb_range_check(c, v, t, op, buf);
+        info->has_range = 1;
+    }
+    lua_settop(L, top);
+    info->has_index = has_index;
+}
+
+/* Names an index function's thread table already has. */
+static const char *const sb_thread_fields[] = {"x",  "y",  "z",    "bx",   "by", "bz",
+                                               "gx", "gy", "gz", "lane", "warp", NULL};
+
+/* A loop counter's name (at v): an identifier that is not a thread field. */
+static void sb_check_var(const sb_ctx_t *c, int v)
+{
+    lua_State *L = c->L;
+    size_t len, i;
+    const char *s = lua_type(L, v) == LUA_TSTRING ? lua_tolstring(L, v, &len) : NULL;
+    int ok = s && len >= 1 && len <= GP_SCRIPT_MAX_NAME && !(s[0] >= '0' && s[0] <= '9');
+    for (i = 0; ok && i < len; i++)
+        ok = (s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') ||
+             (s[i] >= '0' && s[i] <= '9') || s[i] == '_';
+    if (!ok)
+        sb_fail_value(c, v, "var", "the name of the loop counter, an identifier");
+    for (i = 0; sb_thread_fields[i]; i++)
+        if (strcmp(s, sb_thread_fields[i]) == 0)
+            sb_fail(c, "'var' = \"%s\" is taken: index functions already see t.%s (the thread "
+                       "and block coordinates); name the counter otherwise",
+                    s, s);
 }
 
 /* Check the op table t into *op; returns its spec. */
-static const sb_opspec_t *sb_op_check(const sb_ctx_t *c, int t, gp_op_t *op)
+static const sb_opspec_t *sb_op_check(const sb_ctx_t *c, int t, gp_op_t *op,
+                                      sb_opinfo_t *info)
 {
     lua_State *L = c->L;
     const sb_opspec_t *spec = NULL;
@@ -234,6 +371,7 @@ static const sb_opspec_t *sb_op_check(const sb_ctx_t *c, int t, gp_op_t *op)
         sb_fail_value(c, v, "op", "the name of a gpuperf operation");
     lua_settop(L, top);
     memset(op, 0, sizeof *op);
+    memset(info, 0, sizeof *info);
     op->kind = spec->kind;
     op->ilp = 1;
     op->count = 1;
@@ -263,14 +401,24 @@ static const sb_opspec_t *sb_op_check(const sb_ctx_t *c, int t, gp_op_t *op)
         lua_settop(L, top);
     }
     if (spec->cls == SB_MEM)
-        sb_mem_check(c, t, spec, op);
+        sb_mem_check(c, t, spec, op, info);
+    if (spec->kind == GP_OP_LOOP) {
+        if (sb_get(L, t, "var"))
+            sb_check_var(c, v);
+        lua_settop(L, top);
+    }
     return spec;
 }
 
-/* Write the resolved values back into t, so that scripts can read them. */
-static void sb_op_fill(lua_State *L, int t, const sb_opspec_t *spec, const gp_op_t *op)
+/* Write the resolved values back into t, so that scripts can read them.
+   Fields that other fields decide (the pattern of an index function, the
+   footprint of a range, the scope of bins) stay absent, so that the
+   launch's second check reads the table as the script wrote it. */
+static void sb_op_fill(lua_State *L, int t, const sb_opspec_t *spec, const gp_op_t *op,
+                       const sb_opinfo_t *info)
 {
     const gp_access_t *a = &op->access;
+    int has_index = info->has_index, has_range = info->has_range;
     lua_pushnumber(L, op->count);
     lua_setfield(L, t, spec->count_key);
     if (spec->cls == SB_ARITH || spec->cls == SB_TENSOR || spec->cls == SB_MEM) {
@@ -287,13 +435,17 @@ static void sb_op_fill(lua_State *L, int t, const sb_opspec_t *spec, const gp_op
     lua_setfield(L, t, "space");
     lua_pushnumber(L, a->elem_bytes);
     lua_setfield(L, t, "bytes");
-    lua_pushstring(L, sb_pattern_names[a->pattern]);
-    lua_setfield(L, t, "pattern");
-    lua_pushnumber(L, (lua_Number)a->stride_elems);
-    lua_setfield(L, t, "stride");
-    lua_pushnumber(L, (lua_Number)a->offset_elems);
-    lua_setfield(L, t, "offset");
-    if (a->footprint_bytes) {
+    if (!has_index) {
+        lua_pushstring(L, sb_pattern_names[a->pattern]);
+        lua_setfield(L, t, "pattern");
+        lua_pushnumber(L, (lua_Number)a->stride_elems);
+        lua_setfield(L, t, "stride");
+    }
+    if (!has_index && !has_range) {
+        lua_pushnumber(L, (lua_Number)a->offset_elems);
+        lua_setfield(L, t, "offset");
+    }
+    if (a->footprint_bytes && !has_range) {
         lua_pushnumber(L, (lua_Number)a->footprint_bytes);
         lua_setfield(L, t, "footprint");
     }
@@ -301,7 +453,7 @@ static void sb_op_fill(lua_State *L, int t, const sb_opspec_t *spec, const gp_op
         lua_pushnumber(L, a->conflict_ways);
         lua_setfield(L, t, "conflicts");
     }
-    if (op->kind == GP_OP_ATOMIC) {
+    if (op->kind == GP_OP_ATOMIC && !has_index && !a->bins) {
         lua_pushstring(L, sb_scope_names[a->atomic_scope]);
         lua_setfield(L, t, "scope");
     }
@@ -320,31 +472,74 @@ static void sb_describe_type(lua_State *L, int idx, char *buf, size_t size)
         snprintf(buf, size, "a %s", lua_typename(L, lua_type(L, idx)));
 }
 
-/* One op (idx) into ops[*n], then its body if it has one. */
-static void sb_flatten_op(const sb_ctx_t *c, int idx, const char *path, int depth, gp_op_t *ops,
-                          uint32_t *n, uint32_t *visits, int *has_barrier)
+/* A memory op inside the work being flattened: its dependency, then (in
+   a launch) its addresses. */
+static void sb_flatten_mem(const sb_ctx_t *sub, int idx, sb_flat_t *f, gp_op_t *op,
+                           int has_index)
+{
+    if (op->access.depends && !f->load_seen && f->n_loops == 0)
+        sb_fail(sub, "'depends' = true, but no load comes before this one (its address would "
+                     "be the value of the load before it); put the load it waits for first, "
+                     "or both in a loop");
+    if (f->launch)
+        sb_index_launch_op(sub, f, has_index ? idx : 0, op);
+    if (op->kind == GP_OP_LOAD)
+        f->load_seen = 1;
+}
+
+/* The counter of the loop op at idx, if it names one: pushed (nil when not),
+   checked against the loops around it. */
+static void sb_flatten_var(const sb_ctx_t *sub, int idx, sb_flat_t *f, const gp_op_t *op)
+{
+    lua_State *L = sub->L;
+    uint32_t i;
+    sb_loop_ctx_t *lp = &f->loops[f->n_loops];
+    lua_getfield(L, idx, "var");
+    lp->var = lua_type(L, -1) == LUA_TSTRING ? lua_gettop(L) : 0;
+    lp->trips = op->count;
+    lp->line = op->line;
+    for (i = 0; lp->var && i < f->n_loops; i++)
+        if (f->loops[i].var && lua_rawequal(L, f->loops[i].var, lp->var))
+            sb_fail(sub, "loop counter '%s' is already the counter of the loop at line %u "
+                         "around it; give each nested loop its own name",
+                    lua_tostring(L, lp->var), f->loops[i].line);
+}
+
+/* One op (idx) into f->ops[f->n], then its body if it has one. */
+static void sb_flatten_op(const sb_ctx_t *c, int idx, const char *path, int depth, sb_flat_t *f)
 {
     lua_State *L = c->L;
     const sb_opspec_t *spec;
     sb_ctx_t sub = {L, ""};
+    sb_opinfo_t info;
     char body[256];
     uint32_t pos;
-    if (*n >= GP_SCRIPT_MAX_OPS)
+    if (f->n >= GP_SCRIPT_MAX_OPS)
         sb_fail(c, "%s: more than %u operations in one kernel (after flattening loops and lists)",
                 path, GP_SCRIPT_MAX_OPS);
     gp_snprintf(sub.where, sizeof sub.where, "%s: %s", c->where, path);
-    pos = (*n)++;
-    spec = sb_op_check(&sub, idx, &ops[pos]);
+    pos = f->n++;
+    spec = sb_op_check(&sub, idx, &f->ops[pos], &info);
     if (spec->kind == GP_OP_BARRIER)
-        *has_barrier = 1;
+        f->has_barrier = 1;
+    if (spec->cls == SB_MEM)
+        sb_flatten_mem(&sub, idx, f, &f->ops[pos], info.has_index);
     if (spec->cls != SB_BODY)
         return;
+    if (spec->kind == GP_OP_LOOP)
+        sb_flatten_var(&sub, idx, f, &f->ops[pos]);
     snprintf(body, sizeof body, "%s.body", path);
     if (!sb_get(L, idx, "body") || lua_type(L, -1) != LUA_TTABLE)
         sb_fail_value(&sub, lua_gettop(L), "body", "a list of operations");
-    sb_ops_flatten(c, lua_gettop(L), body, depth + 1, ops, n, visits, has_barrier);
+    if (spec->kind == GP_OP_LOOP)
+        f->n_loops++;
+    sb_ops_flatten(c, lua_gettop(L), body, depth + 1, f);
+    if (spec->kind == GP_OP_LOOP) {
+        f->n_loops--;
+        lua_pop(L, 1); /* the counter's name */
+    }
     lua_pop(L, 1);
-    ops[pos].body_len = *n - pos - 1;
+    f->ops[pos].body_len = f->n - pos - 1;
 }
 
 /* Name the first key of the list at idx that is not 1..len, and fail. */
@@ -364,8 +559,7 @@ static void sb_fail_non_list(const sb_ctx_t *c, int idx, const char *path, size_
             key);
 }
 
-void sb_ops_flatten(const sb_ctx_t *c, int idx, const char *path, int depth, gp_op_t *ops,
-                    uint32_t *n, uint32_t *visits, int *has_barrier)
+void sb_ops_flatten(const sb_ctx_t *c, int idx, const char *path, int depth, sb_flat_t *f)
 {
     lua_State *L = c->L;
     char what[96], child[256];
@@ -373,7 +567,7 @@ void sb_ops_flatten(const sb_ctx_t *c, int idx, const char *path, int depth, gp_
     if (idx < 0)
         idx = lua_gettop(L) + idx + 1;
     luaL_checkstack(L, 8, "work nested too deeply");
-    if (++*visits > GP_SCRIPT_MAX_VISITS)
+    if (++f->visits > GP_SCRIPT_MAX_VISITS)
         sb_fail(c, "%s: more than %u work entries to walk (shared sub-lists count each time)",
                 path, GP_SCRIPT_MAX_VISITS);
     sb_charge(L, 8);
@@ -381,7 +575,7 @@ void sb_ops_flatten(const sb_ctx_t *c, int idx, const char *path, int depth, gp_
         sb_fail(c, "%s: work nested more than %d levels deep (loops, diverges and sub-lists)",
                 path, GP_SCRIPT_MAX_DEPTH);
     if (sb_is_tagged(L, idx, &sb_key_op_mt)) {
-        sb_flatten_op(c, idx, path, depth, ops, n, visits, has_barrier);
+        sb_flatten_op(c, idx, path, depth, f);
         return;
     }
     if (!sb_is_plain(L, idx)) {
@@ -396,8 +590,7 @@ void sb_ops_flatten(const sb_ctx_t *c, int idx, const char *path, int depth, gp_
     for (i = 1; i <= len; i++) {
         lua_rawgeti(L, idx, (int)i);
         snprintf(child, sizeof child, "%s[%zu]", path, i);
-        sb_ops_flatten(c, lua_gettop(L), child, depth + sb_is_plain(L, -1), ops, n, visits,
-                       has_barrier);
+        sb_ops_flatten(c, lua_gettop(L), child, depth + sb_is_plain(L, -1), f);
         lua_pop(L, 1);
     }
 }
@@ -412,20 +605,22 @@ static int sb_op_finish(const sb_ctx_t *c, const char *tag)
     int t = lua_gettop(L);
     const sb_opspec_t *spec;
     gp_op_t op;
+    sb_opinfo_t info;
     lua_pushstring(L, tag);
     lua_setfield(L, t, "op");
     lua_pushinteger(L, sb_line(L, 1));
     lua_setfield(L, t, "line");
-    spec = sb_op_check(c, t, &op);
+    spec = sb_op_check(c, t, &op, &info);
     if (spec->cls == SB_BODY) {
-        uint32_t n = 0, visits = 0;
-        int has_barrier = 0;
+        sb_flat_t f;
+        memset(&f, 0, sizeof f);
+        f.ops = sb_ev(L)->scratch;
+        f.n_loops = spec->kind == GP_OP_LOOP; /* a dependent load may wait for itself */
         lua_getfield(L, t, "body");
-        sb_ops_flatten(c, lua_gettop(L), "body", 1, sb_ev(L)->scratch, &n, &visits,
-                       &has_barrier);
+        sb_ops_flatten(c, lua_gettop(L), "body", 1, &f);
         lua_pop(L, 1);
     }
-    sb_op_fill(L, t, spec, &op);
+    sb_op_fill(L, t, spec, &op, &info);
     lua_pushlightuserdata(L, (void *)&sb_key_op_mt);
     lua_rawget(L, LUA_REGISTRYINDEX);
     lua_setmetatable(L, t);
@@ -549,21 +744,53 @@ static int l_mem(lua_State *L)
     return sb_op_finish(&c, m->tag);
 }
 
-/* gpuperf.loop(trips, {body}) / gpuperf.diverge(paths, {body}).
+/* gpuperf.loop(trips, {body}) / gpuperf.diverge(paths, {body}), or one
+   table: gpuperf.loop{trips, var = "k", body = {...}} (var: loops only).
    Upvalue 1: sb_opspecs index. */
 static int l_body(lua_State *L)
 {
     const sb_opspec_t *spec = &sb_opspecs[lua_tointeger(L, lua_upvalueindex(1))];
+    const char *keys[4] = {spec->count_key, "body", NULL, NULL};
     sb_ctx_t c = {L, ""};
+    int is_loop = spec->kind == GP_OP_LOOP;
     snprintf(c.where, sizeof c.where, "gpuperf.%s", spec->tag);
-    if (lua_gettop(L) != 2)
-        sb_fail(&c, "takes (%s, {operations...}), got %d arguments", spec->count_key,
-                lua_gettop(L));
-    if (lua_type(L, 2) != LUA_TTABLE)
-        sb_fail_value(&c, 2, "body", "a list of operations");
-    lua_createtable(L, 0, 4);
-    sb_set_from(L, spec->count_key, 1);
-    sb_set_from(L, "body", 2);
+    if (is_loop)
+        keys[2] = "var";
+    if (lua_gettop(L) == 1 && sb_is_plain(L, 1)) {
+        int i;
+        sb_check_keys(&c, 1, keys, 2);
+        for (i = 0; i < 2; i++) {
+            lua_rawgeti(L, 1, i + 1);
+            lua_getfield(L, 1, keys[i]);
+            if (!lua_isnil(L, -1) && !lua_isnil(L, -2))
+                sb_fail(&c, "give '%s' once: as [%d] or as %s =", keys[i], i + 1, keys[i]);
+            if (lua_isnil(L, -1))
+                lua_pop(L, 1);
+            else
+                lua_remove(L, -2);
+        }
+        if (lua_isnil(L, 2))
+            sb_fail(&c, "'%s' is required: gpuperf.%s{n, %sbody = {...}}", spec->count_key,
+                    spec->tag, is_loop ? "var = \"k\", " : "");
+        if (is_loop)
+            lua_getfield(L, 1, "var");
+        else
+            lua_pushnil(L);
+    } else {
+        if (lua_gettop(L) != 2)
+            sb_fail(&c, "takes (%s, {operations...})%s, got %d arguments", spec->count_key,
+                    is_loop ? " or {n, var = \"k\", body = {...}}" : "", lua_gettop(L));
+        lua_pushnil(L);
+        lua_insert(L, 1); /* 1: unused, 2: count, 3: body, 4: var */
+        lua_pushnil(L);
+    }
+    if (lua_type(L, 3) != LUA_TTABLE)
+        sb_fail_value(&c, 3, "body", "a list of operations");
+    lua_createtable(L, 0, 5);
+    sb_set_from(L, spec->count_key, 2);
+    sb_set_from(L, "body", 3);
+    if (!lua_isnil(L, 4))
+        sb_set_from(L, "var", 4);
     return sb_op_finish(&c, spec->tag);
 }
 
@@ -587,4 +814,5 @@ void sb_ops_register(lua_State *L)
         lua_pushcclosure(L, l_mem, 1);
         lua_setfield(L, -2, sb_memctors[i].name);
     }
+    sb_index_register(L);
 }

@@ -326,16 +326,21 @@ static int sb_print(lua_State *L)
 
 /* ---------------------------------------------------------------- require */
 
-/* 1 if name is a plain module name: [A-Za-z0-9_]{1,63}. */
+/* 1 if name is a plain module name: 1 to 63 letters, digits, '_', '-'
+   and '.', not starting with '.' and without "..", so that NAME.lua is a
+   file of the script's own folder (a '.' is part of the file name, not a
+   folder separator). */
 static int sb_module_name_ok(const char *name, size_t len)
 {
     size_t i;
-    if (len < 1 || len > GP_SCRIPT_MAX_NAME)
+    if (len < 1 || len > GP_SCRIPT_MAX_NAME || name[0] == '.')
         return 0;
     for (i = 0; i < len; i++) {
         char ch = name[i];
         if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
-              (ch >= '0' && ch <= '9') || ch == '_'))
+              (ch >= '0' && ch <= '9') || ch == '_' || ch == '-' || ch == '.'))
+            return 0;
+        if (ch == '.' && i + 1 < len && name[i + 1] == '.')
             return 0;
     }
     return 1;
@@ -402,8 +407,9 @@ static int sb_require(lua_State *L)
     name = lua_tolstring(L, 1, &len);
     if (!sb_module_name_ok(name, len)) {
         sb_describe(L, 1, got, sizeof got);
-        sb_error(L, "require %s: a module name is a plain name of letters, digits and '_'; "
-                    "NAME.lua is loaded from the script's folder",
+        sb_error(L, "require %s: a module name is a plain name of letters, digits, '_', '-' "
+                    "and '.' (not starting with '.', no \"..\"); NAME.lua is loaded from the "
+                    "script's folder",
                  got);
     }
     lua_settop(L, 1);

@@ -28,6 +28,9 @@ void gp_workload_free(gp_workload_t *wl)
         free(wl->graphs[i].cmds);
     }
     free(wl->graphs);
+    for (i = 0; i < wl->n_samples; i++)
+        free(wl->samples[i]);
+    free(wl->samples);
     free(wl->cmds);
     free(wl->buffers);
     free(wl->streams);

@@ -118,6 +118,10 @@ typedef struct gp_workload {
     uint32_t n_params;
     gp_graph_t *graphs;     /* captured graphs, replayed by GP_CMD_GRAPH */
     uint32_t n_graphs;
+    /* addresses sampled from index functions, which the ops' access.sample
+       point to (each one allocation: the struct, then its offsets) */
+    gp_lane_sample_t **samples;
+    uint32_t n_samples;
 } gp_workload_t;
 
 /* Release everything the workload owns and zero it. Safe on a zeroed one. */

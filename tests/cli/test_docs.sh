@@ -1,10 +1,15 @@
 #!/bin/sh
 # Every example of docs/workloads.md runs: each ```lua block is a whole
-# script, predicted with `gpuperf predict --device h200-sxm`. The first lines
+# script, predicted with `gpuperf predict --device h200-sxm` (a block opened
+# with "```lua pending" describes a function gpuperf does not have yet and
+# is not run). The first lines
 # of a block may say, as Lua comments:
 #   -- expect error: TEXT   the prediction fails and stderr contains TEXT
 #   -- args: ARGS           extra arguments (e.g. -p n=2^20)
 #   -- file: NAME.lua       a module for `require`: saved as NAME.lua, not run
+#   -- parse only           run with `gpuperf predict --check`: the script is
+#                           evaluated and checked, nothing is predicted (for
+#                           ops whose costing a generation does not have yet)
 . "$(dirname "$0")/lib.sh"
 DOC="$GP_SOURCE_DIR/docs/workloads.md"
 
@@ -33,11 +38,16 @@ for f in "$TMP"/docs/block-*.lua; do
     case_ "docs/workloads.md:$line"
     want_err=$(sed -n 's/^-- expect error: *//p' "$f" | head -n 1)
     args=$(sed -n 's/^-- args: *//p' "$f" | head -n 1)
+    check=""
+    grep -q '^-- parse only' "$f" && check="--check"
     # shellcheck disable=SC2086 # args are words
-    gp predict --device h200-sxm "$f" $args
+    gp predict --device h200-sxm "$f" $args $check
     if [ -n "$want_err" ]; then
         if [ "$STATUS" -ne 0 ]; then ok; else bad "the example should fail"; fi
         expect_err "$want_err"
+    elif [ -n "$check" ]; then
+        expect_status 0
+        expect_out "nothing predicted (--check)"
     else
         expect_status 0
         expect_out "total"

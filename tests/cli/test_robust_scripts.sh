@@ -75,7 +75,7 @@ expect_err "sb_absent.lua: the script launches no kernel and copies nothing"
 
 # ------------------------------------------------------------------- require
 case_ "require: a path"
-refused "$P: sb_require_dotdot.lua:2: require \"../x\": a module name is a plain name of letters, digits and '_'; NAME.lua is loaded from the script's folder" \
+refused "$P: sb_require_dotdot.lua:2: require \"../x\": a module name is a plain name of letters, digits, '_', '-' and '.' (not starting with '.', no \"..\"); NAME.lua is loaded from the script's folder" \
     predict --device h200-sxm $O/sb_require_dotdot.lua
 case_ "require: a cycle"
 refused "$P: circ_b.lua:1: require 'circ_a': circular require (the module is still loading)" \

@@ -1116,10 +1116,10 @@ static const bad_case_t bad_cases[] = {
      NULL, 0, 0},
     {"sb_require_dotdot.lua",
      "sb_require_dotdot.lua:2: require \"../x\": a module name is a "
-     "plain name of letters, digits and '_'",
+     "plain name of letters, digits, '_', '-' and '.'",
      NULL, 0, 0},
     {"sb_require_dots.lua",
-     "sb_require_dots.lua:2: require \"a.b\": a module name is a plain "
+     "sb_require_dots.lua:2: require \".hidden\": a module name is a plain "
      "name",
      NULL, 0, 0},
     {"sb_require_missing.lua",

@@ -1,2 +1,2 @@
--- no dotted module names
-local m = require("a.b")
+-- no hidden files: a module name does not start with '.'
+local m = require(".hidden")

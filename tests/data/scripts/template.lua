@@ -1,5 +1,5 @@
 -- Kernel templates, launch overrides and default names.
-local x = gpuperf.buffer("x", 1024)
+local x = gpuperf.buffer("x", 4096)
 local scale = gpuperf.kernel{
   name = "scale", block = 128, regs = 20, smem = 512,
   work = { gpuperf.load{x}, gpuperf.fp32(1), gpuperf.store{x} },

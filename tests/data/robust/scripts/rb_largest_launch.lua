@@ -4,7 +4,7 @@
 local d = gpuperf.device
 local b = gpuperf.buffer("huge", 1e18)
 local w = { gpuperf.fp32(1e18), gpuperf.load{b, pattern = "random", count = 1e18, bytes = 16},
-            gpuperf.store{b, count = 1e18} }
+            gpuperf.store{b, pattern = "random", count = 1e18} }
 if d.compute_capability >= 1.1 then -- atomics from 1.1 on
   w[#w + 1] = gpuperf.atomic{b, scope = "same", count = 1e18}
 end

@@ -1,0 +1,940 @@
+/*
+ * script_index.c - where the threads of a launch read and write: index
+ * functions (`index = function(t) ... end`) evaluated for a sample of
+ * threads and iterations, and the bounds of the pattern shorthands.
+ *
+ * The sample (docs/workloads.md, "Index functions"): warp 0 of block
+ * (0,0,0) at the first iteration of every named loop (the origin); from it,
+ * one step, the middle and the last position along each axis alone (the
+ * warp within the block, blockIdx.x, .y, .z, each named loop's counter);
+ * then every axis at its middle and every axis at its last position. Every
+ * lane of each sampled warp is evaluated, so a sampled index outside its
+ * buffer is an error naming the thread. Footprints extrapolate from the
+ * steps: a step along an axis that touches a fraction r of new bytes makes
+ * N positions touch 1 + (N - 1) r times the bytes of one; launches small
+ * enough are enumerated whole instead.
+ */
+#include <lauxlib.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "script_internal.h"
+
+#define SB_FIXED_AXES 4 /* the warp in the block, blockIdx.x, .y, .z */
+#define SB_MAX_AXES (SB_FIXED_AXES + GP_SCRIPT_MAX_DEPTH + 2)
+/* the origin, three positions per axis, two corners, and one step along
+   each fixed axis at the three positions of each loop */
+#define SB_MAX_LOOP_AXES (SB_MAX_AXES - SB_FIXED_AXES)
+#define SB_MAX_INST (1 + 3 * SB_MAX_AXES + 2 + SB_FIXED_AXES * 3 * SB_MAX_LOOP_AXES)
+/* instances in one family: a warp at the sampled iterations */
+#define SB_MAX_FAMILY (1 + 3 * SB_MAX_LOOP_AXES)
+#define SB_MAX_LANES 64
+/* Launches with at most this many thread-iterations are enumerated whole:
+   their footprints are exact. */
+#define SB_EXACT_MAX 4096.0
+/* Index functions whose samples are kept for re-use, per evaluation. */
+#define SB_CACHE_MAX 256
+#define SB_CACHE_UPVALUES 8
+
+/* The state gpuperf.random draws from while a function is sampled. */
+typedef struct sb_sampling {
+    uint64_t rng;
+    int random_used;
+    int64_t lo, hi; /* the widest range asked for */
+} sb_sampling_t;
+
+/* A sampled index function kept for the next launch of the same op. */
+typedef struct sb_index_cache {
+    const void *table, *fn;
+    gp_dim3_t grid, block;
+    uint64_t smem;
+    uint32_t n_named;
+    double trips[GP_SCRIPT_MAX_DEPTH + 2];
+    int n_up;                      /* upvalues fingerprinted */
+    int up_type[SB_CACHE_UPVALUES];
+    double up_num[SB_CACHE_UPVALUES];
+    const void *up_ptr[SB_CACHE_UPVALUES];
+    gp_access_t access;            /* the result, sample included */
+} sb_index_cache_t;
+
+/* Thread-table keys, in this order on the stack from job->keys. */
+enum { K_X, K_Y, K_Z, K_BX, K_BY, K_BZ, K_GX, K_GY, K_GZ, K_LANE, K_WARP, K_COUNT };
+static const char *const sb_keys[K_COUNT] = {"x",  "y",  "z",  "bx",   "by",  "bz",
+                                             "gx", "gy", "gz", "lane", "warp"};
+
+/* One sampling of one op. */
+typedef struct sb_job {
+    const sb_ctx_t *c;
+    sb_flat_t *f;
+    gp_op_t *op;
+    sb_sampling_t rs;
+    int fn, tbl, keys;           /* stack indices */
+    char opname[128];            /* "load 'x'" */
+    char src[128];               /* "script.lua:12" where the function is */
+    uint64_t elems;              /* indices must stay below this */
+    char bound[160];             /* "buffer x (1024 elements of 4 bytes)" */
+    uint32_t ws;                 /* lanes per warp */
+    uint32_t n_axes;
+    double ext[SB_MAX_AXES];     /* positions along each axis */
+    double trips[SB_MAX_AXES];   /* loops: trips as written (may be fractional) */
+    int var[SB_MAX_AXES];        /* loops: stack index of the counter's name */
+    uint32_t n_inst;
+    double coord[SB_MAX_INST][SB_MAX_AXES];
+    int step[SB_MAX_AXES];       /* instance one step along the axis; -1 none */
+    /* the origin's family (the origin warp at the sampled iterations of
+       every loop) and the family of the step along each fixed axis */
+    int fam[SB_FIXED_AXES + 1][SB_MAX_FAMILY];
+    uint32_t n_fam[SB_FIXED_AXES + 1];
+    int64_t *off;                /* n_inst * ws byte offsets */
+    double total;                /* thread-iterations of the launch */
+    int64_t *exact;              /* 3 * total offsets when enumerated whole, or NULL */
+    const int64_t *expect;       /* a cached sample's first warp to compare with, or NULL */
+    int matches;                 /* the first warp gave the expected offsets */
+    double last[K_COUNT];        /* what the thread table holds (NAN: unset) */
+} sb_job_t;
+
+/* ------------------------------------------------------------ helpers */
+
+/* splitmix64 */
+static uint64_t sb_rand_next(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+static int sb_cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Distinct bytes of n accesses of `bytes` each at offs (negatives skipped);
+   sorts offs in place. */
+static double sb_distinct(int64_t *offs, size_t n, uint32_t bytes)
+{
+    double total = 0;
+    size_t i;
+    qsort(offs, n, sizeof *offs, sb_cmp_i64);
+    for (i = 0; i < n; i++) {
+        if (offs[i] < 0)
+            continue;
+        if (i + 1 < n)
+            total += (double)GP_MIN((int64_t)bytes, offs[i + 1] - offs[i]);
+        else
+            total += bytes;
+    }
+    return total;
+}
+
+/* ------------------------------------------------------- gpuperf.random */
+
+/* gpuperf.random(lo, hi): inside an index function, a data-dependent index
+   anywhere from lo to hi (drawn deterministically for the sample). */
+static int l_random(lua_State *L)
+{
+    gp_script_t *s = sb_script(L);
+    sb_ctx_t c = {L, "gpuperf.random"};
+    sb_sampling_t *rs = s->ev ? s->ev->sampling : NULL;
+    int64_t lo, hi;
+    if (!rs)
+        sb_fail(&c, "works only inside an index function, where it stands for a data-dependent "
+                    "index (use math.random for the script's own random numbers)");
+    if (lua_gettop(L) != 2)
+        sb_fail(&c, "takes (lo, hi): the first and last element index, got %d arguments",
+                lua_gettop(L));
+    lo = sb_check_int(&c, 1, "lo", GP_SCRIPT_MAX_ELEMS);
+    hi = sb_check_int(&c, 2, "hi", GP_SCRIPT_MAX_ELEMS);
+    if (lo < 0 || hi < lo)
+        sb_fail(&c, "(%lld, %lld): give 0 <= lo <= hi", (long long)lo, (long long)hi);
+    if (!rs->random_used || lo < rs->lo)
+        rs->lo = lo;
+    if (!rs->random_used || hi > rs->hi)
+        rs->hi = hi;
+    rs->random_used = 1;
+    lua_pushnumber(L, (lua_Number)(lo + (int64_t)(sb_rand_next(&rs->rng) %
+                                                  (uint64_t)(hi - lo + 1))));
+    return 1;
+}
+
+void sb_index_register(lua_State *L)
+{
+    lua_pushcfunction(L, l_random);
+    lua_setfield(L, -2, "random");
+}
+
+/* ---------------------------------------------------------- evaluation */
+
+/* "thread (x=0,y=0,z=0,bx=3,by=0,bz=0) k=7" for lane of coordinates co. */
+static void sb_thread_desc(lua_State *L, const sb_job_t *j, const double *co, uint32_t lane,
+                           char *buf, size_t size)
+{
+    const gp_launch_t *ln = j->f->launch;
+    uint64_t tid = (uint64_t)co[0] * j->ws + lane;
+    size_t n;
+    uint32_t a;
+    n = (size_t)snprintf(buf, size, "thread (x=%llu,y=%llu,z=%llu,bx=%.0f,by=%.0f,bz=%.0f)",
+                         (unsigned long long)(tid % ln->block.x),
+                         (unsigned long long)(tid / ln->block.x % ln->block.y),
+                         (unsigned long long)(tid / (ln->block.x * ln->block.y)), co[1], co[2],
+                         co[3]);
+    for (a = SB_FIXED_AXES; a < j->n_axes && n < size; a++)
+            n += (size_t)snprintf(buf + n, size - n, " %s=%.0f", lua_tostring(L, j->var[a]),
+                                  co[a]);
+}
+
+/* t[key] = v, unless it holds v already (a script may change t, so the
+   thread fields are set again for every warp instance: sb_set_instance) */
+static void sb_tset(lua_State *L, sb_job_t *j, int key, double v)
+{
+    if (j->last[key] == v)
+        return;
+    j->last[key] = v;
+    lua_pushvalue(L, j->keys + key);
+    lua_pushnumber(L, v);
+    lua_rawset(L, j->tbl);
+}
+
+/* Set the block, warp and loop fields of the thread table. */
+static void sb_set_instance(lua_State *L, sb_job_t *j, const double *co)
+{
+    uint32_t a, k;
+    for (k = 0; k < K_COUNT; k++)
+        j->last[k] = NAN;
+    sb_tset(L, j, K_WARP, co[0]);
+    sb_tset(L, j, K_BX, co[1]);
+    sb_tset(L, j, K_BY, co[2]);
+    sb_tset(L, j, K_BZ, co[3]);
+    for (a = SB_FIXED_AXES; a < j->n_axes; a++) {
+        lua_pushvalue(L, j->var[a]);
+        lua_pushnumber(L, co[a]);
+        lua_rawset(L, j->tbl);
+    }
+}
+
+/* Raise "SRC: index function of OP returned V for THREAD: why". */
+static void sb_bad_index(lua_State *L, const sb_job_t *j, const double *co, uint32_t lane,
+                         const char *value, const char *why) __attribute__((noreturn));
+static void sb_bad_index(lua_State *L, const sb_job_t *j, const double *co, uint32_t lane,
+                         const char *value, const char *why)
+{
+    char who[320];
+    sb_thread_desc(L, j, co, lane, who, sizeof who);
+    lua_pushfstring(L, "%s: index function of %s returned %s for %s: %s", j->src, j->opname,
+                    value, who, why);
+    lua_error(L);
+    __builtin_unreachable();
+}
+
+/* The element index lane `lane` of the instance at co touches; -1: the
+   thread does not access (nil, or past the block's threads). */
+static int64_t sb_eval_lane(lua_State *L, sb_job_t *j, const double *co, uint32_t lane)
+{
+    const gp_launch_t *ln = j->f->launch;
+    gp_script_t *s = sb_script(L);
+    uint64_t tid = (uint64_t)co[0] * j->ws + lane, x, y, z;
+    int depth = s->c_depth, status, type;
+    double v;
+    char val[64], why[256];
+    if (tid >= ln->threads_per_block)
+        return -1;
+    x = tid % ln->block.x;
+    y = tid / ln->block.x % ln->block.y;
+    z = tid / (ln->block.x * ln->block.y);
+    sb_tset(L, j, K_X, (double)x);
+    sb_tset(L, j, K_Y, (double)y);
+    sb_tset(L, j, K_Z, (double)z);
+    sb_tset(L, j, K_LANE, lane);
+    sb_tset(L, j, K_GX, co[1] * (double)ln->block.x + (double)x);
+    sb_tset(L, j, K_GY, co[2] * (double)ln->block.y + (double)y);
+    sb_tset(L, j, K_GZ, co[3] * (double)ln->block.z + (double)z);
+    lua_pushvalue(L, j->fn);
+    lua_pushvalue(L, j->tbl);
+    sb_enter(L);
+    status = lua_pcall(L, 1, 1, 0);
+    s->c_depth = depth;
+    if (status != 0) {
+        char who[320], msg[600];
+        if (s->fatal)
+            lua_error(L); /* the budget or the memory cap: as raised */
+        sb_thread_desc(L, j, co, lane, who, sizeof who);
+        gp_strlcpy(msg, lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "(no message)",
+                   sizeof msg);
+        lua_pushfstring(L, "%s: index function of %s failed for %s: %s", j->src, j->opname,
+                        who, msg);
+        lua_error(L);
+    }
+    type = lua_type(L, -1);
+    if (type == LUA_TNIL) {
+        lua_pop(L, 1);
+        return -1;
+    }
+    if (type != LUA_TNUMBER) {
+        sb_describe(L, -1, val, sizeof val);
+        sb_bad_index(L, j, co, lane, val,
+                     "expected an element index (an integer from 0), or nil for a thread that "
+                     "does not access");
+    }
+    v = (double)lua_tonumber(L, -1);
+    lua_pop(L, 1);
+    if (isnan(v))
+        snprintf(val, sizeof val, "nan");
+    else if (isinf(v))
+        snprintf(val, sizeof val, "%sinf", v < 0 ? "-" : "");
+    else
+        snprintf(val, sizeof val, "%.17g", v);
+    if (!isfinite(v))
+        sb_bad_index(L, j, co, lane, val, "not a finite number; check the index expression");
+    if (v != floor(v))
+        sb_bad_index(L, j, co, lane, val,
+                     "not an integer; an element index counts whole elements of the op's "
+                     "'bytes' (round it with math.floor)");
+    if (v < 0)
+        sb_bad_index(L, j, co, lane, val,
+                     "negative; element 0 is the first of the buffer; check the grid or the "
+                     "index expression");
+    if (v >= (double)j->elems) {
+        snprintf(why, sizeof why, "past the end of %s; check the grid or the index expression",
+                 j->bound);
+        sb_bad_index(L, j, co, lane, val, why);
+    }
+    return (int64_t)v;
+}
+
+/* Evaluate every lane of instance i into j->off. */
+static void sb_eval_instance(lua_State *L, sb_job_t *j, uint32_t i)
+{
+    uint32_t lane;
+    sb_set_instance(L, j, j->coord[i]);
+    for (lane = 0; lane < j->ws; lane++) {
+        int64_t e = sb_eval_lane(L, j, j->coord[i], lane);
+        j->off[(size_t)i * j->ws + lane] = e < 0 ? -1 : e * (int64_t)j->op->access.elem_bytes;
+    }
+}
+
+/* Append instance co unless it is already there; returns its number. */
+static int sb_add_instance(sb_job_t *j, const double *co)
+{
+    uint32_t i;
+    for (i = 0; i < j->n_inst; i++)
+        if (memcmp(j->coord[i], co, sizeof(double) * j->n_axes) == 0)
+            return (int)i;
+    memcpy(j->coord[j->n_inst], co, sizeof(double) * j->n_axes);
+    return (int)j->n_inst++;
+}
+
+/* The sampled instances (see the top of the file). */
+static void sb_plan(sb_job_t *j)
+{
+    double co[SB_MAX_AXES];
+    uint32_t a, k;
+    memset(co, 0, sizeof co);
+    j->n_inst = 0;
+    sb_add_instance(j, co);
+    for (a = 0; a < j->n_axes; a++) {
+        double pos[3];
+        j->step[a] = -1;
+        if (j->ext[a] <= 1)
+            continue;
+        pos[0] = 1;
+        pos[1] = floor((j->ext[a] - 1) / 2);
+        pos[2] = j->ext[a] - 1;
+        for (k = 0; k < 3; k++) {
+            int i;
+            if (pos[k] <= 0)
+                continue;
+            co[a] = pos[k];
+            i = sb_add_instance(j, co);
+            if (k == 0)
+                j->step[a] = i;
+        }
+        co[a] = 0;
+    }
+    for (a = 0; a < j->n_axes; a++)
+        co[a] = floor((j->ext[a] - 1) / 2);
+    sb_add_instance(j, co);
+    for (a = 0; a < j->n_axes; a++)
+        co[a] = j->ext[a] - 1;
+    sb_add_instance(j, co);
+    /* families: the origin (f = 0) and one step along each fixed axis
+       (f = 1 + axis), each at the sampled iterations of every loop */
+    for (k = 0; k <= SB_FIXED_AXES; k++) {
+        uint32_t l;
+        j->n_fam[k] = 0;
+        if (k > 0 && j->step[k - 1] < 0)
+            continue;
+        memset(co, 0, sizeof co);
+        if (k > 0)
+            co[k - 1] = 1;
+        j->fam[k][j->n_fam[k]++] = sb_add_instance(j, co);
+        for (l = SB_FIXED_AXES; l < j->n_axes; l++) {
+            double pos[3];
+            uint32_t q;
+            if (j->ext[l] <= 1)
+                continue;
+            pos[0] = 1;
+            pos[1] = floor((j->ext[l] - 1) / 2);
+            pos[2] = j->ext[l] - 1;
+            for (q = 0; q < 3; q++) {
+                int id;
+                uint32_t m;
+                if (pos[q] <= 0)
+                    continue;
+                co[l] = pos[q];
+                id = sb_add_instance(j, co);
+                for (m = 0; m < j->n_fam[k] && j->fam[k][m] != id; m++)
+                    ;
+                if (m == j->n_fam[k])
+                    j->fam[k][j->n_fam[k]++] = id;
+            }
+            co[l] = 0;
+        }
+    }
+}
+
+/* Distinct bytes of instances a and b together (b < 0: a alone). */
+static double sb_union(const sb_job_t *j, int a, int b, int64_t *tmp)
+{
+    size_t n = j->ws;
+    memcpy(tmp, j->off + (size_t)a * j->ws, sizeof(int64_t) * j->ws);
+    if (b >= 0) {
+        memcpy(tmp + n, j->off + (size_t)b * j->ws, sizeof(int64_t) * j->ws);
+        n += j->ws;
+    }
+    return sb_distinct(tmp, n, j->op->access.elem_bytes);
+}
+
+/* Distinct bytes of families f and g together (g < 0: f alone); tmp holds
+   2 * SB_MAX_FAMILY warps. */
+static double sb_union_fam(const sb_job_t *j, int f, int g, int64_t *tmp)
+{
+    size_t n = 0;
+    uint32_t i;
+    for (i = 0; i < j->n_fam[f]; i++, n += j->ws)
+        memcpy(tmp + n, j->off + (size_t)j->fam[f][i] * j->ws, sizeof(int64_t) * j->ws);
+    for (i = 0; g >= 0 && i < j->n_fam[g]; i++, n += j->ws)
+        memcpy(tmp + n, j->off + (size_t)j->fam[g][i] * j->ws, sizeof(int64_t) * j->ws);
+    return sb_distinct(tmp, n, j->op->access.elem_bytes);
+}
+
+/* Footprints from the sampled steps: warp, block, grid (bytes). */
+static void sb_extrapolate(const sb_job_t *j, double fp[3], int64_t *ftmp)
+{
+    int64_t tmp[2 * SB_MAX_LANES];
+    double base = sb_union(j, 0, -1, tmp), fw, fb, fg;
+    uint32_t a, i;
+    double factor[SB_MAX_AXES];
+    if (base <= 0) { /* the origin warp does not access: the largest warp, all new */
+        for (i = 0; i < j->n_inst; i++)
+            base = GP_MAX(base, sb_union(j, (int)i, -1, tmp));
+    }
+    for (a = 0; a < j->n_axes; a++) {
+        double r = 0, n = a >= SB_FIXED_AXES ? GP_MAX(j->trips[a], 1.0) : j->ext[a];
+        if (a < SB_FIXED_AXES && j->step[a] >= 0) {
+            /* the step's warp at the sampled iterations against the
+               origin's: what the loops re-read across the step is not new */
+            double alone = sb_union_fam(j, 1 + (int)a, -1, ftmp);
+            double both = sb_union_fam(j, 0, 1 + (int)a, ftmp);
+            double origin = sb_union_fam(j, 0, -1, ftmp);
+            r = alone > 0 ? GP_MIN(1.0, (both - origin) / alone) : 0;
+        } else if (j->step[a] >= 0) {
+            double alone = sb_union(j, j->step[a], -1, tmp);
+            double both = sb_union(j, 0, j->step[a], tmp);
+            double origin = sb_union(j, 0, -1, tmp);
+            r = alone > 0 ? GP_MIN(1.0, (both - origin) / alone) : 0;
+        }
+        factor[a] = 1 + (n - 1) * r;
+    }
+    fw = base;
+    for (a = SB_FIXED_AXES; a < j->n_axes; a++)
+        fw *= factor[a];
+    fb = fw * factor[0];
+    fg = fb * factor[1] * factor[2] * factor[3];
+    fp[0] = fw;
+    fp[1] = fb;
+    fp[2] = fg;
+}
+
+/* Exact footprints of a small launch: every thread at every iteration. */
+static void sb_exact(lua_State *L, sb_job_t *j, double fp[3])
+{
+    const gp_launch_t *ln = j->f->launch;
+    size_t cap = (size_t)j->total, nw = 0, nb = 0, ng = 0;
+    int64_t *w = j->exact, *b, *g;
+    double co[SB_MAX_AXES];
+    uint32_t a, lane;
+    b = w + cap;
+    g = b + cap;
+    memset(co, 0, sizeof co);
+    for (;;) {
+        int origin_block = co[1] == 0 && co[2] == 0 && co[3] == 0;
+        sb_set_instance(L, j, co);
+        for (lane = 0; lane < j->ws; lane++) {
+            int64_t e;
+            if ((uint64_t)co[0] * j->ws + lane >= ln->threads_per_block)
+                break;
+            e = sb_eval_lane(L, j, co, lane);
+            if (e < 0 || ng >= cap)
+                continue;
+            e *= j->op->access.elem_bytes;
+            g[ng++] = e;
+            if (origin_block) {
+                b[nb++] = e;
+                if (co[0] == 0)
+                    w[nw++] = e;
+            }
+        }
+        for (a = 0; a < j->n_axes; a++) { /* the next position, odometer-wise */
+            if (++co[a] < j->ext[a])
+                break;
+            co[a] = 0;
+        }
+        if (a == j->n_axes)
+            break;
+    }
+    fp[0] = sb_distinct(w, nw, j->op->access.elem_bytes);
+    fp[1] = sb_distinct(b, nb, j->op->access.elem_bytes);
+    fp[2] = sb_distinct(g, ng, j->op->access.elem_bytes);
+}
+
+/* The nearest pattern shorthand to the sample, for a model that reads the
+   pattern fields only. */
+static void sb_nearest_pattern(const sb_job_t *j, gp_access_t *a, double grid_fp)
+{
+    int64_t stride = 0, first = -1;
+    int have = 0, regular = 1, same_everywhere = 1;
+    uint32_t i, lane, first_lane = 0;
+    int64_t m = 256 / a->elem_bytes, everywhere = -2;
+    for (i = 0; i < j->n_inst && regular; i++) {
+        const int64_t *o = j->off + (size_t)i * j->ws;
+        int64_t prev = -1;
+        uint32_t prev_lane = 0;
+        for (lane = 0; lane < j->ws; lane++) {
+            int64_t e;
+            if (o[lane] < 0)
+                continue;
+            e = o[lane] / a->elem_bytes;
+            if (everywhere == -2)
+                everywhere = e;
+            else if (e != everywhere)
+                same_everywhere = 0;
+            if (first < 0) {
+                first = e;
+                first_lane = lane;
+            }
+            if (prev >= 0) {
+                int64_t d = e - prev, dl = (int64_t)(lane - prev_lane);
+                if (d % dl != 0 || (have && d / dl != stride)) {
+                    regular = 0;
+                    break;
+                }
+                stride = d / dl;
+                have = 1;
+            }
+            prev = e;
+            prev_lane = lane;
+        }
+    }
+    a->stride_elems = 1;
+    a->offset_elems = 0;
+    if (j->rs.random_used || !regular) {
+        a->pattern = GP_PATTERN_RANDOM;
+    } else if (have && stride == 0) {
+        a->pattern = GP_PATTERN_BROADCAST;
+    } else if (!have || stride == 1) {
+        a->pattern = GP_PATTERN_UNIT;
+    } else {
+        a->pattern = GP_PATTERN_STRIDE;
+        a->stride_elems = stride;
+    }
+    if (a->pattern != GP_PATTERN_RANDOM && first >= 0)
+        a->offset_elems = (((first - (int64_t)first_lane * stride) % m) + m) % m;
+    if (j->op->kind == GP_OP_ATOMIC)
+        a->atomic_scope = same_everywhere && have    ? GP_ATOMIC_SAME
+                          : a->pattern == GP_PATTERN_BROADCAST ? GP_ATOMIC_PER_WARP
+                                                               : GP_ATOMIC_DISTINCT;
+    if (j->op->space != GP_SPACE_SHARED)
+        a->footprint_bytes = (uint64_t)GP_MAX((double)a->elem_bytes, grid_fp);
+}
+
+/* Store the sample in the workload; returns it. */
+static gp_lane_sample_t *sb_keep_sample(lua_State *L, const sb_job_t *j, const double fp[3])
+{
+    sb_eval_t *ev = sb_script(L)->ev;
+    size_t n = (size_t)j->n_inst * j->ws, bytes = sizeof(gp_lane_sample_t) + n * sizeof(int64_t);
+    gp_lane_sample_t *smp;
+    sb_grow(L, (void **)&ev->wl.samples, &ev->cap_samples, ev->wl.n_samples,
+            sizeof *ev->wl.samples, GP_SCRIPT_MAX_CMDS, "sampled index functions");
+    sb_account(L, (int64_t)bytes);
+    smp = malloc(bytes);
+    if (!smp)
+        sb_error_oom(L);
+    memset(smp, 0, sizeof *smp);
+    memcpy(smp + 1, j->off, n * sizeof(int64_t));
+    smp->byte_offset = (const int64_t *)(smp + 1);
+    smp->n_warps = j->n_inst;
+    smp->lanes = j->ws;
+    smp->warp_footprint_bytes = (uint64_t)fp[0];
+    smp->block_footprint_bytes = (uint64_t)fp[1];
+    smp->grid_footprint_bytes = (uint64_t)fp[2];
+    ev->wl.samples[ev->wl.n_samples++] = smp;
+    return smp;
+}
+
+/* Protected body of a sampling: the job is light user data 1. */
+static int sb_sample_run(lua_State *L)
+{
+    sb_job_t *j = lua_touserdata(L, 1);
+    const gp_launch_t *ln = j->f->launch;
+    gp_access_t *a = &j->op->access;
+    double fp[3], iters = 1, cap_w, cap_b, cap_g, lim;
+    uint32_t i, k;
+    for (k = SB_FIXED_AXES; k < j->n_axes; k++) /* the counters' names: 3, 4, ... */
+        j->var[k] = 3 + (int)(k - SB_FIXED_AXES);
+    lua_pushvalue(L, 2); /* the function */
+    j->fn = lua_gettop(L);
+    lua_createtable(L, 0, K_COUNT + j->f->n_loops);
+    j->tbl = lua_gettop(L);
+    luaL_checkstack(L, K_COUNT + 8, "index function");
+    j->keys = lua_gettop(L) + 1;
+    for (k = 0; k < K_COUNT; k++)
+        lua_pushstring(L, sb_keys[k]);
+    if (j->expect) { /* a cached sample: does the first warp still agree? */
+        sb_eval_instance(L, j, 0);
+        j->matches = memcmp(j->off, j->expect, j->ws * sizeof(int64_t)) == 0;
+        return 0;
+    }
+    for (i = 0; i < j->n_inst; i++)
+        sb_eval_instance(L, j, i);
+    if (j->exact) {
+        sb_exact(L, j, fp);
+    } else {
+        int64_t *ftmp = malloc(2 * SB_MAX_FAMILY * (size_t)j->ws * sizeof(int64_t));
+        if (!ftmp)
+            sb_error_oom(L);
+        sb_extrapolate(j, fp, ftmp);
+        free(ftmp);
+        /* at most the bytes accessed, the bound, and the random range */
+        iters = 1;
+        for (k = SB_FIXED_AXES; k < j->n_axes; k++)
+            iters *= GP_MAX(j->trips[k], 1.0);
+        cap_w = (double)j->ws * a->elem_bytes * iters;
+        cap_b = (double)ln->threads_per_block * a->elem_bytes * iters;
+        cap_g = cap_b * (double)j->f->total_blocks;
+        lim = (double)j->elems * a->elem_bytes;
+        if (j->rs.random_used)
+            lim = GP_MIN(lim, (double)(j->rs.hi - j->rs.lo + 1) * a->elem_bytes);
+        fp[0] = GP_MIN(GP_MIN(fp[0], cap_w), lim);
+        fp[1] = GP_MAX(fp[0], GP_MIN(GP_MIN(fp[1], cap_b), lim));
+        fp[2] = GP_MAX(fp[1], GP_MIN(GP_MIN(fp[2], cap_g), lim));
+    }
+    sb_nearest_pattern(j, a, fp[2]);
+    a->sample = sb_keep_sample(L, j, fp);
+    return 0;
+}
+
+/* The bound of an op's indices: elements and a text for messages. */
+static void sb_bound(const sb_ctx_t *c, sb_job_t *j)
+{
+    sb_eval_t *ev = sb_script(c->L)->ev;
+    const gp_access_t *a = &j->op->access;
+    const gp_launch_t *ln = j->f->launch;
+    uint64_t smem = ln->static_smem_bytes + ln->dynamic_smem_bytes;
+    const char *tag = sb_op_tag(j->op);
+    if (a->buffer != UINT32_MAX) {
+        const gp_buffer_t *b = &ev->wl.buffers[a->buffer];
+        j->elems = b->bytes / a->elem_bytes;
+        snprintf(j->opname, sizeof j->opname, "%s '%s'", tag, b->name);
+        snprintf(j->bound, sizeof j->bound, "buffer %s (%llu elements of %u bytes)", b->name,
+                 (unsigned long long)j->elems, a->elem_bytes);
+        return;
+    }
+    snprintf(j->opname, sizeof j->opname, "%s%s", j->op->space == GP_SPACE_SHARED ? "shared_"
+                                                   : j->op->space == GP_SPACE_LOCAL ? "local_"
+                                                                                    : "",
+             tag);
+    if (j->op->space == GP_SPACE_SHARED) {
+        if (!smem)
+            sb_fail(c, "a shared-memory %s with an index function needs the launch's shared "
+                       "memory ('smem' or 'dynamic_smem') to check its indices against",
+                    tag);
+        j->elems = smem / a->elem_bytes;
+        snprintf(j->bound, sizeof j->bound,
+                 "the block's shared memory (%llu elements of %u bytes)",
+                 (unsigned long long)j->elems, a->elem_bytes);
+    } else if (a->footprint_bytes) {
+        j->elems = a->footprint_bytes / a->elem_bytes;
+        snprintf(j->bound, sizeof j->bound, "its footprint (%llu elements of %u bytes)",
+                 (unsigned long long)j->elems, a->elem_bytes);
+    } else {
+        j->elems = (uint64_t)GP_SCRIPT_MAX_ELEMS;
+        snprintf(j->bound, sizeof j->bound, "the largest index gpuperf accepts (2^48)");
+    }
+}
+
+/* ----------------------------------------------------------------- cache */
+
+/* Fingerprint the upvalues of the function at fn into e; 0 if it has too
+   many to keep. */
+static int sb_fingerprint(lua_State *L, int fn, sb_index_cache_t *e)
+{
+    int i;
+    const char *name;
+    memset(e->up_type, 0, sizeof e->up_type);
+    memset(e->up_num, 0, sizeof e->up_num);
+    memset(e->up_ptr, 0, sizeof e->up_ptr);
+    for (i = 0; (name = lua_getupvalue(L, fn, i + 1)) != NULL; i++) {
+        if (i >= SB_CACHE_UPVALUES) {
+            lua_pop(L, 1);
+            return 0;
+        }
+        e->up_type[i] = lua_type(L, -1);
+        if (e->up_type[i] == LUA_TNUMBER)
+            e->up_num[i] = (double)lua_tonumber(L, -1);
+        else if (e->up_type[i] == LUA_TBOOLEAN)
+            e->up_num[i] = lua_toboolean(L, -1);
+        else
+            e->up_ptr[i] = lua_topointer(L, -1);
+        lua_pop(L, 1);
+    }
+    e->n_up = i;
+    return 1;
+}
+
+/* The cache key of this sampling into e. */
+static int sb_cache_key(lua_State *L, const sb_job_t *j, int t, int fn, sb_index_cache_t *e)
+{
+    const gp_launch_t *ln = j->f->launch;
+    uint32_t k;
+    memset(e, 0, sizeof *e);
+    e->table = lua_topointer(L, t);
+    e->fn = lua_topointer(L, fn);
+    e->grid = ln->grid;
+    e->block = ln->block;
+    e->smem = ln->static_smem_bytes + ln->dynamic_smem_bytes;
+    for (k = SB_FIXED_AXES; k < j->n_axes; k++)
+        e->trips[e->n_named++] = j->trips[k];
+    return sb_fingerprint(L, fn, e);
+}
+
+static int sb_cache_same(const sb_index_cache_t *a, const sb_index_cache_t *b)
+{
+    return a->table == b->table && a->fn == b->fn && a->smem == b->smem &&
+           memcmp(&a->grid, &b->grid, sizeof a->grid) == 0 &&
+           memcmp(&a->block, &b->block, sizeof a->block) == 0 && a->n_named == b->n_named &&
+           memcmp(a->trips, b->trips, sizeof(double) * a->n_named) == 0 && a->n_up == b->n_up &&
+           memcmp(a->up_type, b->up_type, sizeof a->up_type) == 0 &&
+           memcmp(a->up_num, b->up_num, sizeof a->up_num) == 0 &&
+           memcmp(a->up_ptr, b->up_ptr, sizeof a->up_ptr) == 0;
+}
+
+/* Registry key of the table that keeps cached op tables and functions
+   alive (so that their addresses stay theirs) for one evaluation. */
+static const char sb_key_icache = 0;
+
+/* Remember e (its op table at t, function at fn). */
+static void sb_cache_put(lua_State *L, int t, int fn, const sb_index_cache_t *e)
+{
+    sb_eval_t *ev = sb_script(L)->ev;
+    if (ev->n_icache >= SB_CACHE_MAX)
+        return;
+    sb_grow(L, (void **)&ev->icache, &ev->cap_icache, ev->n_icache, sizeof *ev->icache,
+            SB_CACHE_MAX, "cached samples");
+    lua_pushlightuserdata(L, (void *)&sb_key_icache);
+    lua_rawget(L, LUA_REGISTRYINDEX);
+    if (!lua_istable(L, -1)) {
+        lua_pop(L, 1);
+        lua_newtable(L);
+        lua_pushlightuserdata(L, (void *)&sb_key_icache);
+        lua_pushvalue(L, -2);
+        lua_rawset(L, LUA_REGISTRYINDEX);
+    }
+    lua_pushvalue(L, t);
+    lua_pushvalue(L, fn);
+    lua_rawset(L, -3);
+    lua_pop(L, 1);
+    ev->icache[ev->n_icache++] = *e;
+}
+
+void sb_index_forget(lua_State *L)
+{
+    sb_eval_t *ev = sb_script(L)->ev;
+    lua_pushlightuserdata(L, (void *)&sb_key_icache);
+    lua_pushnil(L);
+    lua_rawset(L, LUA_REGISTRYINDEX);
+    if (ev) {
+        free(ev->icache);
+        ev->icache = NULL;
+        ev->n_icache = ev->cap_icache = 0;
+    }
+}
+
+/* ---------------------------------------------------------------- bounds */
+
+/* A pattern access of a launch must stay inside its buffer: the threads of
+   the grid, at the pattern's stride, may pass its end only by the blocks a
+   grid rounded up to whole blocks has in excess (the last block along each
+   dimension). */
+static void sb_pattern_bounds(const sb_ctx_t *c, const sb_flat_t *f, const gp_op_t *op)
+{
+    sb_eval_t *ev = sb_script(c->L)->ev;
+    const gp_access_t *a = &op->access;
+    const gp_launch_t *ln = f->launch;
+    const gp_buffer_t *b;
+    double elems, slack = 0, threads, reach, last;
+    if (a->buffer == UINT32_MAX || a->pattern == GP_PATTERN_RANDOM)
+        return;
+    b = &ev->wl.buffers[a->buffer];
+    elems = floor((double)b->bytes / a->elem_bytes);
+    if (a->pattern == GP_PATTERN_BROADCAST) {
+        if ((double)a->offset_elems >= elems)
+            sb_fail(c, "the %s at line %u: 'offset' = %lld is past the end of buffer %s "
+                       "(%.0f elements of %u bytes)",
+                    sb_op_tag(op), op->line, (long long)a->offset_elems, b->name, elems,
+                    a->elem_bytes);
+        return;
+    }
+    /* a stride describes the threads of a warp, not how the grid's threads
+       cover the buffer (a transpose's column walk wraps around); a count
+       below 1 says only some threads access */
+    if (a->pattern != GP_PATTERN_UNIT || op->count < 1)
+        return;
+    if (ln->grid.x > 1)
+        slack += (double)f->total_blocks / (double)ln->grid.x;
+    if (ln->grid.y > 1)
+        slack += (double)f->total_blocks / (double)ln->grid.y;
+    if (ln->grid.z > 1)
+        slack += (double)f->total_blocks / (double)ln->grid.z;
+    slack = GP_MAX(slack, 1.0);
+    threads = (double)ln->threads_per_block * (double)f->total_blocks;
+    reach = threads - slack * (double)ln->threads_per_block + 1; /* threads that must fit */
+    if (reach < 1)
+        return;
+    last = (double)a->offset_elems + (reach - 1) * (double)a->stride_elems;
+    if (last < elems)
+        return;
+    sb_fail(c, "the %s at line %u: the grid's %.0f threads, one element each (pattern "
+               "\"unit\"), reach element %.0f: past "
+               "the end of buffer %s (%.0f elements of %u bytes); check the grid, or describe "
+               "the addresses with 'footprint' or an index function",
+            sb_op_tag(op), op->line, threads, last, b->name, elems, a->elem_bytes);
+}
+
+/* ------------------------------------------------------------------ entry */
+
+void sb_index_launch_op(const sb_ctx_t *c, sb_flat_t *f, int t, gp_op_t *op)
+{
+    lua_State *L = c->L;
+    gp_script_t *s = sb_script(L);
+    sb_eval_t *ev = s->ev;
+    const gp_device_t *dev = ev->dev;
+    sb_index_cache_t key;
+    sb_job_t *j;
+    lua_Debug ar;
+    uint32_t k, i;
+    int fn, status, cacheable, hit, stale = -1, vars[SB_MAX_AXES];
+    size_t bytes;
+    if (!t) { /* no index function */
+        if (op->kind != GP_OP_ATOMIC)
+            sb_pattern_bounds(c, f, op);
+        return;
+    }
+    lua_getfield(L, t, "index");
+    fn = lua_gettop(L);
+    j = calloc(1, sizeof *j);
+    if (!j)
+        sb_error_oom(L);
+    j->c = c;
+    j->f = f;
+    j->op = op;
+    j->ws = dev && dev->warp_size >= 1 && dev->warp_size <= SB_MAX_LANES ? dev->warp_size : 32;
+    j->ext[0] = ceil((double)f->launch->threads_per_block / j->ws);
+    j->ext[1] = (double)f->launch->grid.x;
+    j->ext[2] = (double)f->launch->grid.y;
+    j->ext[3] = (double)f->launch->grid.z;
+    j->n_axes = SB_FIXED_AXES;
+    for (k = 0; k < f->n_loops; k++) {
+        if (!f->loops[k].var)
+            continue;
+        vars[j->n_axes] = f->loops[k].var;
+        j->trips[j->n_axes] = f->loops[k].trips;
+        j->ext[j->n_axes] = GP_MAX(1.0, ceil(f->loops[k].trips));
+        j->n_axes++;
+    }
+    j->rs.rng = 0x6770757065726600ull ^ op->line;
+    lua_pushvalue(L, fn);
+    lua_getinfo(L, ">S", &ar);
+    snprintf(j->src, sizeof j->src, "%s:%d", ar.short_src, ar.linedefined);
+    sb_bound(c, j);
+
+    sb_plan(j);
+    for (k = SB_FIXED_AXES, j->total = 1; k < j->n_axes; k++)
+        j->total *= j->ext[k];
+    j->total *= (double)f->launch->threads_per_block * (double)f->total_blocks;
+    bytes = (size_t)j->n_inst * j->ws * sizeof(int64_t);
+    if (j->total <= SB_EXACT_MAX)
+        bytes += 3 * (size_t)j->total * sizeof(int64_t);
+    sb_account(L, (int64_t)bytes);
+    j->off = malloc(bytes);
+    if (!j->off) {
+        free(j);
+        sb_error_oom(L);
+    }
+    if (j->total <= SB_EXACT_MAX)
+        j->exact = j->off + (size_t)j->n_inst * j->ws;
+
+    /* a sample of the same op, shape and upvalues is re-used when the first
+       warp still gives the same offsets */
+    cacheable = sb_cache_key(L, j, t, fn, &key);
+    for (i = 0; cacheable && i < ev->n_icache; i++)
+        if (sb_cache_same(&ev->icache[i], &key)) {
+            j->expect = ev->icache[i].access.sample->byte_offset;
+            break;
+        }
+    hit = cacheable && i < ev->n_icache ? (int)i : -1;
+
+    /* the sampling runs protected, so that ev->sampling is cleared (and the
+       job freed) on any error before it goes on */
+    for (;;) {
+        uint64_t seed = j->rs.rng;
+        ev->sampling = &j->rs;
+        luaL_checkstack(L, (int)j->n_axes + 4, "index function");
+        lua_pushcfunction(L, sb_sample_run);
+        lua_pushlightuserdata(L, j);
+        lua_pushvalue(L, fn);
+        for (k = SB_FIXED_AXES; k < j->n_axes; k++)
+            lua_pushvalue(L, vars[k]);
+        status = lua_pcall(L, 2 + (int)(j->n_axes - SB_FIXED_AXES), 0, 0);
+        ev->sampling = NULL;
+        if (status != 0 || !j->expect)
+            break;
+        if (j->matches) {
+            op->access = ev->icache[hit].access;
+            break;
+        }
+        j->expect = NULL; /* changed: sample it afresh, and keep that */
+        stale = hit;
+        hit = -1;
+        memset(&j->rs, 0, sizeof j->rs);
+        j->rs.rng = seed;
+    }
+    sb_account(L, -(int64_t)bytes);
+    free(j->off);
+    free(j);
+    if (status != 0) {
+        if (status == LUA_ERRMEM && !s->fatal)
+            sb_error_memory(L);
+        lua_error(L);
+    }
+    if (cacheable && stale >= 0) {
+        key.access = op->access;
+        ev->icache[stale] = key;
+    } else if (cacheable && hit < 0) {
+        key.access = op->access;
+        sb_cache_put(L, t, fn, &key);
+    }
+    lua_pop(L, 1);
+}
