@@ -27,14 +27,19 @@ for l = 1, layers do
   }
 end
 
--- y = W x with one warp per output row, 16-byte loads of W
-local function gemv(name, wbuf, rows, cols)
+-- y = W v with one warp per output row, 16-byte loads of W and v
+local function gemv(name, wbuf, rows, cols, v)
   return gpuperf.kernel{name = name, grid = rows / 8, block = 256, regs = 40,
     work = {
-      gpuperf.loop(cols / (32 * 8), { gpuperf.load{wbuf, bytes = 16}, gpuperf.load{x, bytes = 16},
-                                      gpuperf.fp32{8, ilp = 4} }),
+      -- warp w of block b owns row 8b + w; lane l reads 8 halves at 8 * (32k + l)
+      gpuperf.loop{cols / (32 * 8), var = "k", body = {
+        gpuperf.load{wbuf, bytes = 16,
+                     index = function(t) return (t.bx * 8 + t.warp) * (cols / 8) + t.k * 32 + t.lane end},
+        gpuperf.load{v, bytes = 16, index = function(t) return t.k * 32 + t.lane end},
+        gpuperf.fp32{8, ilp = 4} }},
       gpuperf.fp32(5),                 -- the warp reduction: five shuffle-and-add steps
-      gpuperf.store{h, footprint = rows * half},
+      gpuperf.store{h, bytes = half,      -- lane 0 of each warp writes its row
+                    index = function(t) if t.lane == 0 then return t.bx * 8 + t.warp end end},
     }}
 end
 -- an elementwise kernel over n halves
@@ -55,19 +60,19 @@ local small    = eltwise("small", hidden, 1)
 local function layer(l)
   local L = w[l]
   gpuperf.launch(rmsnorm)
-  gpuperf.launch(gemv("qkv", L.qkv, 3 * hidden, hidden))
+  gpuperf.launch(gemv("qkv", L.qkv, 3 * hidden, hidden, x))
   gpuperf.launch(rope)
   gpuperf.launch(eltwise("kv_append", 2 * hidden, 0))
   gpuperf.launch{name = "attention", grid = 32, block = 128, regs = 64,
     work = { gpuperf.loop(ctx / 128, { gpuperf.load{L.kv, bytes = 16}, gpuperf.fp32{16, ilp = 4},
                                        gpuperf.sfu(1) }),
              gpuperf.fp32(10), gpuperf.barrier(), gpuperf.store{x, bytes = 2} }}
-  gpuperf.launch(gemv("o_proj", L.o, hidden, hidden))
+  gpuperf.launch(gemv("o_proj", L.o, hidden, hidden, x))
   gpuperf.launch(add)
   gpuperf.launch(rmsnorm)
-  gpuperf.launch(gemv("gate_up", L.up, 2 * ffn, hidden))
+  gpuperf.launch(gemv("gate_up", L.up, 2 * ffn, hidden, x))
   gpuperf.launch(silu_mul)
-  gpuperf.launch(gemv("down", L.down, hidden, ffn))
+  gpuperf.launch(gemv("down", L.down, hidden, ffn, h))
   gpuperf.launch(add)
   for i = 13, per do gpuperf.launch(small) end
 end
