@@ -844,9 +844,10 @@ void sb_index_launch_op(const sb_ctx_t *c, sb_flat_t *f, int t, gp_op_t *op)
     }
     lua_getfield(L, t, "index");
     fn = lua_gettop(L);
-    j = calloc(1, sizeof *j);
-    if (!j)
-        sb_error_oom(L);
+    /* the job is Lua memory (charged to the cap, collected whatever error
+       comes), kept on the stack until the end */
+    j = lua_newuserdata(L, sizeof *j);
+    memset(j, 0, sizeof *j);
     j->c = c;
     j->f = f;
     j->op = op;
@@ -880,7 +881,6 @@ void sb_index_launch_op(const sb_ctx_t *c, sb_flat_t *f, int t, gp_op_t *op)
     sb_account(L, (int64_t)bytes);
     j->off = malloc(bytes);
     if (!j->off) {
-        free(j);
         sb_error_oom(L);
     }
     if (j->total <= SB_EXACT_MAX)
@@ -923,7 +923,6 @@ void sb_index_launch_op(const sb_ctx_t *c, sb_flat_t *f, int t, gp_op_t *op)
     }
     sb_account(L, -(int64_t)bytes);
     free(j->off);
-    free(j);
     if (status != 0) {
         if (status == LUA_ERRMEM && !s->fatal)
             sb_error_memory(L);
@@ -936,5 +935,5 @@ void sb_index_launch_op(const sb_ctx_t *c, sb_flat_t *f, int t, gp_op_t *op)
         key.access = op->access;
         sb_cache_put(L, t, fn, &key);
     }
-    lua_pop(L, 1);
+    lua_pop(L, 2); /* the function and the job */
 }
