@@ -33,6 +33,11 @@ typedef struct seg_sum {
     double chain;               /* critical path, cycles */
     double mem_chain;           /* part of chain waiting on memory */
     double l1, l2, dram;        /* bytes */
+    /* loads of an iteration: registers per thread their values need, and
+       whether one waits for a load of the previous iteration (a pointer
+       chase): then iterations cannot overlap (not scaled by seg_add) */
+    double load_regs;
+    int carried;
 } seg_sum_t;
 
 /* Everything a walk needs. */
@@ -59,6 +64,8 @@ static void seg_add(seg_sum_t *a, const seg_sum_t *b, double f)
     a->l1 += b->l1 * f;
     a->l2 += b->l2 * f;
     a->dram += b->dram * f;
+    a->load_regs = GP_MAX(a->load_regs, b->load_regs);
+    a->carried |= b->carried;
 }
 
 /* Cycles one warp's own instruction keeps its scheduler's pipes busy. */
@@ -129,16 +136,54 @@ static double barrier_wait(const walk_ctx_t *cx, double phase_instructions)
     return GP_MAX(per_scheduler - 1, 0.0) * phase_instructions / d->dispatch_per_scheduler;
 }
 
+/*
+ * Iterations of a loop whose loads are in flight together (memory-level
+ * parallelism). nvcc unrolls the loop (`unroll` copies) and issues the
+ * copies' loads together, so a warp waits for memory once per `unroll`
+ * iterations instead of every iteration; fewer when
+ *  - registers run short: every load in flight holds its value in registers
+ *    (the body's load_regs per iteration) beside the GP_MLP_BASE_REGS any
+ *    loop needs, out of the launch's registers per thread;
+ *  - the SM's outstanding requests run short: the SM holds at least
+ *    GP_MLP_INFLIGHT_BYTES_PER_THREAD for each of its thread slots in flight
+ *    (more than Little's law needs to reach the DRAM bandwidth,
+ *    [sources: little1961], [sources: volkov2016] ch. 5), shared by the warps
+ *    resident on the SM; past that the memory term binds anyway.
+ * 1 when a load waits for the previous iteration's (a pointer chase).
+ */
+static double loop_mlp_depth(const walk_ctx_t *cx, const seg_sum_t *body, double unroll)
+{
+    double depth = unroll, regs = (double)cx->kernel->launch.regs_per_thread;
+    double miss = body->l2 > 0 ? body->l2 : body->dram; /* bytes past L1, per warp iteration */
+    if (body->carried || !(body->mem_chain > 0))
+        return 1;
+    if (body->load_regs > 0 && regs > 0)
+        depth = GP_MIN(depth, floor((regs - GP_MLP_BASE_REGS) / body->load_regs));
+    if (miss > 0 && cx->occ->max_warps > 0) {
+        double inflight = (double)cx->occ->max_warps * cx->dev->warp_size *
+                          GP_MLP_INFLIGHT_BYTES_PER_THREAD;
+        double warps = GP_MAX((double)cx->res->warps_sm, (double)cx->occ->warps_per_block);
+        depth = GP_MIN(depth, inflight / (GP_MAX(warps, 1.0) * miss));
+    }
+    return GP_MAX(depth, 1.0);
+}
+
 /* Fold `trips` iterations of `body` into out, with the loop's control. */
 static int add_loop(const walk_ctx_t *cx, const seg_sum_t *body, double trips, seg_sum_t *out)
 {
     const gp_device_t *d = cx->dev;
     double unroll = floor(GP_UNROLL_TARGET_INSTRUCTIONS / GP_MAX(body->instr, 1.0));
     double branch = d->branch_cycles > 0 ? d->branch_cycles : d->int32_cycles;
+    double depth;
     seg_sum_t b = *body;
     unroll = GP_MIN(GP_MAX(unroll, 1.0), GP_UNROLL_MAX);
+    /* the loads of `depth` iterations wait together: each iteration waits
+       1/depth of its memory latency, beside its own arithmetic chain */
+    depth = loop_mlp_depth(cx, body, unroll);
+    b.mem_chain = body->mem_chain / depth;
+    b.chain = body->chain - body->mem_chain + b.mem_chain;
     /* the control chain runs beside the body's own chain */
-    b.chain = GP_MAX(body->chain, branch / unroll);
+    b.chain = GP_MAX(b.chain, branch / unroll);
     seg_add(out, &b, trips);
     return add_control(cx, trips * GP_LOOP_CONTROL_INSTRUCTIONS / unroll, out);
 }
@@ -150,6 +195,7 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
     uint32_t i = 0;
     load_group_t g = {0}; /* pending loads: their latencies overlap */
     double since_barrier = 0; /* warp instructions since the last barrier */
+    int loads_seen = 0;       /* loads walked so far in this body */
     memset(out, 0, sizeof *out);
     if (depth > GP_MAX_DEPTH) {
         snprintf(cx->err, cx->errlen, "ops nested deeper than %d", GP_MAX_DEPTH);
@@ -170,6 +216,8 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
             flush_group(&g, out);
             if (walk(cx, op + 1, len, depth + 1, &body))
                 return -1;
+            if (body.load_regs > 0)
+                loads_seen = 1;
             if (op->kind == GP_OP_LOOP) {
                 if (add_loop(cx, &body, count, out))
                     return -1;
@@ -232,7 +280,21 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
                 out->chain += barrier_wait(cx, since_barrier);
             since_barrier = op->kind == GP_OP_BARRIER ? 0 : since_barrier + count;
             if (is_load(op->kind)) {
-                g.latency = GP_MAX(g.latency, count / ilp * c.latency_cycles);
+                if (op->access.depends) {
+                    /* its address is the value of the load before it: it
+                       issues when that one's data is back, so their
+                       latencies add; its `count` loads are a chain, each
+                       the address of the next */
+                    flush_group(&g, out);
+                    if (!loads_seen && depth > 0)
+                        out->carried = 1; /* the previous iteration's load */
+                    g.latency = count / ilp * c.latency_cycles;
+                    flush_group(&g, out);
+                } else {
+                    g.latency = GP_MAX(g.latency, count / ilp * c.latency_cycles);
+                }
+                out->load_regs += count * ceil((double)op->access.elem_bytes / 4.0);
+                loads_seen = 1;
             } else {
                 flush_group(&g, out);
                 if (op->kind == GP_OP_STORE || op->kind == GP_OP_ATOMIC ||

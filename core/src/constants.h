@@ -22,6 +22,20 @@
 #define GP_LOOP_CONTROL_INSTRUCTIONS 3.0
 #define GP_UNROLL_TARGET_INSTRUCTIONS 64.0
 #define GP_UNROLL_MAX 16.0
+/* Registers per thread a loop needs besides the values of its loads in
+   flight (pointers, counter, bound, accumulator): the 12 that ptxas gives
+   the calibration's dependent-chain kernels (k_latency, 12 registers in
+   validation/h200/measured/run3/ptxas_cal.txt) [sources: h200-calibrated].
+   Only registers above it hold the loads of unrolled iterations. */
+#define GP_MLP_BASE_REGS 12.0
+/* Bytes a thread slot of an SM can have in flight from memory: the 16-byte
+   vector load, the widest a thread issues [sources: ptx] ld.v4, which every
+   thread of a full SM holds at once when copy_float4 (n=2^28) reaches its
+   measured 4.26 TB/s [sources: h200-cal] stream rows; 32 KiB per H200 SM,
+   about 3x the 11 KiB Little's law needs for the DRAM bandwidth
+   (dram_sustained_gbps x dram_cycles / clock / SMs). A lower bound on the
+   outstanding requests an SM tracks; no vendor figure is published. */
+#define GP_MLP_INFLIGHT_BYTES_PER_THREAD 16.0
 /* Instructions that enter one path of a divergent branch: a compare and a
    branch (first principles: one ISETP and one BRA). */
 #define GP_DIVERGE_PATH_INSTRUCTIONS 2.0
@@ -33,6 +47,16 @@
 #define GP_BLOCK_RETIRE_SKEW 0.3
 /* Deepest op nesting the walk follows (scripts are limited to 32). */
 #define GP_MAX_DEPTH 64
+
+/* Load latency (memlat.c) ------------------------------------------------ */
+
+/* Footprints between which a random load's L2 latency rises from
+   l2_hit_cycles to l2_random_cycles: the H200's random chase runs at the
+   one-page latency over 4 MiB (280.8 cycles) and at l2_random_cycles over
+   32 MiB (437.2), the footprint that key is measured at; nothing is measured
+   between [sources: h200-calibrated] run3/calibrate_raw.csv chase rows. */
+#define GP_L2_NEAR_FOOTPRINT_BYTES 4194304.0
+#define GP_L2_FAR_FOOTPRINT_BYTES 33554432.0
 
 /* Op cost (opcost.c) ------------------------------------------------------ */
 

@@ -18,6 +18,7 @@
 
 #include "arch.h"
 #include "coalesce.h"
+#include "memlat.h"
 #include "constants.h"
 #include "util.h"
 
@@ -265,9 +266,12 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
     mem_lat = l2h * l2_lat + (1 - l2h) * d->dram_cycles;
     if (sp == GP_SPACE_CONSTANT)
         out->latency_cycles = d->constant_cycles > 0 ? d->constant_cycles : l2_lat;
-    else
-        out->latency_cycles = l1h * (d->l1_hit_cycles > 0 ? d->l1_hit_cycles : l2_lat) +
-                              (1 - l1h) * mem_lat;
+    else {
+        gp_mem_latency_keys_t keys;
+        gp_mem_latency_keys(d, &keys);
+        out->latency_cycles =
+            gp_mem_latency(d, &keys, r->has_l2, a, footprint_of(a), l1h, l2h);
+    }
 
     out->pipe_cycles[GP_PIPE_LDST] = (double)warp / d->ldst_lanes;
     /* the L1 data path moves one line per clock */

@@ -319,7 +319,9 @@ typedef struct gp_access {
  * ilp:   independent dependency chains among these instructions (>= 1). Ops
  *        follow each other in program order: an op waits for the result of
  *        the op before it, except that consecutive loads issue together
- *        (their latencies overlap) and stores never make the next op wait.
+ *        (their latencies overlap) unless access.depends says a load's
+ *        address is the previous load's value, and stores never make the
+ *        next op wait.
  */
 typedef struct gp_op {
     uint32_t kind;      /* gp_op_kind_t */

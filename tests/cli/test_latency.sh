@@ -1,0 +1,74 @@
+#!/bin/sh
+# Latency chains and memory-level parallelism from the command line: a chain
+# of dependent loads is slower than the same loads independent; a pointer
+# chase through 1 GiB waits the DRAM latency per hop; a loop of independent
+# loads overlaps its iterations (a warp-per-row mat-vec), a chase does not;
+# one thread is never slower than 32 doing the same loop.
+. "$(dirname "$0")/lib.sh"
+
+S="$TMP/s"
+mkdir -p "$S"
+cat >"$S/chase.lua" <<'LUA'
+local bytes = gpuperf.param("bytes", 2^30)
+local threads = gpuperf.param("threads", 32)
+local dep = gpuperf.param("dep", 1)
+local nxt = gpuperf.buffer("next", bytes)
+local out = gpuperf.buffer("out", 4 * 32)
+gpuperf.launch{ name = "chase", grid = 1, block = threads, regs = 32,
+  work = { gpuperf.loop(10000, { gpuperf.load{nxt, depends = dep == 1, pattern = "random"} }),
+           gpuperf.store{out} } }
+LUA
+cat >"$S/chain.lua" <<'LUA'
+local dep = gpuperf.param("dep", 1)
+local a = gpuperf.buffer("a", 2^30)
+gpuperf.launch{ name = "chain", grid = 1, block = 32, regs = 32,
+  work = { gpuperf.load{a, pattern = "random"},
+           gpuperf.load{a, depends = dep == 1, pattern = "random"},
+           gpuperf.load{a, depends = dep == 1, pattern = "random"},
+           gpuperf.load{a, depends = dep == 1, pattern = "random"} } }
+LUA
+
+case_ "four dependent loads wait about four times as long as four independent ones"
+gp predict --device h200-sxm --json "$S/chain.lua" -p dep=1
+expect_status 0
+dep=$(json .launches[0].latency_cycles)
+gp predict --device h200-sxm --json "$S/chain.lua" -p dep=0
+ind=$(json .launches[0].latency_cycles)
+expect_between "$(awk -v a="$dep" -v b="$ind" 'BEGIN { print a / b }')" 3.5 4.5
+
+case_ "a chase through 1 GiB waits the DRAM latency (680 cycles) per hop"
+gp predict --device h200-sxm --json "$S/chase.lua"
+expect_status 0
+expect_between "$(awk -v c="$(json .launches[0].latency_cycles)" 'BEGIN { print c / 10000 }')" 660 720
+chase=$(json .launches[0].time_us)
+
+case_ "the same loads independent overlap across iterations"
+gp predict --device h200-sxm --json "$S/chase.lua" -p dep=0
+expect_between "$(awk -v a="$(json .launches[0].time_us)" -v b="$chase" 'BEGIN { print a / b }')" 0 0.2
+
+case_ "one thread is never slower than 32 doing the same chase"
+gp predict --device h200-sxm --json "$S/chase.lua" -p threads=1
+expect_between "$(awk -v a="$(json .launches[0].time_us)" -v b="$chase" 'BEGIN { print a / b }')" 0 1
+
+cat >"$S/matvec.lua" <<'LUA'
+local rows, cols = gpuperf.param("rows", 1024), 8192
+local regs = gpuperf.param("regs", 32)
+local A = gpuperf.buffer("A", 4 * rows * cols)
+local x = gpuperf.buffer("x", 4 * cols)
+local y = gpuperf.buffer("y", 4 * rows)
+gpuperf.launch{ name = "matvec", grid = rows * 32 / 256, block = 256, regs = regs,
+  work = { gpuperf.loop{cols / 32, var = "k", body = {
+             gpuperf.load{A, index = function(t) return math.floor(t.gx / 32) * cols + t.k * 32 + t.lane end},
+             gpuperf.load{x, index = function(t) return t.k * 32 + t.lane end},
+             gpuperf.fp32(1) }},
+           gpuperf.store{y, index = function(t) return math.floor(t.gx / 32) end} } }
+LUA
+
+case_ "a warp-per-row mat-vec overlaps the loads of unrolled iterations"
+gp predict --device h200-sxm --json "$S/matvec.lua"
+expect_status 0
+wide=$(json .launches[0].time_us)
+gp predict --device h200-sxm --json "$S/matvec.lua" -p regs=14
+expect_between "$(awk -v a="$wide" -v b="$(json .launches[0].time_us)" 'BEGIN { print a / b }')" 0 0.25
+
+finish

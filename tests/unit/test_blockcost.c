@@ -1,0 +1,241 @@
+/*
+ * test_blockcost.c - the walk over a kernel's ops (blockcost.c) and the
+ * latency of a load (memlat.c): dependent loads add their latencies,
+ * independent loads of unrolled iterations overlap the arithmetic (limited
+ * by registers), a pointer chase does not, a block of one thread is never
+ * slower than one of 32 doing the same, and a load's latency follows where
+ * its data lives.
+ */
+#include "test_common.h"
+
+#include <math.h>
+
+#include "arch.h"
+#include "blockcost.h"
+#include "device.h"
+#include "memlat.h"
+#include "occupancy.h"
+
+static gp_device_t g_dev;
+static const gp_arch_t *g_arch;
+static const gp_generation_t *g_gen;
+
+static int setup(void **state)
+{
+    gp_err_t err;
+    (void)state;
+    if (gp_device_open("h200-sxm", &g_dev, &g_arch, &err)) {
+        fprintf(stderr, "%s\n", err.msg);
+        return -1;
+    }
+    g_gen = gp_arch_generation(g_arch, g_dev.cc_major, g_dev.cc_minor);
+    return g_gen ? 0 : -1;
+}
+
+/* A global load of 4 bytes per thread from buffer 0 (footprint bytes). */
+static gp_op_t load(uint32_t pattern, uint64_t footprint, int depends)
+{
+    gp_op_t op;
+    memset(&op, 0, sizeof op);
+    op.kind = GP_OP_LOAD;
+    op.count = 1;
+    op.ilp = 1;
+    op.space = GP_SPACE_GLOBAL;
+    op.access.elem_bytes = 4;
+    op.access.pattern = pattern;
+    op.access.stride_elems = 1;
+    op.access.footprint_bytes = footprint;
+    op.access.buffer = 0;
+    op.access.depends = (uint32_t)depends;
+    return op;
+}
+
+static gp_op_t arith(uint32_t kind, double count)
+{
+    gp_op_t op;
+    memset(&op, 0, sizeof op);
+    op.kind = kind;
+    op.count = count;
+    op.ilp = 1;
+    return op;
+}
+
+static gp_op_t loop(double trips, uint32_t body_len)
+{
+    gp_op_t op = arith(GP_OP_LOOP, trips);
+    op.body_len = body_len;
+    return op;
+}
+
+/* Block cost of ops in one block of `threads` threads, `regs` registers,
+   alone on its SM. */
+static gp_block_cost_t cost(const gp_op_t *ops, uint32_t n, uint32_t threads, uint32_t regs)
+{
+    gp_kernel_t k;
+    gp_occupancy_t occ;
+    gp_residency_t res;
+    gp_block_cost_t bc;
+    char err[256] = "";
+    memset(&k, 0, sizeof k);
+    k.name = "k";
+    k.launch.grid.x = k.launch.grid.y = k.launch.grid.z = 1;
+    k.launch.block.x = threads;
+    k.launch.block.y = k.launch.block.z = 1;
+    k.launch.threads_per_block = threads;
+    k.launch.regs_per_thread = regs;
+    k.launch.carveout_percent = -1;
+    k.ops = ops;
+    k.n_ops = n;
+    k.total_blocks = 1;
+    assert_int_equal(gp_occupancy_compute(&g_dev, &k.launch, g_gen->alloc, &occ, err, sizeof err),
+                     0);
+    memset(&res, 0, sizeof res);
+    res.blocks = 1;
+    res.warps_sm = occ.warps_per_block;
+    res.active_sms = 1;
+    res.dram_share = 1.0 / g_dev.sm_count;
+    res.l2_share = 1.0 / g_dev.sm_count;
+    res.l2_capacity_bytes = (double)g_dev.l2_bytes;
+    memset(&bc, 0, sizeof bc);
+    if (gp_block_cost_default(g_arch->plugin, g_gen, &g_dev, &k, &occ, &res, &bc, err,
+                              sizeof err))
+        fail_msg("%s", err);
+    return bc;
+}
+
+/* Four loads, each from the value of the one before, wait four latencies;
+   the same loads independent wait about one. */
+static void test_dependent_loads_add(void **state)
+{
+    gp_op_t dep[4], ind[4];
+    gp_block_cost_t d, i;
+    uint32_t k;
+    (void)state;
+    for (k = 0; k < 4; k++) {
+        dep[k] = load(GP_PATTERN_RANDOM, 1u << 30, k > 0);
+        ind[k] = load(GP_PATTERN_RANDOM, 1u << 30, 0);
+    }
+    d = cost(dep, 4, 32, 32);
+    i = cost(ind, 4, 32, 32);
+    assert_true(d.latency_cycles > 3.5 * i.latency_cycles);
+    assert_true(d.latency_cycles < 4.5 * i.latency_cycles);
+    assert_true(i.latency_cycles >= g_dev.dram_cycles * 0.9);
+    assert_true(d.time_cycles > 3 * i.time_cycles);
+}
+
+/* A chase through 1 GiB waits the DRAM latency per hop and does not
+   overlap its iterations; the same loads independent overlap. */
+static void test_chase_does_not_overlap(void **state)
+{
+    gp_op_t chase[2] = {loop(1000, 1), load(GP_PATTERN_RANDOM, 1u << 30, 1)};
+    gp_op_t ind[2] = {loop(1000, 1), load(GP_PATTERN_RANDOM, 1u << 30, 0)};
+    gp_block_cost_t c, i;
+    (void)state;
+    c = cost(chase, 2, 32, 32);
+    i = cost(ind, 2, 32, 32);
+    assert_true(c.latency_cycles >= 1000 * g_dev.dram_cycles * 0.95);
+    assert_true(c.latency_cycles <= 1000 * g_dev.dram_cycles * 1.1);
+    assert_true(i.latency_cycles < c.latency_cycles / 8);
+    /* a body whose dependent load follows a load of the same iteration
+       (a gather) still overlaps across iterations */
+    {
+        gp_op_t gather[3] = {loop(1000, 2), load(GP_PATTERN_UNIT, 1u << 30, 0),
+                             load(GP_PATTERN_RANDOM, 1u << 30, 1)};
+        gp_block_cost_t g = cost(gather, 3, 32, 32);
+        assert_true(g.latency_cycles < c.latency_cycles / 4);
+    }
+}
+
+/* Unrolled independent loads overlap the arithmetic: per iteration about
+   memory latency / depth + the arithmetic chain; with the registers of no
+   more than one iteration in flight, nothing overlaps. */
+static void test_unrolled_loads_overlap_arithmetic(void **state)
+{
+    gp_op_t body[4] = {loop(256, 3), load(GP_PATTERN_UNIT, 1u << 30, 0),
+                       load(GP_PATTERN_UNIT, 1u << 30, 0), arith(GP_OP_FP32, 1)};
+    gp_block_cost_t wide, tight;
+    double serial = 256 * (g_dev.dram_cycles + g_dev.fp32_cycles);
+    (void)state;
+    wide = cost(body, 4, 256, 64);  /* 52 spare registers: 16 iterations */
+    tight = cost(body, 4, 256, 14); /* 2 spare: one iteration's two loads */
+    assert_true(tight.latency_cycles >= serial * 0.95);
+    assert_true(wide.latency_cycles < serial / 8);
+    assert_true(wide.latency_cycles > 256 * g_dev.fp32_cycles);
+    assert_true(wide.time_cycles < tight.time_cycles);
+}
+
+/* A block of one thread is never slower than one of 32 threads each doing
+   the same loop (strictly more work): loads, arithmetic, chases. */
+static void test_one_thread_not_slower(void **state)
+{
+    gp_op_t bodies[3][4] = {
+        {loop(1000, 1), load(GP_PATTERN_RANDOM, 1u << 30, 1)},
+        {loop(1000, 1), load(GP_PATTERN_UNIT, 1u << 30, 1)},
+        {loop(512, 3), load(GP_PATTERN_UNIT, 1u << 24, 0), arith(GP_OP_FP32, 4),
+         load(GP_PATTERN_RANDOM, 1u << 22, 0)},
+    };
+    uint32_t n[3] = {2, 2, 4}, k;
+    (void)state;
+    for (k = 0; k < 3; k++) {
+        gp_block_cost_t one = cost(bodies[k], n[k], 1, 32);
+        gp_block_cost_t all = cost(bodies[k], n[k], 32, 32);
+        assert_true(one.time_cycles <= all.time_cycles * (1 + 1e-9));
+        assert_true(one.latency_cycles <= all.latency_cycles * (1 + 1e-9));
+    }
+}
+
+/* A load's latency follows where its data lives: L1, L2, DRAM; random
+   addresses over a large footprint wait the random latencies, beyond the
+   TLBs' reach the TLB misses too; without those keys the plain ones. */
+static void test_latency_follows_the_data(void **state)
+{
+    gp_mem_latency_keys_t none, k;
+    gp_access_t a;
+    (void)state;
+    memset(&none, 0, sizeof none);
+    memset(&a, 0, sizeof a);
+    a.elem_bytes = 4;
+    a.pattern = GP_PATTERN_RANDOM;
+    k.l2_random_cycles = 437.2;
+    k.dram_random_cycles = 667.8;
+    k.tlb_miss_cycles = 11.5;
+    k.tlb_reach_bytes = 64.0 * (1u << 30);
+    assert_float_equal(gp_mem_latency(&g_dev, &k, 1, &a, 16384, 1, 0), g_dev.l1_hit_cycles, 1e-9);
+    assert_float_equal(gp_mem_latency(&g_dev, &k, 1, &a, 1 << 22, 0, 1), g_dev.l2_hit_cycles,
+                       1e-9);
+    assert_float_equal(gp_mem_latency(&g_dev, &k, 1, &a, 1 << 25, 0, 1), 437.2, 1e-9);
+    assert_float_equal(gp_mem_latency(&g_dev, &none, 1, &a, 1 << 25, 0, 1), g_dev.l2_hit_cycles,
+                       1e-9);
+    /* between the two footprints, between the two latencies */
+    {
+        double mid = gp_mem_latency(&g_dev, &k, 1, &a, 1 << 24, 0, 1);
+        assert_true(mid > g_dev.l2_hit_cycles && mid < 437.2);
+    }
+    assert_float_equal(gp_mem_latency(&g_dev, &k, 1, &a, 1u << 30, 0, 0), 667.8, 1e-9);
+    assert_float_equal(gp_mem_latency(&g_dev, &none, 1, &a, 1u << 30, 0, 0), g_dev.dram_cycles,
+                       1e-9);
+    /* 128 GiB: half the pages beyond reach miss the TLB */
+    assert_float_equal(gp_mem_latency(&g_dev, &k, 1, &a, 128.0 * (1u << 30), 0, 0),
+                       667.8 + 0.5 * 11.5, 1e-9);
+    /* a unit-stride walk keeps the plain latencies */
+    a.pattern = GP_PATTERN_UNIT;
+    assert_float_equal(gp_mem_latency(&g_dev, &k, 1, &a, 1u << 30, 0, 0), g_dev.dram_cycles,
+                       1e-9);
+    /* mixed: the hit fractions weigh the levels */
+    assert_float_equal(gp_mem_latency(&g_dev, &none, 1, &a, 1u << 30, 0.5, 0.5),
+                       0.5 * g_dev.l1_hit_cycles +
+                           0.25 * (g_dev.l2_hit_cycles + g_dev.dram_cycles),
+                       1e-9);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_dependent_loads_add),
+        cmocka_unit_test(test_chase_does_not_overlap),
+        cmocka_unit_test(test_unrolled_loads_overlap_arithmetic),
+        cmocka_unit_test(test_one_thread_not_slower),
+        cmocka_unit_test(test_latency_follows_the_data),
+    };
+    return cmocka_run_group_tests(tests, setup, NULL);
+}
