@@ -73,6 +73,21 @@
    the least a second warp can see). */
 #define GP_BROADCAST_MIN_HIT 0.5
 
+/* Share of float-to-int conversions (F2I, on the conversion pipe) in a
+   gpuperf.conv when the card measures each direction: a model choice, the
+   round trip (float to int and back) that conversions mostly come in; the
+   other half runs at the int-to-float rate. Matches the alternating F2I/I2F
+   measurement: 31.0 results/clock/SM, twice F2I's 16.0 [sources:
+   h200-calibrated] run3 conversion_lanes, f2i_lanes, i2f_lanes. */
+#define GP_CONV_F2I_SHARE 0.5
+/* Global atomics over n addresses, each hit by k lanes of a warp, complete
+   (n/k)^e times as fast as atomics on one address, up to the all-distinct
+   rate: e from the raw sweep of gpuperf-calibrate (u32 atomicAdd, 32 lanes
+   on 32 distinct words: 6.57/cycle, on 1024: 54.6, one address: 0.690; one
+   address per warp on 1024 words: 5.02; e = 0.65, 0.63, 0.57) [sources:
+   h200-calibrated] run3/calibrate_raw.csv atomic_global rows. */
+#define GP_ATOMIC_ADDRESS_SPREAD_EXP 0.63
+
 /* Coalescing and banks (coalesce.c) -------------------------------------- */
 
 /* Knuth's multiplicative hash constant, for reproducible pseudo-random lane

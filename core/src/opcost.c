@@ -185,6 +185,94 @@ static double after_l1(double miss2, double hit1)
     return 1.0 - GP_MIN(1.0, GP_MAX(miss2, 0.0) / miss1);
 }
 
+/*
+ * How the lanes of a warp share the addresses of an atomic: *per_addr lanes
+ * hit each address a warp touches (1: all distinct, the warp size: one
+ * address), and *grid_addrs distinct addresses over the launch. From the lane
+ * sample where the script gave an index function, from `bins` (K addresses
+ * drawn uniformly: a warp of W lanes touches K(1 - (1 - 1/K)^W) of them), else
+ * from the scope.
+ */
+static void atomic_sharing(const gp_device_t *d, const gp_kernel_t *k, const gp_access_t *a,
+                           double *per_addr, double *grid_addrs)
+{
+    double w = d->warp_size, elem = a->elem_bytes ? a->elem_bytes : 4;
+    double threads = (double)k->total_blocks * (double)k->launch.threads_per_block;
+    const gp_lane_sample_t *s = a->sample;
+    *per_addr = 1;
+    *grid_addrs = GP_MAX(threads, 1.0);
+    if (s && s->n_warps > 0 && s->lanes > 0 && s->byte_offset) {
+        double sum = 0;
+        uint32_t n = 0, i, j, m;
+        for (i = 0; i < s->n_warps; i++) {
+            const int64_t *off = s->byte_offset + (size_t)i * s->lanes;
+            uint32_t active = 0, distinct = 0;
+            for (j = 0; j < s->lanes; j++) {
+                if (off[j] < 0)
+                    continue;
+                active++;
+                for (m = 0; m < j && !(off[m] >= 0 && off[m] / (int64_t)elem == off[j] / (int64_t)elem); m++)
+                    ;
+                distinct += m == j;
+            }
+            if (distinct) {
+                sum += (double)active / distinct;
+                n++;
+            }
+        }
+        if (n)
+            *per_addr = sum / n;
+        *grid_addrs = GP_MAX(1.0, (double)s->grid_footprint_bytes / elem);
+        return;
+    }
+    if (a->bins > 0) {
+        double kb = (double)a->bins;
+        double touched = kb * (1 - pow(1 - 1 / kb, w));
+        *per_addr = w / GP_MAX(touched, 1.0);
+        *grid_addrs = kb;
+        return;
+    }
+    switch (a->atomic_scope) {
+    case GP_ATOMIC_SAME:
+        *per_addr = w;
+        *grid_addrs = 1;
+        break;
+    case GP_ATOMIC_PER_WARP:
+        *per_addr = w;
+        *grid_addrs = GP_MAX(1.0, threads / w);
+        break;
+    default:
+        break;
+    }
+}
+
+/*
+ * GPU cycles the memory system spends on one warp-wide global atomic, from
+ * the card's measured rates ([memory] atomic_*_per_cycle); 0 when the card
+ * has none. Two bounds, the larger holds:
+ *  - lanes: each lane costs 1/distinct rate, more as lanes share an address,
+ *    up to 1/warp-address rate when the whole warp hits one address
+ *    (interpolated by the lanes that share);
+ *  - addresses: updates to one address serialise at the single-address rate;
+ *    n addresses, each hit by per_addr lanes of a warp, run
+ *    (n / per_addr)^GP_ATOMIC_ADDRESS_SPREAD_EXP times as fast (L2 slices
+ *    serve only part of them in parallel).
+ */
+static double atomic_gpu_cycles(const gp_device_t *d, double per_addr, double grid_addrs)
+{
+    double w = d->warp_size, rd = d->atomic_distinct_per_cycle, rw = d->atomic_warp_address_per_cycle;
+    double rs = d->atomic_same_address_per_cycle, lane, conc = 0, spread;
+    if (!(rd > 0) || !(rs > 0))
+        return 0;
+    if (!(rw > 0))
+        rw = rd;
+    per_addr = GP_MIN(GP_MAX(per_addr, 1.0), w);
+    lane = 1 / rd + (w > 1 ? (per_addr - 1) / (w - 1) : 0) * (1 / rw - 1 / rd);
+    spread = GP_MAX(1.0, grid_addrs / per_addr);
+    conc = 1 / (rs * pow(spread, GP_ATOMIC_ADDRESS_SPREAD_EXP));
+    return w * GP_MAX(lane, conc);
+}
+
 /* Cost of a global, local, texture or constant access (load/store/atomic). */
 static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t *op,
                        const gp_op_t *at, const gp_occupancy_t *occ, const gp_residency_t *res,
@@ -287,11 +375,32 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
     }
 
     if (is_atomic) {
-        double per_cycle_bytes = (r->atomics_in_l2 && d->l2_bandwidth_gbps > 0
+        double gpu, per_cycle_bytes = (r->atomics_in_l2 && d->l2_bandwidth_gbps > 0
                                       ? d->l2_bandwidth_gbps
                                       : d->dram_sustained_gbps) *
                                  1e3 / d->core_clock_mhz;
         out->latency_cycles = d->atomic_cycles > 0 ? d->atomic_cycles : mem_lat;
+        gpu = 0;
+        if (sp == GP_SPACE_GLOBAL) {
+            double per_addr, grid_addrs;
+            atomic_sharing(d, k, a, &per_addr, &grid_addrs);
+            gpu = atomic_gpu_cycles(d, per_addr, grid_addrs);
+        }
+        if (gpu > 0) {
+            /* the measured contention: the GPU's atomic units busy for `gpu`
+               cycles, expressed as the traffic that fills the whole memory
+               path for that long (the SMs' shares add up to it); the read
+               and write of distinct words still reach DRAM as they miss */
+            out->l2_bytes = r->atomics_in_l2 ? gpu * per_cycle_bytes : 0;
+            out->dram_bytes =
+                r->atomics_in_l2
+                    ? (a->atomic_scope == GP_ATOMIC_DISTINCT && !a->bins
+                           ? (1 - reuse_hit(k, at, l2cap, 1.0, 1)) * 2 * dbytes
+                           : 0)
+                    : gpu * per_cycle_bytes;
+            out->transactions = gpu;
+            return 0;
+        }
         switch (a->atomic_scope) {
         case GP_ATOMIC_SAME:
             /* one address for the whole grid: the hardware combines a warp's
@@ -375,6 +484,20 @@ static int shared_cost(const gp_device_t *d, const gp_generation_t *g, const gp_
     if (op->kind == GP_OP_ATOMIC)
         out->latency_cycles *= 2; /* read, then write */
     out->transactions = passes;
+    if (op->kind == GP_OP_ATOMIC && d->shared_atomic_cycles > 0) {
+        /* measured: a warp-wide shared atomic to distinct words costs
+           shared_atomic_cycles of the shared pipe, and every lane that hits a
+           word another lane of the warp hits adds shared_atomic_conflict_cycles
+           [sources: h200-calibrated] run3 atomic_shared rows */
+        double per_addr, grid_addrs, colliding;
+        atomic_sharing(d, k, a, &per_addr, &grid_addrs);
+        colliding = d->warp_size - d->warp_size / GP_MAX(per_addr, 1.0);
+        out->pipe_cycles[GP_PIPE_SHARED] =
+            d->shared_atomic_cycles + d->shared_atomic_conflict_cycles * colliding;
+        out->latency_cycles = 2 * d->shared_memory_cycles +
+                              d->shared_atomic_conflict_cycles * colliding;
+        out->transactions = 1 + colliding;
+    }
     if (g->issue && g->issue->shared_passes_hold_issue)
         out->pipe_cycles[GP_PIPE_ISSUE] =
             GP_MAX(out->pipe_cycles[GP_PIPE_ISSUE], passes * pass_cycles);
@@ -478,17 +601,46 @@ static void pipe_rate(const gp_device_t *d, uint32_t pipe, double *lanes, double
     }
 }
 
+/* The card's measured rate and latency of a whole op of `kind` (device keys
+   written by tools/calibrate; the instruction sequence nvcc emits, measured
+   as one op); 0 each when the device file does not give them. */
+static void measured_rate(const gp_device_t *d, uint32_t kind, double *lanes, double *lat)
+{
+    *lanes = *lat = 0;
+    switch (kind) {
+    case GP_OP_SHFL: *lanes = d->shfl_lanes; *lat = d->shfl_cycles; break;
+    case GP_OP_VOTE: *lanes = d->vote_lanes; *lat = d->vote_cycles; break;
+    case GP_OP_MATCH: *lanes = d->match_lanes; *lat = d->match_cycles; break;
+    case GP_OP_WARP_REDUCE: *lanes = d->warp_reduce_lanes; *lat = d->warp_reduce_cycles; break;
+    case GP_OP_IDIV: *lanes = d->idiv_lanes; *lat = d->idiv_cycles; break;
+    case GP_OP_FDIV: *lanes = d->fdiv_lanes; *lat = d->fdiv_cycles; break;
+    case GP_OP_RCP: *lanes = d->rcp_fast_lanes; *lat = d->rcp_fast_cycles; break;
+    default: break;
+    }
+}
+
 /* An op the generation describes by its rule: `instructions` dependent
-   instructions on the rule's pipe. */
+   instructions on the rule's pipe, unless the device file measured the op
+   itself (then one op at the measured rate and latency, on the rule's
+   pipe). */
 static int ruled_cost(const gp_device_t *d, const gp_op_rule_t *ru, double issue,
                       gp_op_cost_t *out, char *err, size_t errlen, uint32_t kind)
 {
-    double lanes, lat, n = ru->instructions > 0 ? ru->instructions : 1;
+    double lanes, lat, n = ru->instructions > 0 ? ru->instructions : 1, ml, mc;
     pipe_rate(d, ru->pipe, &lanes, &lat);
     if (ru->lanes > 0)
         lanes = ru->lanes;
     if (ru->latency_cycles > 0)
         lat = ru->latency_cycles;
+    measured_rate(d, kind, &ml, &mc);
+    if (ml > 0) {
+        /* the measured sequence: its throughput and latency as a whole; it
+           issues its instructions, but the measured rate bounds it */
+        out->pipe_cycles[ru->pipe] += d->warp_size / ml;
+        out->pipe_cycles[GP_PIPE_ISSUE] = n * issue;
+        out->latency_cycles = mc > 0 ? mc : n * lat;
+        return 0;
+    }
     if (!(lanes > 0)) {
         snprintf(err, errlen, "%s: the device has no %s lanes for %s", d->name,
                  gp_pipe_name(ru->pipe), gp_op_kind_name(kind));
@@ -581,8 +733,21 @@ int gp_op_cost_default(const gp_generation_t *g, const gp_device_t *d, const gp_
         out->latency_cycles = d->fp16_cycles > 0 ? d->fp16_cycles : d->fp32_cycles;
         return 0;
     case GP_OP_INT:
-        out->pipe_cycles[GP_PIPE_INT] = warp / d->int32_lanes;
-        out->latency_cycles = d->int32_cycles;
+        /* "32-bit integer, logic, compare": at the measured add/logic rate
+           where the card has it (on 9.0 IADD3 and LOP3 run at about twice the
+           IMAD rate [sources: h200-calibrated] run3 int32_add_lanes,
+           int32_logic_lanes), else at the class's */
+        if (d->int32_add_lanes > 0 && d->int32_logic_lanes > 0) {
+            out->pipe_cycles[GP_PIPE_INT] =
+                0.5 * (warp / d->int32_add_lanes + warp / d->int32_logic_lanes);
+            out->latency_cycles =
+                d->int32_add_cycles > 0 && d->int32_logic_cycles > 0
+                    ? 0.5 * (d->int32_add_cycles + d->int32_logic_cycles)
+                    : d->int32_cycles;
+        } else {
+            out->pipe_cycles[GP_PIPE_INT] = warp / d->int32_lanes;
+            out->latency_cycles = d->int32_cycles;
+        }
         /* where the int32 lanes are a share of the fp32 lanes, an int32
            instruction also takes one instruction's share of fp32 capacity */
         if (g->issue && g->issue->int_takes_fp32)
@@ -593,6 +758,20 @@ int gp_op_cost_default(const gp_generation_t *g, const gp_device_t *d, const gp_
         out->latency_cycles = d->sfu_cycles;
         return 0;
     case GP_OP_CONV:
+        if (d->f2i_lanes > 0 && d->i2f_lanes > 0) {
+            /* measured per direction: a conversion is taken as the round
+               trip's mix, half float-to-int on the conversion pipe and half
+               int-to-float on the integer pipe, where they overlap
+               [sources: h200-calibrated] run3 f2i_*, i2f_* (F2I 16, I2F 63
+               results/clock/SM; alternating, the pair runs at F2I's rate) */
+            out->pipe_cycles[GP_PIPE_CONV] = GP_CONV_F2I_SHARE * warp / d->f2i_lanes;
+            out->pipe_cycles[GP_PIPE_INT] = (1 - GP_CONV_F2I_SHARE) * warp / d->i2f_lanes;
+            out->latency_cycles =
+                d->f2i_cycles > 0 && d->i2f_cycles > 0
+                    ? GP_CONV_F2I_SHARE * d->f2i_cycles + (1 - GP_CONV_F2I_SHARE) * d->i2f_cycles
+                    : (d->conversion_cycles > 0 ? d->conversion_cycles : d->sfu_cycles);
+            return 0;
+        }
         out->pipe_cycles[GP_PIPE_CONV] =
             warp / (d->conversion_lanes > 0 ? d->conversion_lanes : d->sfu_lanes);
         out->latency_cycles = d->conversion_cycles > 0 ? d->conversion_cycles : d->sfu_cycles;
@@ -602,6 +781,17 @@ int gp_op_cost_default(const gp_generation_t *g, const gp_device_t *d, const gp_
         out->latency_cycles = d->branch_cycles > 0 ? d->branch_cycles : d->int32_cycles;
         return 0;
     case GP_OP_BARRIER:
+        if (d->barrier_base_cycles > 0 || d->barrier_per_warp_cycles > 0) {
+            /* measured against the warps of the block [sources:
+               h200-calibrated] run3 barrier rows: the block waits a fixed part
+               plus a part per warp, and the SM's barrier unit takes the
+               per-warp part for every warp of every resident block (the cost
+               per barrier grows with the SM's warps, not the block's) */
+            double wpb = occ && occ->warps_per_block ? occ->warps_per_block : 1;
+            out->latency_cycles = d->barrier_base_cycles + d->barrier_per_warp_cycles * wpb;
+            out->pipe_cycles[GP_PIPE_ISSUE] = GP_MAX(issue, d->barrier_per_warp_cycles);
+            return 0;
+        }
         /* the device's barrier latency, times the generation's round trips */
         out->latency_cycles = d->barrier_cycles > 0 ? d->barrier_cycles
                               : ru && ru->latency_cycles > 0 ? ru->latency_cycles

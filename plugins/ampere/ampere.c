@@ -11,7 +11,11 @@
  */
 #include "gpuperf/plugin.h"
 
+#include "../common/op_rules.h"
 #include "../common/sectored.h"
+
+/* Warp operations and division ([../common/op_rules.h]). */
+static const gp_op_rule_t OPS_8X[GP_OP_KIND_COUNT] = {GP_WARP_OP_RULES};
 
 /* Carve-out steps, cudaOccAlignUpShmemSizeVoltaPlus of cuda_occupancy.h
    ([sources: occ-h12]): up to 164 KiB on GA100 and GA10B (which has
@@ -52,13 +56,13 @@ static const gp_tensor_rules_t TENSOR_AD10X = {
 #define INFO_8X {.max_concurrent_kernels = GP_CONCURRENT_KERNELS_7X}
 
 static const gp_generation_t GENS[] = {
-    {.cc = {8, 0}, .chips = "GA100", .alloc = &ALLOC_164, .mem = &MEM_8X,
+    {.cc = {8, 0}, .chips = "GA100", .alloc = &ALLOC_164, .mem = &MEM_8X, .ops = OPS_8X,
      .tensor = &TENSOR_GA100, .info = INFO_8X},
-    {.cc = {8, 6}, .chips = "GA10x", .alloc = &ALLOC_100, .mem = &MEM_8X,
+    {.cc = {8, 6}, .chips = "GA10x", .alloc = &ALLOC_100, .mem = &MEM_8X, .ops = OPS_8X,
      .issue = &ISSUE_SHARED_INT, .tensor = &TENSOR_GA10X, .info = INFO_8X},
-    {.cc = {8, 7}, .chips = "GA10B", .alloc = &ALLOC_164, .mem = &MEM_8X,
+    {.cc = {8, 7}, .chips = "GA10B", .alloc = &ALLOC_164, .mem = &MEM_8X, .ops = OPS_8X,
      .issue = &ISSUE_SHARED_INT, .tensor = &TENSOR_GA10X, .info = INFO_8X},
-    {.cc = {8, 9}, .chips = "AD10x", .alloc = &ALLOC_100, .mem = &MEM_8X,
+    {.cc = {8, 9}, .chips = "AD10x", .alloc = &ALLOC_100, .mem = &MEM_8X, .ops = OPS_8X,
      .issue = &ISSUE_SHARED_INT, .tensor = &TENSOR_AD10X, .info = INFO_8X},
 };
 

@@ -27,6 +27,8 @@
 
 #include "gpuperf/plugin.h"
 
+#include "../common/op_rules.h"
+
 /* ------------------------------------------------------------------------ */
 /* [arch] keys of the device files                                           */
 /* ------------------------------------------------------------------------ */
@@ -152,6 +154,7 @@ static const gp_issue_rules_t ISSUE_3X = {.interval_cycles = 1, .pair_needs_ilp 
 static const gp_op_rule_t OPS[GP_OP_KIND_COUNT] = {
     [GP_OP_TENSOR] = {.since = {7, 0}},
     [GP_OP_ASYNC_COPY] = {.since = {8, 0}},
+    GP_WARP_OP_RULES,
 };
 
 /* Concurrent kernels: 16 resident grids on 2.x and 3.0 (PG42 Table F-2), 32

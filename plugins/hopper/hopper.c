@@ -9,7 +9,11 @@
  */
 #include "gpuperf/plugin.h"
 
+#include "../common/op_rules.h"
 #include "../common/sectored.h"
+
+/* Warp operations and division ([../common/op_rules.h]). */
+static const gp_op_rule_t OPS_90[GP_OP_KIND_COUNT] = {GP_WARP_OP_RULES};
 
 /* cuda_occupancy.h, CC 9.x ([sources: occ-h12]): the carve-outs 0..228
    KiB and two block barriers per resident-block slot. */
@@ -36,6 +40,7 @@ static const gp_generation_t GENS[] = {
      .chips = "GH100",
      .alloc = &ALLOC_90,
      .mem = &MEM_90,
+     .ops = OPS_90,
      .tensor = &TENSOR_90,
      .info = {.max_concurrent_kernels = GP_CONCURRENT_KERNELS_7X}},
 };

@@ -29,6 +29,8 @@
 
 #include "gpuperf/plugin.h"
 
+#include "../common/op_rules.h"
+
 /* PG42 F.3.2, F.3.3, 5.3.2.4: coalescing, bank conflicts and the constant
    cache work on half-warps. */
 #define HALF_WARP 16u
@@ -118,6 +120,7 @@ static const gp_op_rule_t OPS_1X[GP_OP_KIND_COUNT] = {
     [GP_OP_FP64] = {.since = {1, 3}},
     [GP_OP_TENSOR] = {.since = {7, 0}},
     [GP_OP_ASYNC_COPY] = {.since = {8, 0}},
+    GP_WARP_OP_RULES,
 };
 
 /* One kernel at a time: concurrent kernels arrived with 2.0 (PG42 F-1). */

@@ -58,4 +58,31 @@ for args in "predict --device h200-sxm" "compare --devices h200-sxm" \
     done
 done
 
+case_ "warp operations: refused where the generation lacks them, costed where it has them"
+cat > "$TMP/shfl.lua" <<'LUA'
+gpuperf.launch{name = "k", grid = 1024, block = 256, regs = 16,
+  work = { gpuperf.loop(64, { gpuperf.shfl(1), gpuperf.fp32(1) }) }}
+LUA
+gp predict --device geforce-8800-gtx "$TMP/shfl.lua"
+expect_status 1
+expect_err "shfl needs compute capability 3.0; geforce-8800-gtx is 1.0"
+gp predict --device tesla-k40 "$TMP/shfl.lua"
+expect_status 0
+
+case_ "one grid-wide atomic address is bound by its serialisation"
+cat > "$TMP/atom.lua" <<'LUA'
+local scope = gpuperf.param("scope", "same", "same | distinct")
+local c = gpuperf.buffer("c", 4 * 2^22)
+gpuperf.launch{name = "k", grid = 2^22 / 256, block = 256, regs = 8,
+  work = { gpuperf.atomic{c, scope = scope} }}
+LUA
+gp predict --device h200-sxm "$TMP/atom.lua" --json
+expect_status 0
+t_same=$(json .total_us)
+# 2^22 updates at 0.69 per cycle on one address, 1980 MHz: at least 3000 us
+expect_between "$t_same" 3000 1e9
+gp predict --device h200-sxm "$TMP/atom.lua" -p scope=distinct --json
+expect_status 0
+expect_between "$(json .total_us)" 0 "$(awk -v t="$t_same" 'BEGIN { print t / 50 }')"
+
 finish

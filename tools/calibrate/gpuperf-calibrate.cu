@@ -1266,7 +1266,8 @@ static void measure_links(Ctx &c, Measured &m) {
 //
 // Barriers, atomics, warp operations, integer and conversion pipes, graph launches and
 // the pointer-chase latency curve. Every sweep goes to a raw table (--raw FILE, CSV);
-// the values derived from it go to the [calibrated] keys of the INI.
+// the values derived from it go to device keys of the INI, each in its section
+// ([throughput], [memory], [latency], [launch]: cal_section below).
 
 // Raw sweep rows: bench,variant,x_name,x,y_name,y,metric,value,unit.
 struct Raw {
@@ -1280,7 +1281,7 @@ struct Raw {
   }
 };
 
-// One key of the [calibrated] section.
+// One derived key of the extended measurements.
 struct CalKey {
   std::string key;
   double value;
@@ -1831,8 +1832,7 @@ struct IniInputs {
   const char *arch;
   CcFacts facts;
   Measured m;
-  std::vector<CalKey> cal;  // the [calibrated] keys
-  bool cal_live;            // write [calibrated] as a section (else as comment lines)
+  std::vector<CalKey> cal;  // the keys of the extended measurements
 };
 
 // Collect the device facts and versions that write_ini needs (from the CUDA runtime).
@@ -1850,8 +1850,46 @@ static IniInputs ini_inputs(const Ctx &c, const Measured &m, const char *arch, c
   in.arch = arch;
   in.facts = f;
   in.m = m;
-  in.cal_live = false;
   return in;
+}
+
+// The device-file section an extended key belongs to (docs/device-files.md), or nullptr
+// for a diagnostic the loader has no key for (written as a comment line).
+static const char *cal_section(const std::string &k) {
+  auto ends = [&](const char *suf) {
+    size_t n = strlen(suf);
+    return k.size() >= n && k.compare(k.size() - n, n, suf) == 0;
+  };
+  if (k == "barrier_fma_cycles" || k.compare(0, 10, "int32_and_") == 0) return nullptr;
+  if (k.compare(0, 6, "graph_") == 0) return "launch";
+  if (k == "tlb_reach_bytes" || ends("_per_cycle")) return "memory";
+  if (k.compare(0, 14, "shared_atomic_") == 0 || ends("_lanes")) return "throughput";
+  if (ends("_cycles")) return "latency";
+  return nullptr;
+}
+
+// Append the extended keys of `section` (nullptr: the diagnostics, as comments).
+static void write_cal(std::string &text, const std::vector<CalKey> &cal, const char *section) {
+  Ini part;
+  for (const CalKey &k : cal) {
+    const char *s = cal_section(k.key);
+    if (section ? (s && !strcmp(s, section)) : !s)
+      part.num(k.key.c_str(), k.value, k.decimals, kMeasured + k.comment);
+  }
+  if (part.text.empty()) return;
+  if (!section) {
+    text += "\n; diagnostics of the extended measurements (no device key; the sweeps are in the "
+            "--raw table)\n";
+    size_t pos = 0;
+    while (pos < part.text.size()) {
+      size_t nl = part.text.find('\n', pos);
+      std::string line = part.text.substr(pos, nl - pos);
+      text += (line.compare(0, 1, ";") == 0 ? ";" : "; ") + line + "\n";
+      pos = nl + 1;
+    }
+    return;
+  }
+  text += part.text;
 }
 
 // Write the device INI (no CUDA calls: everything comes in `in`).
@@ -1928,6 +1966,7 @@ static std::string write_ini(const IniInputs &in) {
   ini.num("tensor_fp64_flops_per_clock", f.t_fp64, 0, wp);
   ini.num("tensor_int8_ops_per_clock", f.t_int8, 0, wp);
   ini.num("tensor_fp8_flops_per_clock", f.t_fp8, 0, wp);
+  write_cal(ini.text, in.cal, "throughput");
 
   ini.section("memory");
   ini.integer("dram_bytes", (long long)p.totalGlobalMem, props + "totalGlobalMem");
@@ -1956,6 +1995,7 @@ static std::string write_ini(const IniInputs &in) {
     ini.num("nvlink_bandwidth_gbps", 0, 1, "no peer GPU visible: not measured (0: none)");
     ini.num("nvlink_latency_us", 0, 2, "no peer GPU visible: not measured");
   }
+  write_cal(ini.text, in.cal, "memory");
 
   ini.section("latency");
   ini.note("instruction latencies: one warp, one chain of 8192 dependent instructions, clock64 "
@@ -1982,6 +2022,7 @@ static std::string write_ini(const IniInputs &in) {
     ini.num("tensor_cycles", 0, 1, "no mma.sync m16n8k16 on this CC: not measured");
   else
     ini.num("tensor_cycles", m.tensor_cyc, 1, meas + "mma.sync m16n8k16 f16->f32 chain");
+  write_cal(ini.text, in.cal, "latency");
 
   ini.section("launch");
   ini.num("launch_overhead_us", m.launch_overhead_us, 2,
@@ -1990,29 +2031,8 @@ static std::string write_ini(const IniInputs &in) {
   ini.num("block_launch_cycles", m.block_cycles, 1,
           meas + "empty 32-thread blocks, 4096 vs 256 per SM, per block per SM");
 
-  if (!in.cal.empty()) {
-    // Keys today's device loader does not know yet: a [calibrated] section with
-    // --calibrated-section, otherwise the same lines as comments so the file still loads.
-    Ini cal;
-    cal.section("calibrated");
-    cal.note("keys written by gpuperf-calibrate beyond the core schema (docs/device-files.md); "
-             "the sweeps behind them are in the --raw table");
-    for (const CalKey &k : in.cal) cal.num(k.key.c_str(), k.value, k.decimals, meas + k.comment);
-    ini.text += "\n";
-    if (in.cal_live) {
-      ini.text += cal.text;
-    } else {
-      ini.text += "; [calibrated] keys, commented out: run gpuperf-calibrate with "
-                  "--calibrated-section for a loader that reads them\n";
-      size_t pos = 0;
-      while (pos < cal.text.size()) {
-        size_t nl = cal.text.find('\n', pos);
-        std::string line = cal.text.substr(pos, nl - pos);
-        ini.text += (line.compare(0, 1, ";") == 0 ? ";" : "; ") + line + "\n";
-        pos = nl + 1;
-      }
-    }
-  }
+  write_cal(ini.text, in.cal, "launch");
+  write_cal(ini.text, in.cal, nullptr);
   return ini.text;
 }
 
@@ -2048,15 +2068,13 @@ static bool parse_only(const char *list, bool *on) {
 static void usage(FILE *out) {
   fprintf(out,
           "usage: gpuperf-calibrate [-d DEVICE] [-o FILE] [--arch NAME] [--raw FILE]\n"
-          "                         [--calibrated-section] [--only LIST]\n"
+          "                         [--only LIST]\n"
           "Measures the GPU and writes a gpuperf device INI file to stdout (or FILE).\n"
           "  -d DEVICE             CUDA device index (default 0)\n"
           "  -o FILE               write the INI file to FILE\n"
           "  --arch NAME           plugin name for a compute capability gpuperf has no default for\n"
           "  --raw FILE            write every sweep (barriers, atomics, warp ops, integer\n"
           "                        pipes, launches, pointer chases) to FILE as CSV\n"
-          "  --calibrated-section  write the extended keys as a [calibrated] section (default:\n"
-          "                        as comment lines, which today's device loader skips)\n"
           "  --only LIST           run only these extended phases (comma-separated: barrier,\n"
           "                        atomic_global, atomic_shared, instruction, graph, chase,\n"
           "                        tlb) and skip the core measurements; needs --raw (the\n"
@@ -2067,7 +2085,7 @@ static void usage(FILE *out) {
 int main(int argc, char **argv) {
   int dev = 0;
   const char *out_path = nullptr, *arch_opt = nullptr, *raw_path = nullptr;
-  bool cal_live = false, only = false, phase_on[kNumPhases] = {false};
+  bool only = false, phase_on[kNumPhases] = {false};
   for (int i = 1; i < argc; ++i) {
     if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
       usage(stdout);
@@ -2080,8 +2098,6 @@ int main(int argc, char **argv) {
       arch_opt = argv[++i];
     } else if (!strcmp(argv[i], "--raw") && i + 1 < argc) {
       raw_path = argv[++i];
-    } else if (!strcmp(argv[i], "--calibrated-section")) {
-      cal_live = true;
     } else if (!strcmp(argv[i], "--only") && i + 1 < argc) {
       if (!parse_only(argv[++i], phase_on)) return 2;
       only = true;
@@ -2092,9 +2108,8 @@ int main(int argc, char **argv) {
     }
   }
 
-  if (only && (!raw_path || out_path || cal_live)) {
-    fprintf(stderr, "gpuperf-calibrate: --only writes no INI file: give --raw FILE (and no -o "
-            "or --calibrated-section)\n");
+  if (only && (!raw_path || out_path)) {
+    fprintf(stderr, "gpuperf-calibrate: --only writes no INI file: give --raw FILE (and no -o)\n");
     return 2;
   }
   if (!only)
@@ -2191,7 +2206,6 @@ int main(int argc, char **argv) {
   if (!only) {
     IniInputs in = ini_inputs(c, m, arch, *facts);
     in.cal = x.keys;
-    in.cal_live = cal_live;
     ini = write_ini(in);
   }
   if (raw_path) {

@@ -162,7 +162,35 @@ typedef struct gp_device {
     double graph_launch_us; /* host time to launch a CUDA graph; 0: not known */
     double graph_node_us;   /* host time per node of a launched graph; 0: not known */
 
-    uint64_t reserved[26];
+    /* Added within ABI 2 (the reserved space, then growing at the end).
+       Measured rates and latencies of instructions the pipe classes above do
+       not tell apart; 0: not known, the generation's rule applies. */
+    /* [throughput]: results per clock per SM */
+    double shfl_lanes, shfl_down_lanes, vote_lanes, vote_all_lanes, match_lanes,
+        warp_reduce_lanes;
+    double int32_add_lanes, int32_logic_lanes, int32_shift_lanes, int32_mul_lanes;
+    double idiv_lanes, imod_lanes, fdiv_lanes, rcp_lanes, rcp_fast_lanes;
+    double f2i_lanes, i2f_lanes, f2h_lanes;
+    /* [throughput]: SM cycles per warp-wide shared-memory atomic to distinct
+       words, and per further lane that hits a word another lane hits */
+    double shared_atomic_cycles, shared_atomic_conflict_cycles;
+    /* [latency]: dependent-issue latencies, cycles */
+    double shfl_cycles, shfl_down_cycles, vote_cycles, vote_all_cycles, match_cycles,
+        warp_reduce_cycles;
+    double int32_add_cycles, int32_logic_cycles, int32_shift_cycles, int32_mul_cycles;
+    double idiv_cycles, imod_cycles, fdiv_cycles, rcp_cycles, rcp_fast_cycles;
+    double f2i_cycles, i2f_cycles, f2h_cycles;
+    /* [latency]: a block barrier, above the work around it: a fixed part and
+       a part per warp of the block; a dependent fp32 atomic on one word */
+    double barrier_base_cycles, barrier_per_warp_cycles;
+    double atomic_f32_cycles;
+    /* [memory]: global atomics the whole GPU completes per SM cycle: all on
+       one address, one address per warp (distinct between warps), every
+       thread its own address */
+    double atomic_same_address_per_cycle, atomic_warp_address_per_cycle,
+        atomic_distinct_per_cycle;
+
+    uint64_t reserved[8];
 } gp_device_t;
 
 /* ------------------------------------------------------------------------ */
