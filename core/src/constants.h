@@ -48,16 +48,6 @@
 /* Deepest op nesting the walk follows (scripts are limited to 32). */
 #define GP_MAX_DEPTH 64
 
-/* Load latency (memlat.c) ------------------------------------------------ */
-
-/* Footprints between which a random load's L2 latency rises from
-   l2_hit_cycles to l2_random_cycles: the H200's random chase runs at the
-   one-page latency over 4 MiB (280.8 cycles) and at l2_random_cycles over
-   32 MiB (437.2), the footprint that key is measured at; nothing is measured
-   between [sources: h200-calibrated] run3/calibrate_raw.csv chase rows. */
-#define GP_L2_NEAR_FOOTPRINT_BYTES 4194304.0
-#define GP_L2_FAR_FOOTPRINT_BYTES 33554432.0
-
 /* Op cost (opcost.c) ------------------------------------------------------ */
 
 /* Latency of a barrier when a device file gives none: the __syncthreads

@@ -158,6 +158,10 @@ static const key_spec_t SCHEMA[] = {
     {"latency", "barrier_base_cycles", T_F64, OFF(barrier_base_cycles), OPT, 0, 1e5, "cycles per barrier above the work, fixed part; 0: not known"},
     {"latency", "barrier_per_warp_cycles", T_F64, OFF(barrier_per_warp_cycles), OPT, 0, 1e4, "cycles per barrier per warp of the block; 0: not known"},
     {"latency", "atomic_f32_cycles", T_F64, OFF(atomic_f32_cycles), OPT, 0, 1e6, "cycles, dependent fp32 atomicAdd on one word; 0: atomic_cycles"},
+    {"latency", "l2_random_cycles", T_F64, OFF(l2_random_cycles), OPT, 0, 1e5, "cycles of an L2 hit beyond the near partition; 0: l2_hit_cycles"},
+    {"latency", "dram_random_cycles", T_F64, OFF(dram_random_cycles), OPT, 0, 1e6, "cycles of a random DRAM access; 0: dram_cycles"},
+    {"latency", "tlb_miss_cycles", T_F64, OFF(tlb_miss_cycles), OPT, 0, 1e6, "extra cycles of an address-translation miss"},
+    {"latency", "tlb_reach_bytes", T_U64, OFF(tlb_reach_bytes), OPT, 0, BIG, "bytes mapped without a TLB miss; 0: not known (no misses)"},
 
     {"launch", "launch_overhead_us", T_F64, OFF(launch_overhead_us), REQ, 0, 1e5, "us per back-to-back launch"},
     {"launch", "launch_latency_us", T_F64, OFF(launch_latency_us), REQ, 0, 1e5, "us, submission to completion of a null kernel"},

@@ -18,7 +18,6 @@
 
 #include "arch.h"
 #include "coalesce.h"
-#include "memlat.h"
 #include "constants.h"
 #include "util.h"
 
@@ -69,16 +68,6 @@ static int l1_caches(const gp_mem_rules_t *r, const gp_device_t *d, const gp_ker
     }
 }
 
-/* Transactions and bytes of one warp access to global memory at segment
-   granularity `seg` (with shrinking to min_seg). */
-static double warp_transactions(const gp_device_t *d, const gp_mem_rules_t *r,
-                                const gp_access_t *a, uint32_t seg, uint32_t min_seg,
-                                double *bytes)
-{
-    gp_coalesce_rule_t rule = {r->coalesce_threads, seg, min_seg, r->strict_coalescing};
-    return gp_coalesce_access(a, d->warp_size, &rule, bytes);
-}
-
 /* DRAM bytes one thread's read costs when the warp's reads lie too far apart
    to share a 32-byte sector, from the device's measured sparse-read costs
    (interpolated in log2 of the spacing, relative to reads 32 B apart, which
@@ -120,37 +109,205 @@ static int reads_buffer(const gp_op_t *op)
            op->access.buffer != UINT32_MAX;
 }
 
+/* ------------------------------------------------------------ caches */
+
 /*
- * Fraction of this op's reads that hit in a cache of `cache` bytes (scale: the
- * fraction of the reads that reach this cache).
+ * The cache model. Every level is judged by re-use distance, the stack
+ * distance of Mattson et al. ([sources: mattson1970]): under LRU a
+ * re-reference hits when fewer distinct bytes than the cache holds were
+ * touched since the last reference to its line. The GPU's hierarchy of
+ * warps, blocks and SMs decides the distances, as in Nugteren et al.'s
+ * GPU model ([sources: nugteren2014]):
+ *  - short re-use: what a warp touches again at the next iteration of its
+ *    innermost loop (the sample's first warp one iteration on against
+ *    itself, bounded by the warp's footprint): the distance is the lines
+ *    the SM's resident warps keep live meanwhile, one request of each read
+ *    op per warp; those distances spread with the warps' interleaving, so
+ *    the hits fall as capacity / distance once it no longer fits;
+ *  - long re-use: the buffer's re-reads over the launch, at the distance of
+ *    its footprint (an SM's share for L1, the grid's for L2); a re-read in
+ *    the same order (affine addresses, a pointer chase through a
+ *    permutation) misses wholly once the footprint exceeds the cache (LRU
+ *    thrash), data-dependent addresses drawn at random hit capacity /
+ *    footprint (every line equally likely: the independent reference
+ *    model);
+ *  - the L2 keeps what earlier launches left (kernel.l2_warm_bytes): the
+ *    first reads of those bytes hit, while the buffer fits the capacity the
+ *    launch can use (res.l2_capacity_bytes: the share among concurrent
+ *    kernels).
+ */
+
+/* LRU hit fraction of re-references at distance `dist` bytes in `cap`
+   bytes: 1 while it fits; beyond, 0 for re-reads at one distance (cyclic),
+   cap / dist for distances spread evenly up to dist. */
+static double lru_hit(double dist, double cap, int cyclic)
+{
+    if (!(dist > 0) || dist <= cap)
+        return 1;
+    if (cyclic || !(cap > 0))
+        return 0;
+    return cap / dist;
+}
+
+/* 1 when the op's addresses are data-dependent draws (random shorthand or
+   gpuperf.random in the index function), not a chase through them. */
+static int irm_addresses(const gp_access_t *a)
+{
+    return a->pattern == GP_PATTERN_RANDOM && !a->depends;
+}
+
+/* Lanes of a warp that access: a block smaller than a warp leaves the rest
+   of its one warp idle; a sample counts its active lanes. */
+static double active_lanes(const gp_device_t *d, const gp_kernel_t *k, const gp_access_t *a)
+{
+    const gp_lane_sample_t *s = a->sample;
+    double w = d->warp_size, tpb = (double)k->launch.threads_per_block;
+    if (s && s->n_warps > 0 && s->byte_offset && s->lanes > 0) {
+        double n = 0;
+        uint64_t i, all = (uint64_t)s->n_warps * s->lanes;
+        for (i = 0; i < all; i++)
+            n += s->byte_offset[i] >= 0;
+        return n / s->n_warps;
+    }
+    return tpb > 0 && tpb < w ? tpb : w;
+}
+
+/* Fraction of the units of `unit` bytes that instance b touches and
+   instance a touched too; -1 when b touches nothing. */
+static double shared_units(const gp_lane_sample_t *s, uint32_t a, uint32_t b, uint32_t elem,
+                           uint32_t unit)
+{
+    const int64_t *oa = s->byte_offset + (size_t)a * s->lanes;
+    const int64_t *ob = s->byte_offset + (size_t)b * s->lanes;
+    uint32_t i, j, n = GP_MIN(s->lanes, 64u), seen = 0, both = 0;
+    for (i = 0; i < n; i++) {
+        int64_t u, found = 0;
+        if (ob[i] < 0)
+            continue;
+        u = ob[i] / unit;
+        for (j = 0; j < i; j++) /* count each unit once */
+            if (ob[j] >= 0 && ob[j] / unit == u)
+                break;
+        if (j < i)
+            continue;
+        seen++;
+        for (j = 0; j < n && !found; j++)
+            found = oa[j] >= 0 && oa[j] / unit <= u && (oa[j] + elem - 1) / unit >= u;
+        both += found != 0;
+    }
+    return seen ? (double)both / seen : -1;
+}
+
+/* Global reads (loads, texture, async copies of a buffer) in the kernel:
+   the requests each warp keeps live per iteration. */
+static double read_ops(const gp_kernel_t *k)
+{
+    double n = 0;
+    uint32_t i;
+    for (i = 0; i < k->n_ops; i++) {
+        const gp_op_t *o = &k->ops[i];
+        n += (o->kind == GP_OP_LOAD || o->kind == GP_OP_ASYNC_COPY) &&
+             (o->space == GP_SPACE_GLOBAL || o->space == GP_SPACE_TEXTURE);
+    }
+    return GP_MAX(n, 1.0);
+}
+
+/*
+ * Short re-use of op's requests: the fraction `*frac` of its requests
+ * whose units (`unit` bytes: what a miss fetches) the same warp touched at
+ * the previous iteration, and their distance `*dist` in bytes per SM (the
+ * resident warps' live lines: `fill_bytes` per request of each read op).
+ */
+static void short_reuse(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t *op,
+                        const gp_occupancy_t *occ, uint32_t unit, double fill_bytes,
+                        double *frac, double *dist)
+{
+    const gp_access_t *a = &op->access;
+    const gp_lane_sample_t *s = a->sample;
+    double same, requests, threads, floor_new;
+    *frac = 0;
+    *dist = 0;
+    if (!s || !s->byte_offset || s->next_iteration == 0 || s->next_iteration >= s->n_warps ||
+        unit == 0 || !(fill_bytes > 0) || op < k->ops || op >= k->ops + k->n_ops)
+        return;
+    same = shared_units(s, 0, s->next_iteration, a->elem_bytes ? a->elem_bytes : 4, unit);
+    if (!(same > 0))
+        return;
+    /* the warp's own footprint bounds what can be re-used: a walk that
+       steps 4 bytes through 32-byte sectors re-uses 7 of 8 */
+    threads = (double)k->total_blocks * (double)k->launch.threads_per_block;
+    requests = threads > 0 ? gp_op_grid_bytes(k, op) / (threads * (a->elem_bytes ? a->elem_bytes : 4))
+                           : 0;
+    floor_new = requests > 0 && s->warp_footprint_bytes > 0
+                    ? GP_MIN(1.0, (double)s->warp_footprint_bytes / (fill_bytes * requests))
+                    : 0;
+    *frac = GP_MAX(0.0, 1.0 - GP_MAX(1.0 - same, floor_new));
+    *dist = (double)GP_MAX(occ->active_warps, 1u) * fill_bytes * read_ops(k);
+    (void)d;
+}
+
+/* Bytes an op's reads bring into a cache over the launch: its accesses,
+   where a chase's lanes each fetch a whole sector of `unit` bytes (the
+   footprint of such reads is their range: every sector of it). Gathers
+   (random, not dependent) keep counting elements: the H200's gather rows
+   are as slow as that makes them ([sources: h200-cal] access gather_l2). */
+static double fetched_bytes(const gp_kernel_t *k, const gp_op_t *op, double unit)
+{
+    double e = op->access.elem_bytes ? op->access.elem_bytes : 4;
+    double b = gp_op_grid_bytes(k, op);
+    if (op->access.pattern == GP_PATTERN_RANDOM && op->access.depends && unit > e)
+        b *= unit / e;
+    return b;
+}
+
+/* Bytes of buffer b already in L2 when the launch starts. */
+static double warm_bytes(const gp_kernel_t *k, uint32_t b)
+{
+    if (!k->l2_warm_bytes || b >= k->n_buffers)
+        return 0;
+    return (double)k->l2_warm_bytes[b];
+}
+
+/*
+ * Fraction of this op's reads (counted as fetched_bytes of `unit`-byte
+ * sectors) that hit in a cache of `cache` bytes by long re-use (the buffer's
+ * re-reads), plus, for the L2, the first reads of bytes an earlier launch
+ * left there (`warm`: 1 to count them).
  *
  * With whole_buffer the loads of one buffer count together, in program order:
  * the buffer's footprint is brought in once, by the first loads that reach it
  * (compulsory misses); what any load reads after that re-reads cached data,
  * which stays cached when the buffer fits the cache, or when the loads differ
  * only by small offsets (a stencil's neighbours re-read what another just
- * brought in), and otherwise in proportion to the capacity. More reads of a
- * buffer therefore add hits, never misses, and never make the other loads
- * cheaper. That decides the traffic; the latency an op sees uses only its own
- * re-reads (whole_buffer 0).
+ * brought in), and otherwise as lru_hit says for the footprint's distance.
+ * More reads of a buffer therefore add hits, never misses, and never make
+ * the other loads cheaper. That decides the traffic; the latency an op sees
+ * uses only its own re-reads (whole_buffer 0).
  */
-static double reuse_hit(const gp_kernel_t *k, const gp_op_t *op, double cache, double scale,
-                        int whole_buffer)
+static double reuse_hit(const gp_kernel_t *k, const gp_op_t *op, double cache, double unit,
+                        int whole_buffer, int warm, int spread)
 {
     double footprint = footprint_of(&op->access);
-    double total = 0, before = 0, lo = 0, hi = 0, mine, first_reach, rest, keep;
-    int shifted = 1, first = 1, seen = 0;
+    double total = 0, before = 0, lo = 0, hi = 0, mine, first_reach, rest, keep, w = 0;
+    int shifted = 1, first = 1, seen = 0, cyclic = !spread && !irm_addresses(&op->access);
     uint32_t i;
     if (op->access.pattern == GP_PATTERN_BROADCAST && footprint <= 0)
         footprint = op->access.elem_bytes;
-    if (!whole_buffer || !reads_buffer(op) || op < k->ops || op >= k->ops + k->n_ops)
-        return gp_reuse_hit_rate(footprint, scale * gp_op_grid_bytes(k, op), cache);
+    if (warm && reads_buffer(op) && footprint > 0 && footprint <= cache)
+        w = GP_MIN(1.0, warm_bytes(k, op->access.buffer) / footprint);
+    if (!whole_buffer || !reads_buffer(op) || op < k->ops || op >= k->ops + k->n_ops) {
+        double acc = fetched_bytes(k, op, unit), re;
+        if (!(acc > 0) || !(footprint > 0))
+            return 0;
+        re = acc > footprint ? (acc - footprint) / acc : 0;
+        return re * lru_hit(footprint, cache, cyclic) + (1 - re) * w;
+    }
     for (i = 0; i < k->n_ops; i++) {
         const gp_op_t *o = &k->ops[i];
         double off, bytes;
         if (!reads_buffer(o) || o->access.buffer != op->access.buffer)
             continue;
-        bytes = scale * gp_op_grid_bytes(k, o);
+        bytes = fetched_bytes(k, o, unit);
         total += bytes;
         if (o == op)
             seen = 1;
@@ -162,17 +319,36 @@ static double reuse_hit(const gp_kernel_t *k, const gp_op_t *op, double cache, d
         hi = first ? off : GP_MAX(hi, off);
         first = 0;
         shifted &= o->access.pattern == GP_PATTERN_UNIT;
+        cyclic &= !irm_addresses(&o->access);
     }
-    mine = scale * gp_op_grid_bytes(k, op);
-    if (!(footprint > 0) || !(mine > 0) || total <= footprint)
+    mine = fetched_bytes(k, op, unit);
+    if (!(footprint > 0) || !(mine > 0))
         return 0;
+    if (total <= footprint)
+        return w;
     first_reach = GP_MAX(0.0, GP_MIN(mine, footprint - GP_MIN(before, footprint)));
     rest = mine - first_reach;
-    if (footprint <= cache || (shifted && hi > lo && hi - lo <= cache / 2))
+    if (shifted && hi > lo && hi - lo <= cache / 2)
         keep = 1;
     else
-        keep = cache > 0 ? cache / footprint : 0;
-    return rest * keep / mine;
+        keep = lru_hit(footprint, cache, cyclic);
+    return (rest * keep + first_reach * w) / mine;
+}
+
+/* SMs whose L1s share a launch's reads: the grid's footprint over the
+   footprint one SM's blocks touch (the blocks it runs over the launch,
+   within what the whole grid touches). */
+static double l1_sharers(const gp_device_t *d, const gp_kernel_t *k, const gp_access_t *a)
+{
+    double sms = (double)GP_MIN((uint64_t)d->sm_count, GP_MAX(k->total_blocks, (uint64_t)1));
+    const gp_lane_sample_t *s = a->sample;
+    if (s && s->grid_footprint_bytes > 0 && s->block_footprint_bytes > 0) {
+        double g = (double)s->grid_footprint_bytes;
+        double per_sm = (double)s->block_footprint_bytes * ceil((double)k->total_blocks / sms);
+        per_sm = GP_MIN(g, GP_MAX(g / sms, per_sm));
+        return g / per_sm;
+    }
+    return sms;
 }
 
 /* Hit rate of a second-level cache that sees a first level's misses (miss1 =
@@ -279,11 +455,12 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
                        const gp_mem_rules_t *r, gp_op_cost_t *out, char *err, size_t errlen)
 {
     const gp_access_t *a = &op->access;
-    uint32_t warp = d->warp_size, seg, min_seg, fill;
+    uint32_t seg, min_seg, fill, lanes;
     double txn, bytes, h1 = 0, h2 = 0, l1h = 0, l2h = 0, lbytes, dram_fetch, dbytes, l2_lat, mem_lat;
+    double near = 0, near_dist = 0, near_hit = 0, l2_near = 0, dram_lat, fp;
     double l2cap = res->l2_capacity_bytes > 0 ? res->l2_capacity_bytes : (double)d->l2_bytes;
     int is_store = op->kind == GP_OP_STORE, is_atomic = op->kind == GP_OP_ATOMIC;
-    int cached = l1_caches(r, d, k, op);
+    int cached = l1_caches(r, d, k, op), sparse = 0;
     uint32_t sp = op->space;
 
     if (a->elem_bytes == 0 || a->elem_bytes > 16) {
@@ -300,37 +477,62 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
     }
     fill = sp == GP_SPACE_TEXTURE && r->texture_segment_bytes ? r->texture_segment_bytes
                                                                : r->l1_segment_bytes;
-    txn = warp_transactions(d, r, a, seg, min_seg, &bytes);
+    /* only the lanes that access count: a block of one thread is one lane */
+    lanes = (uint32_t)GP_MIN((double)d->warp_size,
+                             GP_MAX(1.0, ceil(active_lanes(d, k, a) - 1e-9)));
+    if (a->sample)
+        lanes = d->warp_size; /* the sample marks its idle lanes itself */
+    txn = gp_coalesce_access(a, lanes,
+                             &(gp_coalesce_rule_t){r->coalesce_threads, seg, min_seg,
+                                                   r->strict_coalescing},
+                             &bytes);
 
     /* what a miss in L1 asks of L2: whole L1 lines where lines are fetched */
     lbytes = bytes;
     if (cached && !is_store && !is_atomic && fill > seg)
-        warp_transactions(d, r, a, fill, fill, &lbytes);
+        gp_coalesce_access(a, lanes, &(gp_coalesce_rule_t){r->coalesce_threads, fill, fill,
+                                                           r->strict_coalescing},
+                           &lbytes);
 
-    /* reuse: L1 per SM for re-read data, L2 for the grid; h1/h2 for the
-       traffic (the buffer's reads together), l1h/l2h for the latency */
+    /* re-use: short (the warp's next iteration) and long (the buffer's
+       re-reads: L1 per SM, L2 for the grid); h1/h2 for the traffic (the
+       buffer's reads together), l1h/l2h for the latency */
     if (!is_store && !is_atomic) {
         if (sp == GP_SPACE_CONSTANT) {
-            double fp = GP_MAX(1.0, (double)a->footprint_bytes);
+            double cfp = GP_MAX(1.0, (double)a->footprint_bytes);
             double cc = (double)d->constant_cache_bytes;
-            h1 = l1h = cc <= 0 ? 0 : GP_MIN(1.0, cc / fp);
+            h1 = l1h = cc <= 0 ? 0 : GP_MIN(1.0, cc / cfp);
         } else if (sp == GP_SPACE_LOCAL && cached) {
-            double need = (double)occ->active_warps * warp * a->elem_bytes *
+            double need = (double)occ->active_warps * d->warp_size * a->elem_bytes *
                           GP_LOCAL_SLOTS_PER_THREAD;
             h1 = l1h = need > 0 ? GP_MIN(1.0, (double)occ->l1_bytes_available / need) : 1.0;
-        } else if (cached) {
+        } else {
             double l1 = sp == GP_SPACE_TEXTURE && d->readonly_cache_bytes
                             ? (double)d->readonly_cache_bytes
                             : (double)occ->l1_bytes_available;
-            /* an SM sees 1/sm_count of the grid's accesses and footprint */
-            h1 = reuse_hit(k, at, l1 * d->sm_count, 1.0, 1);
-            l1h = reuse_hit(k, at, l1 * d->sm_count, 1.0, 0);
+            uint32_t unit = cached ? GP_MAX(seg, fill) : d->sector_bytes;
+            short_reuse(d, k, at, occ, unit, cached ? GP_MAX(bytes, lbytes) : bytes, &near,
+                        &near_dist);
+            if (cached) {
+                double sharers = l1_sharers(d, k, a), far1, far1l;
+                near_hit = near * lru_hit(near_dist, l1, 0);
+                far1 = reuse_hit(k, at, l1 * sharers, d->sector_bytes, 1, 0, 1);
+                far1l = reuse_hit(k, at, l1 * sharers, d->sector_bytes, 0, 0, 1);
+                h1 = near_hit + (1 - near) * far1;
+                l1h = near_hit + (1 - near) * far1l;
+            }
         }
         /* L2 sees what L1 missed; its misses, as a share of all the reads,
-           are its own compulsory and capacity misses */
-        if (r->has_l2) {
-            h2 = after_l1(1.0 - reuse_hit(k, at, l2cap, 1.0, 1), h1);
-            l2h = after_l1(1.0 - reuse_hit(k, at, l2cap, 1.0, 0), l1h);
+           are its own compulsory and capacity misses (short re-use stays
+           within any L2) */
+        if (r->has_l2 && sp != GP_SPACE_CONSTANT && !(sp == GP_SPACE_LOCAL)) {
+            double m2 = (1 - near) * (1 - reuse_hit(k, at, l2cap, d->sector_bytes, 1, 1, 0));
+            double m2l = (1 - near) * (1 - reuse_hit(k, at, l2cap, d->sector_bytes, 0, 1, 0));
+            h2 = after_l1(m2, h1);
+            l2h = after_l1(m2l, l1h);
+        } else if (r->has_l2) {
+            h2 = after_l1(1.0 - reuse_hit(k, at, l2cap, d->sector_bytes, 1, 1, 0), h1);
+            l2h = after_l1(1.0 - reuse_hit(k, at, l2cap, d->sector_bytes, 0, 1, 0), l1h);
         }
     }
     if (a->pattern == GP_PATTERN_BROADCAST && !a->sample && !is_store && !is_atomic && cached) {
@@ -341,27 +543,66 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
     /* DRAM: what misses fetch, in the DRAM's own granule */
     dram_fetch = d->dram_fetch_bytes ? d->dram_fetch_bytes : d->sector_bytes;
     dbytes = lbytes;
-    if (r->has_l2 && !is_store && sparse_read_bytes(d, a) > 0) {
-        /* reads too far apart to share a sector: the measured cost per read */
-        dbytes = warp * sparse_read_bytes(d, a);
-    } else if (r->has_l2 && dram_fetch > GP_MAX(seg, cached ? fill : 0)) {
+    /* a sample's lanes say themselves whether they share sectors: the
+       measured sparse cost only where every active lane has its own */
+    if (a->sample && bytes < active_lanes(d, k, a) * d->sector_bytes)
+        sparse = -1;
+    if (r->has_l2 && !is_store && near <= 0 && sparse >= 0 && sparse_read_bytes(d, a) > 0) {
+        /* reads too far apart to share a sector, never re-used: the
+           measured cost per read, for the lanes that read */
+        dbytes = GP_MIN((double)lanes, active_lanes(d, k, a)) * sparse_read_bytes(d, a);
+        sparse = 1;
+    } else if (r->has_l2 && near <= 0 && dram_fetch > GP_MAX(seg, cached ? fill : 0)) {
         double fetched = 0;
-        warp_transactions(d, r, a, (uint32_t)dram_fetch, (uint32_t)dram_fetch, &fetched);
+        gp_coalesce_access(a, lanes,
+                           &(gp_coalesce_rule_t){r->coalesce_threads, (uint32_t)dram_fetch,
+                                                 (uint32_t)dram_fetch, r->strict_coalescing},
+                           &fetched);
         dbytes = GP_MAX(lbytes, fetched);
     }
 
+    /* latencies: an L2 hit beyond the near partition's share of the
+       footprint costs l2_random_cycles; DRAM for data-dependent addresses
+       dram_random_cycles; a footprint beyond the TLB reach adds misses */
+    fp = footprint_of(a);
     l2_lat = r->has_l2 && d->l2_hit_cycles > 0 ? d->l2_hit_cycles : d->dram_cycles;
-    mem_lat = l2h * l2_lat + (1 - l2h) * d->dram_cycles;
+    if (r->has_l2 && r->l2_partitions > 1 && d->l2_random_cycles > 0 && d->l2_hit_cycles > 0 &&
+        fp > l2cap / r->l2_partitions)
+        l2_lat = d->l2_random_cycles;
+    dram_lat = a->pattern == GP_PATTERN_RANDOM && d->dram_random_cycles > 0
+                   ? d->dram_random_cycles
+                   : d->dram_cycles;
+    if (a->pattern == GP_PATTERN_RANDOM && d->tlb_reach_bytes > 0 && d->tlb_miss_cycles > 0 &&
+        fp > (double)d->tlb_reach_bytes) {
+        double miss = 1.0 - (double)d->tlb_reach_bytes / fp;
+        l2_lat += miss * d->tlb_miss_cycles;
+        dram_lat += miss * d->tlb_miss_cycles;
+    }
+    l2_near = l2h;
+    mem_lat = l2_near * l2_lat + (1 - l2_near) * dram_lat;
     if (sp == GP_SPACE_CONSTANT)
         out->latency_cycles = d->constant_cycles > 0 ? d->constant_cycles : l2_lat;
-    else {
-        gp_mem_latency_keys_t keys;
-        gp_mem_latency_keys(d, &keys);
-        out->latency_cycles =
-            gp_mem_latency(d, &keys, r->has_l2, a, footprint_of(a), l1h, l2h);
+    else
+        out->latency_cycles = l1h * (d->l1_hit_cycles > 0 ? d->l1_hit_cycles : l2_lat) +
+                              (1 - l1h) * mem_lat;
+    /* where the requests are served, for dependent chains: a warp waits
+       for its slowest lane, and lanes drawn at random hit or miss
+       independently, so a request of n sectors hits L1 only when all do */
+    if (sp != GP_SPACE_CONSTANT) {
+        double n = a->pattern == GP_PATTERN_RANDOM ? GP_MAX(1.0, txn) : 1.0;
+        double below = r->has_l2 ? 1 - (1 - l1h) * (1 - l2h) : l1h; /* L1 or L2 */
+        out->l1_hit = pow(l1h, n);
+        out->dram_hit = 1 - pow(below, n);
+        out->l2_hit = GP_MAX(0.0, 1 - out->l1_hit - out->dram_hit);
+        if (a->pattern == GP_PATTERN_RANDOM && n > 1 && !is_atomic)
+            out->latency_cycles =
+                out->l1_hit * (d->l1_hit_cycles > 0 ? d->l1_hit_cycles : l2_lat) +
+                out->l2_hit * l2_lat + out->dram_hit * dram_lat;
+    } else {
+        out->l1_hit = 1;
     }
 
-    out->pipe_cycles[GP_PIPE_LDST] = (double)warp / d->ldst_lanes;
+    out->pipe_cycles[GP_PIPE_LDST] = (double)d->warp_size / d->ldst_lanes;
     /* the L1 data path moves one line per clock */
     out->pipe_cycles[GP_PIPE_L1] =
         cached || sp == GP_SPACE_LOCAL ? txn * seg / (double)d->l1_line_bytes : 0;
@@ -373,6 +614,7 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
         out->l2_bytes = 0;
         out->dram_bytes = (1 - h1) * bytes;
     }
+    (void)sparse;
 
     if (is_atomic) {
         double gpu, per_cycle_bytes = (r->atomics_in_l2 && d->l2_bandwidth_gbps > 0
@@ -416,8 +658,9 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
             break;
         default:
             out->l2_bytes = r->atomics_in_l2 ? 2 * bytes : 0; /* read and write */
-            out->dram_bytes = r->atomics_in_l2 ? (1 - reuse_hit(k, at, l2cap, 1.0, 1)) * 2 * dbytes
-                                               : 2 * bytes;
+            out->dram_bytes = r->atomics_in_l2
+                                  ? (1 - reuse_hit(k, at, l2cap, d->sector_bytes, 1, 1, 0)) * 2 * dbytes
+                                  : 2 * bytes;
             break;
         }
     }

@@ -580,6 +580,10 @@ static gp_lane_sample_t *sb_keep_sample(lua_State *L, const sb_job_t *j, const d
     smp->warp_footprint_bytes = (uint64_t)fp[0];
     smp->block_footprint_bytes = (uint64_t)fp[1];
     smp->grid_footprint_bytes = (uint64_t)fp[2];
+    /* the origin warp one iteration on along the innermost named loop (the
+       last axis: loops nest outward in), for the cache model's re-use */
+    if (j->n_axes > SB_FIXED_AXES && j->step[j->n_axes - 1] > 0)
+        smp->next_iteration = (uint32_t)j->step[j->n_axes - 1];
     ev->wl.samples[ev->wl.n_samples++] = smp;
     return smp;
 }

@@ -24,7 +24,12 @@ static const gp_alloc_rules_t ALLOC_90 = {
     .barriers_per_block_slot = 2,
 };
 
-static const gp_mem_rules_t MEM_90 = GP_SECTORED_MEM_RULES;
+/* The L2 is two partitions, each caching the data of the SMs in the GPCs
+   wired to it, as on the A100 ([sources: wp-a100] "L2 cache"): a working
+   set beyond one partition's half is served by the far one. The H200's
+   chase sweep shows the step at half the L2: 281 cycles at 4 MiB, 394-437
+   at 32 MiB, DRAM at 64 MiB ([sources: h200-calibrated] run3 chase rows). */
+static const gp_mem_rules_t MEM_90 = {GP_SECTORED_MEM_FIELDS, .l2_partitions = 2};
 
 /* mma.sync on 9.0 keeps the 8.x shapes. Without a measured latency
    ([latency] tensor_cycles) an instruction is taken to wait 32 cycles: an

@@ -1,6 +1,6 @@
 /*
- * test_blockcost.c - the walk over a kernel's ops (blockcost.c) and the
- * latency of a load (memlat.c): dependent loads add their latencies,
+ * test_blockcost.c - the walk over a kernel's ops (blockcost.c):
+ * dependent loads add their latencies,
  * independent loads of unrolled iterations overlap the arithmetic (limited
  * by registers), a pointer chase does not, a block of one thread is never
  * slower than one of 32 doing the same, and a load's latency follows where
@@ -13,7 +13,6 @@
 #include "arch.h"
 #include "blockcost.h"
 #include "device.h"
-#include "memlat.h"
 #include "occupancy.h"
 
 static gp_device_t g_dev;
@@ -184,50 +183,6 @@ static void test_one_thread_not_slower(void **state)
     }
 }
 
-/* A load's latency follows where its data lives: L1, L2, DRAM; random
-   addresses over a large footprint wait the random latencies, beyond the
-   TLBs' reach the TLB misses too; without those keys the plain ones. */
-static void test_latency_follows_the_data(void **state)
-{
-    gp_mem_latency_keys_t none, k;
-    gp_access_t a;
-    (void)state;
-    memset(&none, 0, sizeof none);
-    memset(&a, 0, sizeof a);
-    a.elem_bytes = 4;
-    a.pattern = GP_PATTERN_RANDOM;
-    k.l2_random_cycles = 437.2;
-    k.dram_random_cycles = 667.8;
-    k.tlb_miss_cycles = 11.5;
-    k.tlb_reach_bytes = 64.0 * (1u << 30);
-    assert_float_equal(gp_mem_latency(&g_dev, &k, 1, &a, 16384, 1, 0), g_dev.l1_hit_cycles, 1e-9);
-    assert_float_equal(gp_mem_latency(&g_dev, &k, 1, &a, 1 << 22, 0, 1), g_dev.l2_hit_cycles,
-                       1e-9);
-    assert_float_equal(gp_mem_latency(&g_dev, &k, 1, &a, 1 << 25, 0, 1), 437.2, 1e-9);
-    assert_float_equal(gp_mem_latency(&g_dev, &none, 1, &a, 1 << 25, 0, 1), g_dev.l2_hit_cycles,
-                       1e-9);
-    /* between the two footprints, between the two latencies */
-    {
-        double mid = gp_mem_latency(&g_dev, &k, 1, &a, 1 << 24, 0, 1);
-        assert_true(mid > g_dev.l2_hit_cycles && mid < 437.2);
-    }
-    assert_float_equal(gp_mem_latency(&g_dev, &k, 1, &a, 1u << 30, 0, 0), 667.8, 1e-9);
-    assert_float_equal(gp_mem_latency(&g_dev, &none, 1, &a, 1u << 30, 0, 0), g_dev.dram_cycles,
-                       1e-9);
-    /* 128 GiB: half the pages beyond reach miss the TLB */
-    assert_float_equal(gp_mem_latency(&g_dev, &k, 1, &a, 128.0 * (1u << 30), 0, 0),
-                       667.8 + 0.5 * 11.5, 1e-9);
-    /* a unit-stride walk keeps the plain latencies */
-    a.pattern = GP_PATTERN_UNIT;
-    assert_float_equal(gp_mem_latency(&g_dev, &k, 1, &a, 1u << 30, 0, 0), g_dev.dram_cycles,
-                       1e-9);
-    /* mixed: the hit fractions weigh the levels */
-    assert_float_equal(gp_mem_latency(&g_dev, &none, 1, &a, 1u << 30, 0.5, 0.5),
-                       0.5 * g_dev.l1_hit_cycles +
-                           0.25 * (g_dev.l2_hit_cycles + g_dev.dram_cycles),
-                       1e-9);
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -235,7 +190,6 @@ int main(void)
         cmocka_unit_test(test_chase_does_not_overlap),
         cmocka_unit_test(test_unrolled_loads_overlap_arithmetic),
         cmocka_unit_test(test_one_thread_not_slower),
-        cmocka_unit_test(test_latency_follows_the_data),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }

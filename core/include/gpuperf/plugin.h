@@ -190,7 +190,17 @@ typedef struct gp_device {
     double atomic_same_address_per_cycle, atomic_warp_address_per_cycle,
         atomic_distinct_per_cycle;
 
-    uint64_t reserved[8];
+    /* [latency], added within ABI 2 (taken from the reserved space): the
+       latency of an L2 hit whose line lies beyond the near L2 partition (a
+       random chase over more than one partition), of a random DRAM access
+       (rows and pages missed), the extra cycles of an address-translation
+       miss, and the bytes the TLBs map without one; 0: not known / none */
+    double l2_random_cycles;
+    double dram_random_cycles;
+    double tlb_miss_cycles;
+    uint64_t tlb_reach_bytes;
+
+    uint64_t reserved[4];
 } gp_device_t;
 
 /* ------------------------------------------------------------------------ */
@@ -313,7 +323,12 @@ typedef struct gp_lane_sample {
     uint64_t warp_footprint_bytes;  /* distinct bytes one warp touches over the kernel */
     uint64_t block_footprint_bytes; /* distinct bytes one block touches over the kernel */
     uint64_t grid_footprint_bytes;  /* distinct bytes the whole launch touches */
-    uint64_t reserved[4];
+    /* the sampled warp instance that is the first one (instance 0: warp 0
+       of block 0 at iteration 0 of every named loop) one iteration later
+       along the innermost named loop; 0: none (no named loop, or one trip) */
+    uint32_t next_iteration;
+    uint32_t reserved0;
+    uint64_t reserved[3];
 } gp_lane_sample_t;
 
 /*
@@ -489,7 +504,12 @@ typedef struct gp_op_cost {
     double l2_bytes;         /* requested from L2 (sectors x sector size) */
     double dram_bytes;       /* of which go on to DRAM (misses x fetch size) */
     double transactions;     /* memory transactions / replays, informational */
-    double reserved[8];
+    /* memory ops: where the op's requests are served, as fractions of its
+       requests that sum to 1 (the cache model's answer, for latency chains:
+       a dependent load waits l1_hit x L1 + l2_hit x L2 + dram_hit x DRAM
+       latency); all 0 for other ops */
+    double l1_hit, l2_hit, dram_hit;
+    double reserved[5];
 } gp_op_cost_t;
 
 /*
@@ -613,7 +633,11 @@ typedef struct gp_mem_rules {
     uint32_t atomics_in_l2;      /* global atomics resolved in L2 (else DRAM) */
     gp_cc_t shared_atomics_since; /* atomics on shared memory; {0, 0}: always */
     gp_cc_t wide_atomics_since;   /* 64-bit atomics; {0, 0}: always */
-    uint32_t reserved[10];
+    /* L2 partitions that each cache the data their SMs use (a working set
+       beyond one partition's share is served from the far one, at the
+       device's l2_random_cycles); 0 or 1: one uniform L2 */
+    uint32_t l2_partitions;
+    uint32_t reserved[9];
 } gp_mem_rules_t;
 
 /* How warps issue, for the issue-pipe cost of every instruction. */

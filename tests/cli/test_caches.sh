@@ -1,0 +1,54 @@
+#!/bin/sh
+# The cache model from outside: re-use by distance, the L2 across launches,
+# partitions and thrash (docs/model.md, "Caches"). Script: tests/data/scripts/caches.lua.
+. "$(dirname "$0")/lib.sh"
+S=tests/data/scripts/caches.lua
+t() { gp predict --device h200-sxm $S --csv "$@"; awk -F, -v n="$NAME" '$3 == n { print $17 }' "$TMP/out"; }
+
+case_ "a thread-per-row walk moves about the matrix below L1, not 8x"
+gp predict --device h200-sxm $S -p case=rowwalk --json
+expect_status 0
+expect_between "$(json .launches[0].dram_bytes)" 33554432 37000000
+
+case_ "a warp of two 16-thread rows: two 64-byte runs, DRAM bytes = the matrix"
+gp predict --device h200-sxm $S -p case=rows2 --json
+expect_status 0
+expect_between "$(json .launches[0].l2_bytes)" 67108864 67108864
+expect_between "$(json .launches[0].dram_bytes)" 67108864 70000000
+
+case_ "chases: L1-, L2- and DRAM-sized working sets, per hop"
+NAME=chase
+l1=$(t -p case=chase -p bytes=16384 -p hops=2^17)
+dr=$(t -p case=chase -p bytes=2^30 -p hops=2^17)
+# cycles per hop at 1980 MHz
+expect_between "$(echo "$l1" | awk '{ print $1 * 1980 / 2^17 }')" 30 40
+expect_between "$(echo "$dr" | awk '{ print $1 * 1980 / 2^17 }')" 600 720
+
+case_ "a 1-thread block is never slower than 32 threads running the same loop"
+for b in 16384 4194304 2^30; do
+    one=$(t -p case=chase -p bytes=$b -p threads=1)
+    all=$(t -p case=chase -p bytes=$b -p threads=32)
+    expect_between "$one" 0 "$all"
+done
+
+case_ "re-reading 64 MiB on the 60 MiB L2 gets few hits; 16 MiB hits"
+gp predict --device h200-sxm $S -p case=reread -p bytes=2^26 --json
+expect_between "$(json .launches[0].l2_hit_rate)" 0 0.1
+gp predict --device h200-sxm $S -p case=reread -p bytes=2^24 --json
+expect_between "$(json .launches[0].l2_hit_rate)" 0.45 1
+
+case_ "a second launch re-reading a buffer that fits the L2 is faster, not after flush_l2"
+NAME=read1; r1=$(t -p case=twice)
+NAME=read2; r2=$(t -p case=twice)
+expect_between "$r2" 0 "$(echo "$r1" | awk '{ print $1 * 0.8 }')"
+NAME=read2; f2=$(t -p case=twice -p flush=1)
+expect_between "$f2" "$r1" "$r1"
+
+case_ "two streams whose buffers together overflow the L2 thrash"
+NAME=pass1
+fit=$(t -p case=pair -p bytes=2^24)
+over=$(t -p case=pair -p bytes=2^25)
+# twice the bytes, more than twice the time: the re-reads miss
+expect_between "$over" "$(echo "$fit" | awk '{ print $1 * 2.5 }')" 1e9
+
+finish

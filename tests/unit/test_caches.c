@@ -1,0 +1,166 @@
+/*
+ * test_caches.c - the cache model of opcost.c: short re-use from a
+ * sample's next iteration, LRU thrash of a re-read beyond the L2, the L2
+ * left warm by earlier launches, the lanes a small block leaves idle, and
+ * where requests are served (l1_hit, l2_hit, dram_hit).
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <setjmp.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "arch.h"
+#include "device.h"
+#include "test_common.h"
+
+typedef struct fix {
+    gp_device_t dev;
+    const gp_arch_t *arch;
+    gp_kernel_t k;
+    gp_op_t ops[2]; /* a loop of `trips` around one load */
+    gp_occupancy_t occ;
+    gp_residency_t res;
+} fix_t;
+
+/* An H200 launch of `blocks` x `threads` running `trips` iterations of one
+   4-byte global load of buffer 0 with `footprint` bytes. */
+static void setup(fix_t *f, uint64_t blocks, uint64_t threads, double trips, uint64_t footprint)
+{
+    gp_err_t err;
+    memset(f, 0, sizeof *f);
+    assert_int_equal(gp_device_open("h200-sxm", &f->dev, &f->arch, &err), 0);
+    f->ops[0].kind = GP_OP_LOOP;
+    f->ops[0].body_len = 1;
+    f->ops[0].count = trips;
+    f->ops[0].ilp = 1;
+    f->ops[1].kind = GP_OP_LOAD;
+    f->ops[1].space = GP_SPACE_GLOBAL;
+    f->ops[1].count = 1;
+    f->ops[1].ilp = 1;
+    f->ops[1].access.elem_bytes = 4;
+    f->ops[1].access.footprint_bytes = footprint;
+    f->ops[1].access.buffer = 0;
+    f->k.name = "k";
+    f->k.launch.grid.x = blocks;
+    f->k.launch.grid.y = f->k.launch.grid.z = 1;
+    f->k.launch.block.x = threads;
+    f->k.launch.block.y = f->k.launch.block.z = 1;
+    f->k.launch.threads_per_block = threads;
+    f->k.launch.regs_per_thread = 16;
+    f->k.launch.carveout_percent = -1;
+    f->k.ops = f->ops;
+    f->k.n_ops = 2;
+    f->k.total_blocks = blocks;
+    f->res.blocks = 1;
+    f->res.dram_share = f->res.l2_share = 1;
+    assert_int_equal(gp_arch_occupancy(f->arch, &f->dev, &f->k.launch, &f->occ, &err), 0);
+}
+
+static gp_op_cost_t cost(fix_t *f)
+{
+    gp_op_cost_t c;
+    char msg[256];
+    assert_int_equal(gp_arch_call_op_cost(f->arch, &f->dev, &f->k, &f->ops[1], &f->occ, &f->res,
+                                          &c, msg, sizeof msg),
+                     0);
+    assert_true(fabs(c.l1_hit + c.l2_hit + c.dram_hit - 1) < 1e-9);
+    return c;
+}
+
+/* A thread per row stepping 4 bytes a iteration re-uses each sector for 8
+   iterations: an eighth of the sector bytes go below L1. */
+static void test_row_walk_reuses_sectors(void **state)
+{
+    fix_t f;
+    gp_lane_sample_t s;
+    int64_t off[2 * 32];
+    gp_op_cost_t c;
+    uint32_t t;
+    (void)state;
+    setup(&f, 64, 128, 1024, 8192ull * 4096);
+    for (t = 0; t < 32; t++) {
+        off[t] = (int64_t)t * 4096;          /* iteration 0 */
+        off[32 + t] = (int64_t)t * 4096 + 4; /* iteration 1 */
+    }
+    memset(&s, 0, sizeof s);
+    s.n_warps = 2;
+    s.lanes = 32;
+    s.byte_offset = off;
+    s.next_iteration = 1;
+    s.warp_footprint_bytes = 32 * 4096;
+    s.block_footprint_bytes = 128 * 4096;
+    s.grid_footprint_bytes = 8192ull * 4096;
+    f.ops[1].access.pattern = GP_PATTERN_STRIDE;
+    f.ops[1].access.stride_elems = 1024;
+    f.ops[1].access.sample = &s;
+    c = cost(&f);
+    assert_true(c.l2_bytes <= 1024 * 0.7);     /* below a sector per lane: L1 keeps some */
+    assert_true(c.dram_bytes <= 1024 / 8 + 1); /* the matrix once */
+    assert_true(c.l1_hit > 0.3);
+}
+
+/* Re-reading 64 MiB on the 60 MiB L2 thrashes (LRU); 16 MiB hits. */
+static void test_reread_beyond_l2_thrashes(void **state)
+{
+    fix_t f;
+    gp_op_cost_t c;
+    (void)state;
+    setup(&f, (1u << 24) / 256, 256, 2, 1ull << 26);
+    c = cost(&f);
+    assert_true(c.dram_bytes >= 0.99 * c.l2_bytes);
+    setup(&f, (1u << 22) / 256, 256, 2, 1ull << 24);
+    c = cost(&f);
+    assert_true(c.dram_bytes <= 0.6 * c.l2_bytes); /* half the reads are re-reads */
+}
+
+/* The first reads of bytes an earlier launch left in L2 hit there. */
+static void test_warm_l2_hits(void **state)
+{
+    fix_t f;
+    gp_op_cost_t cold, warm;
+    uint64_t w = 1ull << 24;
+    (void)state;
+    setup(&f, (1u << 22) / 256, 256, 1, 1ull << 24);
+    cold = cost(&f);
+    f.k.l2_warm_bytes = &w;
+    f.k.n_buffers = 1;
+    warm = cost(&f);
+    assert_true(cold.dram_bytes > 0);
+    assert_true(warm.dram_bytes < 0.01 * cold.dram_bytes);
+    /* an L2 share too small for the buffer keeps nothing of it */
+    f.res.l2_capacity_bytes = (double)(1u << 23);
+    warm = cost(&f);
+    assert_true(warm.dram_bytes >= 0.99 * cold.dram_bytes);
+}
+
+/* A one-thread block moves one lane's bytes, never a warp's. */
+static void test_one_thread_one_lane(void **state)
+{
+    fix_t f;
+    gp_op_cost_t one, warp;
+    (void)state;
+    setup(&f, 1, 1, 4096, 1u << 30);
+    f.ops[1].access.pattern = GP_PATTERN_RANDOM;
+    one = cost(&f);
+    setup(&f, 1, 32, 4096, 1u << 30);
+    f.ops[1].access.pattern = GP_PATTERN_RANDOM;
+    warp = cost(&f);
+    assert_true(one.dram_bytes * 8 <= warp.dram_bytes);
+    assert_true(one.latency_cycles <= warp.latency_cycles + 1e-9);
+    assert_true(one.dram_hit > 0.9); /* 1 GiB: DRAM */
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_row_walk_reuses_sectors),
+        cmocka_unit_test(test_reread_beyond_l2_thrashes),
+        cmocka_unit_test(test_warm_l2_hits),
+        cmocka_unit_test(test_one_thread_one_lane),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
