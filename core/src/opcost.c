@@ -637,7 +637,7 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
             out->dram_bytes =
                 r->atomics_in_l2
                     ? (a->atomic_scope == GP_ATOMIC_DISTINCT && !a->bins
-                           ? (1 - reuse_hit(k, at, l2cap, 1.0, 1)) * 2 * dbytes
+                           ? (1 - reuse_hit(k, at, l2cap, d->sector_bytes, 1, 1, 0)) * 2 * dbytes
                            : 0)
                     : gpu * per_cycle_bytes;
             out->transactions = gpu;
