@@ -46,7 +46,7 @@ elseif kernel == "gather" then
       gpuperf.load{idx},                             -- idx[i], coalesced
       gpuperf.int(2),                                -- address of in[idx[i]]: depends on it
       -- in[idx[i]]: idx[i] = hash32(i) & (words - 1), uniform over the buffer
-      gpuperf.load{src,
+      gpuperf.load{src, depends = true,
                    index = function(t) return gpuperf.random(0, range / 4 - 1) end},
       gpuperf.store{dst},
       gpuperf.branch(1),
