@@ -331,7 +331,7 @@ static void test_matmul_example(void **state)
     assert_int_equal(k->launch.static_smem_bytes, 2048);
     assert_int_equal(k->launch.barriers_per_block, 1);
     assert_int_equal(k->n_ops, 29);
-    check_op(&k->ops[0], GP_OP_LOOP, 64, 1, 27);
+    check_op(&k->ops[0], GP_OP_LOOP, 64, 1, 29);
     assert_int_equal(k->ops[0].body_len, 27);
     /* A[r][k0 + tx], B[k0 + ty][c]: index functions (a warp is two rows of 16) */
     assert_int_equal(k->ops[1].kind, GP_OP_LOAD);
