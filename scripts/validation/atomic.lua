@@ -3,8 +3,10 @@
 --     atomicAdd(float, 1) each on one word, on word i/32, or on word i
 --     (the result is unused: a reduction, REDG)
 --   shared_inc_same, shared_inc_distinct: 1056 blocks of 256, 256 atomicAdd(u32, 1)
---     per thread on shared word 0 or threadIdx.x; the compiler combines a warp's
---     increments into one (ATOMS.POPC.INC after a vote and a popcount)
+--     per thread on shared word 0 or threadIdx.x (threadIdx.x & mask, mask 0 or
+--     255); the compiler combines a warp's increments of one word into one
+--     (ATOMS.POPC.INC after a vote and a popcount): one update per word the
+--     warp hits, made by the first lane that hits it
 --   shared_add_same, shared_add_distinct: the same with a run-time increment:
 --     one ATOMS.ADD per lane
 local kind = gpuperf.param("kind", "global_distinct",
@@ -13,29 +15,41 @@ local kind = gpuperf.param("kind", "global_distinct",
 if kind:sub(1, 6) == "global" then
   local n = 2^22
   local counters = gpuperf.buffer("counters", 4 * n)
-  local scope = ({global_same = "same", global_warp = "warp", global_distinct = "distinct"})[kind]
-  assert(scope, "unknown kind " .. kind)
+  local index = ({
+    global_same = function(t) return 0 end,                           -- atomicAdd(addr, 1.0f)
+    global_warp = function(t) return math.floor(t.gx / 32) end,       -- &cnt[i >> 5]
+    global_distinct = function(t) return t.gx end,                    -- &cnt[i]
+  })[kind]
+  assert(index, "unknown kind " .. kind)
   gpuperf.launch{
     name = kind, grid = n / 256, block = 256, regs = 8,
-    work = { gpuperf.int(8), gpuperf.atomic{counters, scope = scope}, gpuperf.branch(1) },
+    work = { gpuperf.int(8), gpuperf.atomic{counters, index = index}, gpuperf.branch(1) },
   }
 else
   local add = kind:find("add") ~= nil
   local same = kind:find("same") ~= nil
-  local out = gpuperf.buffer("out", 4 * 1056)
-  local op
+  local mask = same and 0 or 255
+  local out = gpuperf.buffer("out", 4 * 1056 * 256)
+  local step
   if add then
-    op = gpuperf.atomic{space = "shared", scope = same and "same" or "distinct"}
+    -- one ATOMS.ADD per lane on s[threadIdx.x & mask]
+    step = { gpuperf.int(1),
+             gpuperf.atomic{space = "shared", index = function(t) return t.x % (mask + 1) end} }
   else
-    op = gpuperf.atomic{space = "shared", scope = "distinct"}  -- one combined update per warp
+    -- a vote and a popcount, then one ATOMS.POPC.INC per word the warp hits,
+    -- by the first lane that hits it (mask 0: lane 0 alone; 255: every lane)
+    step = { gpuperf.int(1), gpuperf.vote(1), gpuperf.int(1),
+             gpuperf.atomic{space = "shared", index = function(t)
+               if t.lane <= mask then return t.x % (mask + 1) end end} }
   end
   gpuperf.launch{
     name = kind, grid = 1056, block = 256, regs = add and 11 or 10, smem = 1024,
     work = {
-      gpuperf.int(4), gpuperf.shared_store{}, gpuperf.barrier(),
-      gpuperf.loop(256, { add and gpuperf.int(1) or gpuperf.int(3), op }),
+      gpuperf.int(4), gpuperf.shared_store{}, gpuperf.barrier(),     -- s[threadIdx.x] = 0
+      gpuperf.loop(256, step),
       gpuperf.barrier(),
-      gpuperf.shared_load{}, gpuperf.store{out, pattern = "broadcast"},
+      -- out[blockIdx.x * blockDim.x + threadIdx.x] = s[threadIdx.x]
+      gpuperf.shared_load{}, gpuperf.store{out},
     },
   }
 end
