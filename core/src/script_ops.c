@@ -13,6 +13,7 @@
  */
 #include <lauxlib.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -506,18 +507,23 @@ static void sb_flatten_var(const sb_ctx_t *sub, int idx, sb_flat_t *f, const gp_
 }
 
 /* One op (idx) into f->ops[f->n], then its body if it has one. */
-static void sb_flatten_op(const sb_ctx_t *c, int idx, const char *path, int depth, sb_flat_t *f)
+static void sb_flatten_op(const sb_ctx_t *c, int idx, const sb_path_t *path, int depth,
+                          sb_flat_t *f)
 {
     lua_State *L = c->L;
     const sb_opspec_t *spec;
-    sb_ctx_t sub = {L, ""};
+    sb_ctx_t sub = SB_CTX(L, "");
     sb_opinfo_t info;
-    char body[256];
+    sb_path_t body = {path, "body", 0};
     uint32_t pos;
-    if (f->n >= GP_SCRIPT_MAX_OPS)
+    if (f->n >= GP_SCRIPT_MAX_OPS) {
+        char text[256];
+        sb_path_text(path, text, sizeof text);
         sb_fail(c, "%s: more than %u operations in one kernel (after flattening loops and lists)",
-                path, GP_SCRIPT_MAX_OPS);
-    gp_snprintf(sub.where, sizeof sub.where, "%s: %s", c->where, path);
+                text, GP_SCRIPT_MAX_OPS);
+    }
+    sub.up = c;
+    sub.path = path;
     pos = f->n++;
     spec = sb_op_check(&sub, idx, &f->ops[pos], &info);
     if (spec->kind == GP_OP_BARRIER)
@@ -528,12 +534,11 @@ static void sb_flatten_op(const sb_ctx_t *c, int idx, const char *path, int dept
         return;
     if (spec->kind == GP_OP_LOOP)
         sb_flatten_var(&sub, idx, f, &f->ops[pos]);
-    snprintf(body, sizeof body, "%s.body", path);
     if (!sb_get(L, idx, "body") || lua_type(L, -1) != LUA_TTABLE)
         sb_fail_value(&sub, lua_gettop(L), "body", "a list of operations");
     if (spec->kind == GP_OP_LOOP)
         f->n_loops++;
-    sb_ops_flatten(c, lua_gettop(L), body, depth + 1, f);
+    sb_ops_flatten(c, lua_gettop(L), &body, depth + 1, f);
     if (spec->kind == GP_OP_LOOP) {
         f->n_loops--;
         lua_pop(L, 1); /* the counter's name */
@@ -559,38 +564,58 @@ static void sb_fail_non_list(const sb_ctx_t *c, int idx, const char *path, size_
             key);
 }
 
-void sb_ops_flatten(const sb_ctx_t *c, int idx, const char *path, int depth, sb_flat_t *f)
+/* Fail with "PATH: message" (fmt has one %s for the path, then ...). */
+static void sb_fail_path(const sb_ctx_t *c, const sb_path_t *path, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4), noreturn));
+static void sb_fail_path(const sb_ctx_t *c, const sb_path_t *path, const char *fmt, ...)
+{
+    char text[256], msg[768];
+    va_list ap;
+    sb_path_text(path, text, sizeof text);
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    sb_fail(c, "%s%s", text, msg);
+}
+
+void sb_ops_flatten(const sb_ctx_t *c, int idx, const sb_path_t *path, int depth, sb_flat_t *f)
 {
     lua_State *L = c->L;
-    char what[96], child[256];
+    char what[96];
+    sb_path_t child = {path, NULL, 0};
     size_t len, i;
     if (idx < 0)
         idx = lua_gettop(L) + idx + 1;
     luaL_checkstack(L, 8, "work nested too deeply");
     if (++f->visits > GP_SCRIPT_MAX_VISITS)
-        sb_fail(c, "%s: more than %u work entries to walk (shared sub-lists count each time)",
-                path, GP_SCRIPT_MAX_VISITS);
+        sb_fail_path(c, path, ": more than %u work entries to walk (shared sub-lists count each "
+                              "time)",
+                     GP_SCRIPT_MAX_VISITS);
     sb_charge(L, 8);
     if (depth > GP_SCRIPT_MAX_DEPTH)
-        sb_fail(c, "%s: work nested more than %d levels deep (loops, diverges and sub-lists)",
-                path, GP_SCRIPT_MAX_DEPTH);
+        sb_fail_path(c, path, ": work nested more than %d levels deep (loops, diverges and "
+                              "sub-lists)",
+                     GP_SCRIPT_MAX_DEPTH);
     if (sb_is_tagged(L, idx, &sb_key_op_mt)) {
         sb_flatten_op(c, idx, path, depth, f);
         return;
     }
     if (!sb_is_plain(L, idx)) {
         sb_describe_type(L, idx, what, sizeof what);
-        sb_fail(c, "%s is %s, expected a gpuperf operation", path, what);
+        sb_fail_path(c, path, " is %s, expected a gpuperf operation", what);
     }
     len = lua_objlen(L, idx);
     if (len > GP_SCRIPT_MAX_VISITS)
-        sb_fail(c, "%s: more than %u work entries", path, GP_SCRIPT_MAX_VISITS);
-    if (sb_table_size(L, idx, (uint32_t)len + 1) != len)
-        sb_fail_non_list(c, idx, path, len);
+        sb_fail_path(c, path, ": more than %u work entries", GP_SCRIPT_MAX_VISITS);
+    if (sb_table_size(L, idx, (uint32_t)len + 1) != len) {
+        char text[256];
+        sb_path_text(path, text, sizeof text);
+        sb_fail_non_list(c, idx, text, len);
+    }
     for (i = 1; i <= len; i++) {
         lua_rawgeti(L, idx, (int)i);
-        snprintf(child, sizeof child, "%s[%zu]", path, i);
-        sb_ops_flatten(c, lua_gettop(L), child, depth + sb_is_plain(L, -1), f);
+        child.index = i;
+        sb_ops_flatten(c, lua_gettop(L), &child, depth + sb_is_plain(L, -1), f);
         lua_pop(L, 1);
     }
 }
@@ -616,8 +641,9 @@ static int sb_op_finish(const sb_ctx_t *c, const char *tag)
         memset(&f, 0, sizeof f);
         f.ops = sb_ev(L)->scratch;
         f.n_loops = spec->kind == GP_OP_LOOP; /* a dependent load may wait for itself */
+        static const sb_path_t body = {NULL, "body", 0};
         lua_getfield(L, t, "body");
-        sb_ops_flatten(c, lua_gettop(L), "body", 1, &f);
+        sb_ops_flatten(c, lua_gettop(L), &body, 1, &f);
         lua_pop(L, 1);
     }
     sb_op_fill(L, t, spec, &op, &info);
@@ -642,8 +668,9 @@ static int l_arith(lua_State *L)
     static const char *const arith_keys[] = {"count", "ilp", NULL};
     static const char *const barrier_keys[] = {"count", NULL};
     int arith = spec->cls == SB_ARITH, nargs = lua_gettop(L), count_idx, ilp_idx;
-    sb_ctx_t c = {L, ""};
-    snprintf(c.where, sizeof c.where, "gpuperf.%s", spec->tag);
+    sb_ctx_t c = SB_CTX(L, "");
+    c.fmt = "gpuperf.%s";
+    c.arg = spec->tag;
     if (nargs == 1 && sb_is_plain(L, 1)) {
         sb_check_keys(&c, 1, arith ? arith_keys : barrier_keys, 1);
         lua_rawgeti(L, 1, 1);      /* 2 */
@@ -680,7 +707,7 @@ static int l_arith(lua_State *L)
 static int l_tensor(lua_State *L)
 {
     static const char *const keys[] = {"flops", "type", "ilp", NULL};
-    sb_ctx_t c = {L, "gpuperf.tensor"};
+    sb_ctx_t c = SB_CTX(L, "gpuperf.tensor");
     size_t i;
     if (lua_gettop(L) != 1 || !sb_is_plain(L, 1))
         sb_fail(&c, "takes one table: gpuperf.tensor{flops = F, type = \"fp16\"}");
@@ -703,10 +730,11 @@ static int l_mem(lua_State *L)
 {
     const struct sb_memctor *m = &sb_memctors[lua_tointeger(L, lua_upvalueindex(1))];
     const char *keys[GP_ARRAY_LEN(sb_mem_fields)];
-    sb_ctx_t c = {L, ""};
+    sb_ctx_t c = SB_CTX(L, "");
     int has_buffer = (m->fields & F_BUFFER) != 0;
     size_t i, nk = 0;
-    snprintf(c.where, sizeof c.where, "gpuperf.%s", m->name);
+    c.fmt = "gpuperf.%s";
+    c.arg = m->name;
     for (i = 0; sb_mem_fields[i]; i++)
         if (m->fields & (1u << i))
             keys[nk++] = sb_mem_fields[i];
@@ -751,9 +779,10 @@ static int l_body(lua_State *L)
 {
     const sb_opspec_t *spec = &sb_opspecs[lua_tointeger(L, lua_upvalueindex(1))];
     const char *keys[4] = {spec->count_key, "body", NULL, NULL};
-    sb_ctx_t c = {L, ""};
+    sb_ctx_t c = SB_CTX(L, "");
     int is_loop = spec->kind == GP_OP_LOOP;
-    snprintf(c.where, sizeof c.where, "gpuperf.%s", spec->tag);
+    c.fmt = "gpuperf.%s";
+    c.arg = spec->tag;
     if (is_loop)
         keys[2] = "var";
     if (lua_gettop(L) == 1 && sb_is_plain(L, 1)) {
