@@ -274,6 +274,13 @@ void sb_launch_register(lua_State *L);
 /* Register the work constructors into the table at the top of the stack. */
 void sb_ops_register(lua_State *L);
 
+/* Once per state: the op proxies' metamethods and their state table. */
+void sb_ops_init(lua_State *L);
+
+/* If idx is an op (a proxy), push its fields table and return 1 (write:
+   the script changes it, so it is checked again at its next launch). */
+int sb_op_fields(lua_State *L, int idx, int write);
+
 /* A loop around the op being flattened. */
 typedef struct sb_loop_ctx {
     int var;      /* stack index of its counter's name (a string); 0: unnamed */

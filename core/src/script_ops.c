@@ -460,6 +460,99 @@ static void sb_op_fill(lua_State *L, int t, const sb_opspec_t *spec, const gp_op
     }
 }
 
+/* ------------------------------------------------------------ op proxies */
+
+/*
+ * What a script holds for an op is an empty proxy table: reads go to the
+ * op's fields table (the table described at the top), writes go there too
+ * and mark the op as changed. The check the constructor made is kept with
+ * it, so a launch trusts an unchanged op instead of checking its fields
+ * again; a changed one is checked again, as it always was.
+ */
+typedef struct sb_opstate {
+    gp_op_t op;       /* the check of the fields, as they were */
+    sb_opinfo_t info;
+    uint32_t spec;    /* sb_opspecs index */
+    int checked;      /* 0: the fields changed since (or were never checked) */
+} sb_opstate_t;
+
+/* Registry key of the weak-keyed table proxy -> state (full userdata whose
+   environment is the fields table). */
+static const char sb_key_ops = 0;
+
+/* The state of the op proxy at idx (NULL when it is not one); pushes its
+   fields table (an empty table when it is not one). */
+static sb_opstate_t *sb_op_state(lua_State *L, int idx)
+{
+    sb_opstate_t *st;
+    idx = idx < 0 ? lua_gettop(L) + idx + 1 : idx;
+    lua_pushlightuserdata(L, (void *)&sb_key_ops);
+    lua_rawget(L, LUA_REGISTRYINDEX);
+    lua_pushvalue(L, idx);
+    lua_rawget(L, -2);
+    st = lua_type(L, -1) == LUA_TUSERDATA ? lua_touserdata(L, -1) : NULL;
+    if (st)
+        lua_getfenv(L, -1);
+    else
+        lua_newtable(L);
+    lua_replace(L, -3);
+    lua_pop(L, 1);
+    return st;
+}
+
+int sb_op_fields(lua_State *L, int idx, int write)
+{
+    sb_opstate_t *st;
+    if (!sb_is_tagged(L, idx, &sb_key_op_mt))
+        return 0;
+    st = sb_op_state(L, idx);
+    if (st && write)
+        st->checked = 0;
+    return 1;
+}
+
+/* __index of op proxies: (proxy, key). */
+static int sb_op_index(lua_State *L)
+{
+    lua_settop(L, 2);
+    sb_op_state(L, 1);
+    lua_pushvalue(L, 2);
+    lua_rawget(L, 3);
+    return 1;
+}
+
+/* __newindex of op proxies: (proxy, key, value). */
+static int sb_op_newindex(lua_State *L)
+{
+    sb_opstate_t *st;
+    lua_settop(L, 3);
+    st = sb_op_state(L, 1);
+    if (st)
+        st->checked = 0;
+    lua_pushvalue(L, 2);
+    lua_pushvalue(L, 3);
+    lua_rawset(L, 4);
+    return 0;
+}
+
+void sb_ops_init(lua_State *L)
+{
+    lua_pushlightuserdata(L, (void *)&sb_key_ops);
+    lua_newtable(L);
+    lua_createtable(L, 0, 1);
+    lua_pushliteral(L, "k");
+    lua_setfield(L, -2, "__mode");
+    lua_setmetatable(L, -2);
+    lua_rawset(L, LUA_REGISTRYINDEX);
+    lua_pushlightuserdata(L, (void *)&sb_key_op_mt);
+    lua_rawget(L, LUA_REGISTRYINDEX);
+    lua_pushcfunction(L, sb_op_index);
+    lua_setfield(L, -2, "__index");
+    lua_pushcfunction(L, sb_op_newindex);
+    lua_setfield(L, -2, "__newindex");
+    lua_pop(L, 1);
+}
+
 /* ------------------------------------------------------------ flattening */
 
 /* "a string", "a kernel template", ... for an entry that is not an op. */
@@ -515,6 +608,7 @@ static void sb_flatten_op(const sb_ctx_t *c, int idx, const sb_path_t *path, int
     sb_ctx_t sub = SB_CTX(L, "");
     sb_opinfo_t info;
     sb_path_t body = {path, "body", 0};
+    sb_opstate_t *st;
     uint32_t pos;
     if (f->n >= GP_SCRIPT_MAX_OPS) {
         char text[256];
@@ -525,13 +619,29 @@ static void sb_flatten_op(const sb_ctx_t *c, int idx, const sb_path_t *path, int
     sub.up = c;
     sub.path = path;
     pos = f->n++;
-    spec = sb_op_check(&sub, idx, &f->ops[pos], &info);
+    st = sb_op_state(L, idx); /* from here on idx is the fields table */
+    idx = lua_gettop(L);
+    if (st && st->checked) { /* unchanged since its check */
+        f->ops[pos] = st->op;
+        info = st->info;
+        spec = &sb_opspecs[st->spec];
+    } else {
+        spec = sb_op_check(&sub, idx, &f->ops[pos], &info);
+        if (st) {
+            st->op = f->ops[pos];
+            st->info = info;
+            st->spec = (uint32_t)(spec - sb_opspecs);
+            st->checked = 1;
+        }
+    }
     if (spec->kind == GP_OP_BARRIER)
         f->has_barrier = 1;
     if (spec->cls == SB_MEM)
         sb_flatten_mem(&sub, idx, f, &f->ops[pos], info.has_index);
-    if (spec->cls != SB_BODY)
+    if (spec->cls != SB_BODY) {
+        lua_pop(L, 1);
         return;
+    }
     if (spec->kind == GP_OP_LOOP)
         sb_flatten_var(&sub, idx, f, &f->ops[pos]);
     if (!sb_get(L, idx, "body") || lua_type(L, -1) != LUA_TTABLE)
@@ -543,7 +653,7 @@ static void sb_flatten_op(const sb_ctx_t *c, int idx, const sb_path_t *path, int
         f->n_loops--;
         lua_pop(L, 1); /* the counter's name */
     }
-    lua_pop(L, 1);
+    lua_pop(L, 2); /* the body, the fields */
     f->ops[pos].body_len = f->n - pos - 1;
 }
 
@@ -647,9 +757,24 @@ static int sb_op_finish(const sb_ctx_t *c, const char *tag)
         lua_pop(L, 1);
     }
     sb_op_fill(L, t, spec, &op, &info);
-    lua_pushlightuserdata(L, (void *)&sb_key_op_mt);
-    lua_rawget(L, LUA_REGISTRYINDEX);
-    lua_setmetatable(L, t);
+    {
+        sb_opstate_t *st = lua_newuserdata(L, sizeof *st); /* t + 1 */
+        st->op = op;
+        st->info = info;
+        st->spec = (uint32_t)(spec - sb_opspecs);
+        st->checked = 1;
+        lua_pushvalue(L, t);
+        lua_setfenv(L, t + 1);
+        lua_pushlightuserdata(L, (void *)&sb_key_ops);
+        lua_rawget(L, LUA_REGISTRYINDEX); /* t + 2 */
+        lua_createtable(L, 0, 0);         /* t + 3: the proxy */
+        lua_pushlightuserdata(L, (void *)&sb_key_op_mt);
+        lua_rawget(L, LUA_REGISTRYINDEX);
+        lua_setmetatable(L, t + 3);
+        lua_pushvalue(L, t + 3);
+        lua_pushvalue(L, t + 1);
+        lua_rawset(L, t + 2);
+    }
     return 1;
 }
 
@@ -747,9 +872,16 @@ static int l_mem(lua_State *L)
         sb_set_from(L, "buffer", 1);
     } else if (sb_is_plain(L, 1)) {
         sb_check_keys(&c, 1, keys, has_buffer);
-        for (i = 0; keys[i]; i++) {
-            lua_getfield(L, 1, keys[i]);
-            lua_setfield(L, 2, keys[i]);
+        /* the named fields (all accepted: checked above) */
+        lua_pushnil(L);
+        while (lua_next(L, 1) != 0) {
+            if (lua_type(L, -2) == LUA_TSTRING) {
+                lua_pushvalue(L, -2);
+                lua_insert(L, -2);
+                lua_rawset(L, 2);
+            } else {
+                lua_pop(L, 1);
+            }
         }
         lua_rawgeti(L, 1, 1);
         if (!lua_isnil(L, -1)) {

@@ -278,6 +278,13 @@ static int sb_rawset(lua_State *L)
     luaL_checkany(L, 2);
     luaL_checkany(L, 3);
     lua_settop(L, 3);
+    if (sb_op_fields(L, 1, 1)) { /* an op: its fields (checked again at launch) */
+        lua_pushvalue(L, 2);
+        lua_pushvalue(L, 3);
+        lua_rawset(L, 4);
+        lua_settop(L, 1);
+        return 1;
+    }
     if (lua_getmetatable(L, 1)) {
         lua_getfield(L, -1, "__gp_ro");
         if (lua_toboolean(L, -1))
@@ -286,6 +293,25 @@ static int sb_rawset(lua_State *L)
     }
     lua_rawset(L, 1);
     return 1;
+}
+
+/* An op a script holds is a proxy of its fields table: rawget, next and
+   pairs read the fields, as they would the op's own table.
+   Upvalues: the base function; 1 if it needs a second argument. */
+static int sb_op_raw(lua_State *L)
+{
+    int n = lua_gettop(L);
+    /* the base function's own argument errors, raised here so that they
+       name the function the script called */
+    luaL_checktype(L, 1, LUA_TTABLE);
+    if (lua_tointeger(L, lua_upvalueindex(2)) == 1)
+        luaL_checkany(L, 2);
+    if (sb_op_fields(L, 1, 0))
+        lua_replace(L, 1);
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, n, LUA_MULTRET);
+    return lua_gettop(L);
 }
 
 /* collectgarbage("count") only: the rest would let a script spend the
@@ -492,6 +518,13 @@ int sb_sandbox_init(lua_State *L)
         lua_setfield(L, tmpl, sb_base_plain[i]);
     }
     luaL_setfuncs(L, own, 0);
+    for (i = 0; i < 3; i++) {
+        static const char *const raw[] = {"rawget", "next", "pairs"};
+        lua_getfield(L, LUA_GLOBALSINDEX, raw[i]);
+        lua_pushinteger(L, i == 0); /* rawget needs its key */
+        lua_pushcclosure(L, sb_op_raw, 2);
+        lua_setfield(L, tmpl, raw[i]);
+    }
     lua_getfield(L, LUA_GLOBALSINDEX, "tostring");
     lua_pushcclosure(L, sb_print, 1);
     lua_setfield(L, tmpl, "print");
@@ -529,6 +562,7 @@ int sb_sandbox_init(lua_State *L)
     lua_rawset(L, LUA_REGISTRYINDEX);
     sb_new_tag(L, &sb_key_op_mt, "gpuperf.op");
     sb_new_tag(L, &sb_key_kernel_mt, "gpuperf.kernel");
+    sb_ops_init(L);
     lua_pushlightuserdata(L, (void *)&sb_key_template);
     lua_rawget(L, LUA_REGISTRYINDEX);
     sb_env_init(L);
