@@ -20,15 +20,17 @@ const char sb_key_op_mt, sb_key_kernel_mt, sb_key_env, sb_key_loaded, sb_key_tem
 void sb_path_text(const sb_path_t *p, char *buf, size_t size)
 {
     char up[256];
+    /* (truncated as the successive 256-byte buffers that built it once
+       truncated it) */
     if (!p->up) {
-        snprintf(buf, size, "%s", p->name);
+        (void)gp_snprintf(buf, size, "%s", p->name);
         return;
     }
     sb_path_text(p->up, up, sizeof up);
     if (p->name)
-        snprintf(buf, size, "%s.%s", up, p->name);
+        (void)gp_snprintf(buf, size, "%s.%s", up, p->name);
     else
-        snprintf(buf, size, "%s[%zu]", up, p->index);
+        (void)gp_snprintf(buf, size, "%s[%zu]", up, p->index);
 }
 
 void sb_ctx_text(const sb_ctx_t *c, char *buf, size_t size)
@@ -37,7 +39,7 @@ void sb_ctx_text(const sb_ctx_t *c, char *buf, size_t size)
         char up[192], path[256];
         sb_ctx_text(c->up, up, sizeof up);
         sb_path_text(c->path, path, sizeof path);
-        gp_snprintf(buf, size, "%s: %s", up, path);
+        (void)gp_snprintf(buf, size, "%s: %s", up, path);
     } else if (c->fmt && c->arg) {
         snprintf(buf, size, c->fmt, c->arg);
     } else if (c->fmt) {
