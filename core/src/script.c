@@ -477,9 +477,19 @@ static int sb_eval_main(lua_State *L)
 /* Drop the per-evaluation registry entries so their garbage goes. */
 static void sb_clear_eval_keys(lua_State *L)
 {
-    static const char *const keys[] = {&sb_key_env, &sb_key_loaded, &sb_key_handles};
+    static const char *const keys[] = {&sb_key_env, &sb_key_loaded, &sb_key_handles,
+                                       &sb_key_api_current};
     size_t i;
+    /* only keys that are there: storing nil under an absent key may
+       allocate (a rehash), and the memory cap may just have been reached */
     for (i = 0; i < GP_ARRAY_LEN(keys); i++) {
+        lua_pushlightuserdata(L, (void *)keys[i]);
+        lua_rawget(L, LUA_REGISTRYINDEX);
+        if (lua_isnil(L, -1)) {
+            lua_pop(L, 1);
+            continue;
+        }
+        lua_pop(L, 1);
         lua_pushlightuserdata(L, (void *)keys[i]);
         lua_pushnil(L);
         lua_rawset(L, LUA_REGISTRYINDEX);
@@ -543,7 +553,9 @@ static int sb_check_kv(const gp_param_kv_t *kv, size_t n, gp_err_t *err)
 static int sb_eval_setup(gp_script_t *s, sb_eval_t *ev, gp_err_t *err)
 {
     ev->kv_used = calloc(ev->n_kv ? ev->n_kv : 1, 1);
-    ev->scratch = malloc(GP_SCRIPT_MAX_OPS * sizeof *ev->scratch);
+    if (!s->scratch)
+        s->scratch = malloc(GP_SCRIPT_MAX_OPS * sizeof *s->scratch);
+    ev->scratch = s->scratch;
     ev->wl.streams = calloc(8, sizeof *ev->wl.streams);
     if (!ev->kv_used || !ev->scratch || !ev->wl.streams)
         return gp_err_set(err, "%s: out of memory", s->chunkname + 1);
@@ -606,7 +618,6 @@ done:
         gp_workload_free(&ev.wl);
     s->wl_bytes = 0;
     free(ev.kv_used);
-    free(ev.scratch);
     free(run);
     return rc;
 }
@@ -617,6 +628,7 @@ void gp_script_close(gp_script_t *s)
         return;
     if (s->L)
         lua_close(s->L);
+    free(s->scratch);
     free(s);
 }
 
