@@ -217,4 +217,19 @@ for opt in budget "memory-cap"; do
     case $line in *validate*) ok ;; *) bad "--$opt: '$line' lacks validate" ;; esac
 done
 
+case_ "error locations: the script's path as given, relative or absolute, however long"
+long=a_folder_whose_name_alone_is_longer_than_the_sixty_bytes_lua_keeps
+mkdir -p "$TMP/$long"
+printf 'local n = 1\nlocal m = 2\nerror("line three")\n' >"$TMP/$long/err.lua"
+(cd "$TMP" && "$GPUPERF" predict --device h200-sxm "$long/err.lua") >"$TMP/out" 2>"$TMP/err"
+STATUS=$?
+expect_status 1
+first=$(head -n 1 "$TMP/err")
+[ "$first" = "gpuperf predict: $long/err.lua:3: line three" ] && ok || bad "relative: '$first'"
+gp predict --device h200-sxm "$TMP/$long/err.lua"
+expect_status 1
+first=$(head -n 1 "$TMP/err")
+[ "$first" = "gpuperf predict: $TMP/$long/err.lua:3: line three" ] && ok || bad "absolute: '$first'"
+expect_err "	$TMP/$long/err.lua:3: in main chunk"
+
 finish
