@@ -34,6 +34,19 @@ for v in "-vv" "-v -v" "-vvv" "--verbose -v"; do
     expect_status 0
     expect_err "gpuperf: devices: debug: search path 1: "
 done
+case_ "-v, -vv and --verbose after the command's name"
+for v in "-v" "-vv" "--verbose"; do
+    gp predict "$v" --device h200-sxm scripts/saxpy.lua
+    expect_status 0
+    expect_err "gpuperf: devices: info: device h200-sxm: $GP_SOURCE_DIR/devices/h200-sxm.ini"
+    if [ "$v" = "-vv" ]; then expect_err "gpuperf: devices: debug: search path 1: "; fi
+done
+gp devices --json -vv
+expect_status 0
+expect_json_has ".devices[0].id"
+expect_err "gpuperf: devices: debug: search path 1: "
+gp predict --device h200-sxm scripts/saxpy.lua -- -v
+expect_status 2 # after --, -v is an operand (a second script)
 case_ "without -v: no info lines"
 gp predict --device h200-sxm scripts/saxpy.lua
 expect_no_err
