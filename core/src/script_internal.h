@@ -85,7 +85,7 @@ struct gp_script {
     lua_State *L;
     char path[4096];       /* as given */
     char dir[4096];        /* resolved folder, for require */
-    char chunkname[256];   /* "@basename" */
+    char chunkname[4097];  /* "@path", path as given */
     uint64_t mem_used;     /* Lua heap bytes */
     uint64_t wl_bytes;     /* workload arrays being built, bytes */
     uint64_t mem_cap;
@@ -93,7 +93,7 @@ struct gp_script {
     uint64_t executed;     /* instructions (and charged C work) this eval */
     int budget_armed;      /* hook re-armed to fire at the next instruction */
     int fatal;             /* sb_fatal_t */
-    char fatal_msg[256];   /* the budget error as first raised */
+    char fatal_msg[4352];  /* the budget error as first raised */
     int c_depth;           /* nested C -> Lua calls through our wrappers */
     int chunk_ref;         /* registry ref of the compiled main chunk */
     struct gp_op *scratch; /* GP_SCRIPT_MAX_OPS ops, kept between evaluations */
@@ -117,6 +117,11 @@ sb_eval_t *sb_ev(lua_State *L);
 
 /* Script line of the innermost Lua frame at `level` or above (0: none). */
 int sb_line(lua_State *L, int level);
+
+/* Replace the error message at the top of L's stack, if it starts with
+   Lua's shortened form of the file chunk name source ("@path"), by one that
+   starts with the whole path. */
+void sb_whole_position(lua_State *L, const char *source);
 
 /* Write "chunk:line:" of the innermost Lua frame at level or above into
    buf ("" when there is none). */

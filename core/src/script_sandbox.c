@@ -389,7 +389,8 @@ static int sb_in_folder(const char *dir, const char *real)
 static void sb_require_load(lua_State *L, const char *name)
 {
     gp_script_t *s = sb_script(L);
-    char path[PATH_MAX + 80], real[PATH_MAX], chunk[96];
+    char path[PATH_MAX + 80], real[PATH_MAX], chunk[sizeof s->path + 80];
+    const char *slash = strrchr(s->path, '/');
     size_t len;
     struct stat st;
     gp_err_t err;
@@ -410,13 +411,17 @@ static void sb_require_load(lua_State *L, const char *name)
         sb_error(L, "require '%s': %s.lua is precompiled bytecode; only Lua source is loaded",
                  name, name);
     }
-    snprintf(chunk, sizeof chunk, "@%s.lua", name);
+    /* named as the script is: the folder as the user gave it */
+    snprintf(chunk, sizeof chunk, "@%.*s%s.lua", slash ? (int)(slash + 1 - s->path) : 0,
+             s->path, name);
     status = luaL_loadbufferx(L, src, len, chunk, "t");
     free(src);
     if (status == LUA_ERRMEM)
         sb_error_memory(L);
-    if (status != 0)
-        lua_error(L); /* "name.lua:LINE: message" */
+    if (status != 0) {
+        sb_whole_position(L, chunk);
+        lua_error(L); /* "folder/name.lua:LINE: message" */
+    }
 }
 
 /* require(name): run NAME.lua from the script's folder once per
