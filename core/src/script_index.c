@@ -9,10 +9,15 @@
  * warp within the block, blockIdx.x, .y, .z, each named loop's counter);
  * then every axis at its middle and every axis at its last position. Every
  * lane of each sampled warp is evaluated, so a sampled index outside its
- * buffer is an error naming the thread. Footprints extrapolate from the
- * steps: a step along an axis that touches a fraction r of new bytes makes
- * N positions touch 1 + (N - 1) r times the bytes of one; launches small
- * enough are enumerated whole instead.
+ * buffer is an error naming the thread. Footprints come from a window of
+ * the launch: every combination of the first w_a positions along each axis
+ * (whole blocks where they fit), whose sub-boxes' distinct bytes F(s) are
+ * extrapolated multilinearly to the axes' lengths (exact when F is affine
+ * in each axis's length beyond the window, as it is for affine indices:
+ * stencils, convolutions, transposes, tiles, grid-stride loops). When the
+ * window does not fit, a step along an axis that touches a fraction r of
+ * new bytes makes N positions touch 1 + (N - 1) r times the bytes of one.
+ * Launches small enough are enumerated whole instead.
  */
 #include <lauxlib.h>
 #include <math.h>
@@ -38,8 +43,10 @@
    at most this many lanes are evaluated for it, over at most this many
    axes with more than one position (3 bits each in a membership mask);
    beyond, the per-axis factors of sb_extrapolate stand in. */
-#define SB_WINDOW_LANES 2048.0
+#define SB_WINDOW_LANES 4096.0
 #define SB_WINDOW_AXES 8
+/* ... and it grows past two positions per axis only up to this many. */
+#define SB_WINDOW_GROW 2048.0
 /* Index functions whose samples are kept for re-use, per evaluation. */
 #define SB_CACHE_MAX 256
 #define SB_CACHE_UPVALUES 8
@@ -487,7 +494,7 @@ static void sb_extrapolate(const sb_job_t *j, double fp[3], int64_t *ftmp)
    whole when that fits (a block meets its neighbour as a whole: its last
    warps' reach overlaps the next block's first warps), then one more
    position at a time along the loops and the grid's axes in turn while the
-   lanes stay within SB_WINDOW_LANES. No window (n_win = 0) when even two
+   lanes stay within SB_WINDOW_GROW. No window (n_win = 0) when even two
    positions per axis do not fit. */
 static void sb_plan_window(sb_job_t *j)
 {
@@ -515,7 +522,7 @@ static void sb_plan_window(sb_job_t *j)
         for (q = 0; q < n_order; q++) {
             a = order[q];
             if (j->win[a] < 2 || (double)j->win[a] >= j->ext[a] ||
-                lanes / j->win[a] * (j->win[a] + 1) > SB_WINDOW_LANES)
+                lanes / j->win[a] * (j->win[a] + 1) > SB_WINDOW_GROW)
                 continue;
             lanes = lanes / j->win[a] * (j->win[a] + 1);
             j->win[a]++;
@@ -589,13 +596,14 @@ static double sb_window_bytes(const sb_went_t *e, size_t n, const uint64_t *mask
    product of those weights over several); never below the whole box's
    bytes, which the level touches. Mask bit 3q + c of an instance: its
    coordinate along the q-th axis of more than one position is below 1,
-   w - 1, w for c = 0, 1, 2. */
+   w - 1, w for c = 0, 1, 2. Returns -1 when the fit shrinks along an
+   axis on the way to its length (an index not affine along it). */
 static double sb_window_level(const sb_job_t *j, const sb_went_t *e, size_t n,
                               const uint64_t *mask, int level)
 {
     uint64_t need_bit[SB_WINDOW_AXES][2], full = 0;
-    double weight[SB_WINDOW_AXES][2], est = 0;
-    uint32_t n_cand[SB_WINDOW_AXES], a, q = 0, combo, n_combo = 1;
+    double weight[SB_WINDOW_AXES][2], est = 0, f[1u << SB_WINDOW_AXES];
+    uint32_t n_cand[SB_WINDOW_AXES], a, q = 0, combo, n_combo = 1, stride;
     uint32_t bytes = j->op->access.elem_bytes;
     for (a = 0; a < j->n_axes; a++) {
         double target, t;
@@ -631,14 +639,35 @@ static double sb_window_level(const sb_job_t *j, const sb_went_t *e, size_t n,
             w *= weight[k][r % n_cand[k]];
             r /= n_cand[k];
         }
-        est += w * sb_window_bytes(e, n, mask, need, bytes);
+        f[combo] = sb_window_bytes(e, n, mask, need, bytes);
+        est += w * f[combo];
+    }
+    /* a footprint grows along every axis: a fit whose slope along an
+       extrapolated axis is negative at the target is not to be trusted */
+    for (a = 0, stride = 1; a < q; stride *= n_cand[a], a++) {
+        double slope = 0;
+        if (n_cand[a] < 2)
+            continue;
+        for (combo = 0; combo < n_combo; combo++) {
+            double w = 1;
+            uint32_t r = combo, k;
+            for (k = 0; k < q; k++) {
+                uint32_t c = r % n_cand[k];
+                w *= k == a ? (c ? 1.0 : -1.0) : weight[k][c];
+                r /= n_cand[k];
+            }
+            slope += w * f[combo];
+        }
+        if (slope < 0)
+            return -1;
     }
     return GP_MAX(est, sb_window_bytes(e, n, mask, full, bytes));
 }
 
 /* Footprints from the window: warp, block, grid (bytes); the grid's at
-   least the distinct bytes of the window and the sample together. */
-static void sb_window_footprints(lua_State *L, const sb_job_t *j, double fp[3])
+   least the distinct bytes of the window and the sample together. 0 when
+   a level's fit is not to be trusted (sb_window_level). */
+static int sb_window_footprints(lua_State *L, const sb_job_t *j, double fp[3])
 {
     size_t nl = (size_t)j->n_win * j->ws, ns = (size_t)j->n_inst * j->ws, n = 0, i;
     sb_went_t *e = malloc(nl * sizeof *e);
@@ -646,7 +675,7 @@ static void sb_window_footprints(lua_State *L, const sb_job_t *j, double fp[3])
     int64_t *all = malloc((nl + ns) * sizeof *all);
     double co[SB_MAX_AXES];
     uint32_t w, a, q;
-    int level;
+    int level, ok;
     if (!e || !mask || !all) {
         free(e);
         free(mask);
@@ -675,14 +704,15 @@ static void sb_window_footprints(lua_State *L, const sb_job_t *j, double fp[3])
         }
     }
     qsort(e, n, sizeof *e, sb_cmp_went);
-    for (level = 0; level < 3; level++)
-        fp[level] = sb_window_level(j, e, n, mask, level);
+    for (level = 0, ok = 1; level < 3; level++)
+        ok &= (fp[level] = sb_window_level(j, e, n, mask, level)) >= 0;
     memcpy(all, j->woff, nl * sizeof *all);
     memcpy(all + nl, j->off, ns * sizeof *all);
     fp[2] = GP_MAX(fp[2], sb_distinct(all, nl + ns, j->op->access.elem_bytes));
     free(e);
     free(mask);
     free(all);
+    return ok;
 }
 
 /* Exact footprints of a small launch: every thread at every iteration. */
@@ -843,10 +873,9 @@ static int sb_sample_run(lua_State *L)
     if (j->exact) {
         sb_exact(L, j, fp);
     } else {
-        if (j->n_win) {
+        if (j->n_win)
             sb_eval_window(L, j);
-            sb_window_footprints(L, j, fp);
-        } else {
+        if (!j->n_win || !sb_window_footprints(L, j, fp)) {
             int64_t *ftmp = malloc(2 * SB_MAX_FAMILY * (size_t)j->ws * sizeof(int64_t));
             if (!ftmp)
                 sb_error_oom(L);
