@@ -9,10 +9,15 @@
  * warp within the block, blockIdx.x, .y, .z, each named loop's counter);
  * then every axis at its middle and every axis at its last position. Every
  * lane of each sampled warp is evaluated, so a sampled index outside its
- * buffer is an error naming the thread. Footprints extrapolate from the
- * steps: a step along an axis that touches a fraction r of new bytes makes
- * N positions touch 1 + (N - 1) r times the bytes of one; launches small
- * enough are enumerated whole instead.
+ * buffer is an error naming the thread. Footprints come from a window of
+ * the launch: every combination of the first w_a positions along each axis
+ * (whole blocks where they fit), whose sub-boxes' distinct bytes F(s) are
+ * extrapolated multilinearly to the axes' lengths (exact when F is affine
+ * in each axis's length beyond the window, as it is for affine indices:
+ * stencils, convolutions, transposes, tiles, grid-stride loops). When the
+ * window does not fit, a step along an axis that touches a fraction r of
+ * new bytes makes N positions touch 1 + (N - 1) r times the bytes of one.
+ * Launches small enough are enumerated whole instead.
  */
 #include <lauxlib.h>
 #include <math.h>
@@ -34,6 +39,14 @@
 /* Launches with at most this many thread-iterations are enumerated whole:
    their footprints are exact. */
 #define SB_EXACT_MAX 4096.0
+/* The footprint window (docs/workloads.md, "What gpuperf does with it"):
+   at most this many lanes are evaluated for it, over at most this many
+   axes with more than one position (3 bits each in a membership mask);
+   beyond, the per-axis factors of sb_extrapolate stand in. */
+#define SB_WINDOW_LANES 4096.0
+#define SB_WINDOW_AXES 8
+/* ... and it grows past two positions per axis only up to this many. */
+#define SB_WINDOW_GROW 2048.0
 /* Index functions whose samples are kept for re-use, per evaluation. */
 #define SB_CACHE_MAX 256
 #define SB_CACHE_UPVALUES 8
@@ -93,7 +106,18 @@ typedef struct sb_job {
     const int64_t *expect;       /* a cached sample's first warp to compare with, or NULL */
     int matches;                 /* the first warp gave the expected offsets */
     double last[K_COUNT];        /* what the thread table holds (NAN: unset) */
+    /* the footprint window: positions 0 .. win - 1 along each axis, every
+       combination (axis 0 fastest); n_win = 0: no window */
+    uint32_t win[SB_MAX_AXES];
+    uint32_t n_win;
+    int64_t *woff;               /* n_win * ws byte offsets */
 } sb_job_t;
+
+/* A lane of the window: its byte offset and its warp instance. */
+typedef struct sb_went {
+    int64_t off;
+    uint32_t inst;
+} sb_went_t;
 
 /* ------------------------------------------------------------ helpers */
 
@@ -304,15 +328,22 @@ static int64_t sb_eval_lane(lua_State *L, sb_job_t *j, const double *co, uint32_
     return (int64_t)v;
 }
 
-/* Evaluate every lane of instance i into j->off. */
-static void sb_eval_instance(lua_State *L, sb_job_t *j, uint32_t i)
+/* Evaluate every lane of the warp instance at co into out (ws bytes
+   offsets, -1 for a lane that does not access). */
+static void sb_eval_warp(lua_State *L, sb_job_t *j, const double *co, int64_t *out)
 {
     uint32_t lane;
-    sb_set_instance(L, j, j->coord[i]);
+    sb_set_instance(L, j, co);
     for (lane = 0; lane < j->ws; lane++) {
-        int64_t e = sb_eval_lane(L, j, j->coord[i], lane);
-        j->off[(size_t)i * j->ws + lane] = e < 0 ? -1 : e * (int64_t)j->op->access.elem_bytes;
+        int64_t e = sb_eval_lane(L, j, co, lane);
+        out[lane] = e < 0 ? -1 : e * (int64_t)j->op->access.elem_bytes;
     }
+}
+
+/* Evaluate every lane of sampled instance i into j->off. */
+static void sb_eval_instance(lua_State *L, sb_job_t *j, uint32_t i)
+{
+    sb_eval_warp(L, j, j->coord[i], j->off + (size_t)i * j->ws);
 }
 
 /* Append instance co unless it is already there; returns its number. */
@@ -456,6 +487,232 @@ static void sb_extrapolate(const sb_job_t *j, double fp[3], int64_t *ftmp)
     fp[0] = fw;
     fp[1] = fb;
     fp[2] = fg;
+}
+
+/* The footprint window (see the top of the file): two positions along each
+   axis that has more than one (the origin and one step), the warp axis
+   whole when that fits (a block meets its neighbour as a whole: its last
+   warps' reach overlaps the next block's first warps), then one more
+   position at a time along the loops and the grid's axes in turn while the
+   lanes stay within SB_WINDOW_GROW. No window (n_win = 0) when even two
+   positions per axis do not fit. */
+static void sb_plan_window(sb_job_t *j)
+{
+    double lanes = j->ws;
+    uint32_t a, active = 0, order[SB_MAX_AXES], n_order = 0, q;
+    int grew;
+    j->n_win = 0;
+    for (a = 0; a < j->n_axes; a++) {
+        j->win[a] = j->ext[a] >= 2 ? 2 : 1;
+        lanes *= j->win[a];
+        active += j->win[a] > 1;
+    }
+    if (lanes > SB_WINDOW_LANES || active > SB_WINDOW_AXES)
+        return;
+    if (j->win[0] > 1 && lanes / 2 * j->ext[0] <= SB_WINDOW_LANES) {
+        lanes = lanes / 2 * j->ext[0];
+        j->win[0] = (uint32_t)j->ext[0];
+    }
+    for (a = SB_FIXED_AXES; a < j->n_axes; a++)
+        order[n_order++] = a;
+    for (a = 1; a < SB_FIXED_AXES; a++)
+        order[n_order++] = a;
+    do {
+        grew = 0;
+        for (q = 0; q < n_order; q++) {
+            a = order[q];
+            if (j->win[a] < 2 || (double)j->win[a] >= j->ext[a] ||
+                lanes / j->win[a] * (j->win[a] + 1) > SB_WINDOW_GROW)
+                continue;
+            lanes = lanes / j->win[a] * (j->win[a] + 1);
+            j->win[a]++;
+            grew = 1;
+        }
+    } while (grew);
+    j->n_win = (uint32_t)(lanes / j->ws);
+}
+
+/* Coordinates of window instance w. */
+static void sb_window_coord(const sb_job_t *j, uint32_t w, double *co)
+{
+    uint32_t a;
+    memset(co, 0, sizeof(double) * SB_MAX_AXES);
+    for (a = 0; a < j->n_axes; a++) {
+        co[a] = (double)(w % j->win[a]);
+        w /= j->win[a];
+    }
+}
+
+/* Evaluate the window into j->woff, re-using the sampled instances. */
+static void sb_eval_window(lua_State *L, sb_job_t *j)
+{
+    double co[SB_MAX_AXES];
+    uint32_t w, i;
+    for (w = 0; w < j->n_win; w++) {
+        int64_t *out = j->woff + (size_t)w * j->ws;
+        sb_window_coord(j, w, co);
+        for (i = 0; i < j->n_inst; i++)
+            if (memcmp(j->coord[i], co, sizeof(double) * j->n_axes) == 0)
+                break;
+        if (i < j->n_inst)
+            memcpy(out, j->off + (size_t)i * j->ws, sizeof(int64_t) * j->ws);
+        else
+            sb_eval_warp(L, j, co, out);
+    }
+}
+
+static int sb_cmp_went(const void *a, const void *b)
+{
+    const sb_went_t *x = a, *y = b;
+    return (x->off > y->off) - (x->off < y->off);
+}
+
+/* Distinct bytes of the window's lanes (sorted) whose instance's mask has
+   every bit of need. */
+static double sb_window_bytes(const sb_went_t *e, size_t n, const uint64_t *mask, uint64_t need,
+                              uint32_t bytes)
+{
+    double total = 0;
+    int64_t end = INT64_MIN;
+    size_t i;
+    for (i = 0; i < n; i++) {
+        int64_t o = e[i].off;
+        if ((mask[e[i].inst] & need) != need)
+            continue;
+        if (o >= end)
+            total += bytes;
+        else if (o + (int64_t)bytes > end)
+            total += (double)(o + (int64_t)bytes - end);
+        end = GP_MAX(end, o + (int64_t)bytes);
+    }
+    return total;
+}
+
+/* Footprint of level (0: warp 0 of block 0 over the loops; 1: block 0; 2:
+   the grid) from the window: F(s), the distinct bytes of the box of s_a
+   positions from the origin along each axis, extrapolated multilinearly
+   from the two largest boxes of the window along each axis of the level
+   (F(N) = F(w - 1) + (N - w + 1) (F(w) - F(w - 1)) along one axis, the
+   product of those weights over several); never below the whole box's
+   bytes, which the level touches. Mask bit 3q + c of an instance: its
+   coordinate along the q-th axis of more than one position is below 1,
+   w - 1, w for c = 0, 1, 2. Returns -1 when the fit shrinks along an
+   axis on the way to its length (an index not affine along it). */
+static double sb_window_level(const sb_job_t *j, const sb_went_t *e, size_t n,
+                              const uint64_t *mask, int level)
+{
+    uint64_t need_bit[SB_WINDOW_AXES][2], full = 0;
+    double weight[SB_WINDOW_AXES][2], est = 0, f[1u << SB_WINDOW_AXES];
+    uint32_t n_cand[SB_WINDOW_AXES], a, q = 0, combo, n_combo = 1, stride;
+    uint32_t bytes = j->op->access.elem_bytes;
+    for (a = 0; a < j->n_axes; a++) {
+        double target, t;
+        int in_level = a >= SB_FIXED_AXES || level == 2 || (a == 0 && level == 1);
+        if (j->win[a] < 2)
+            continue;
+        target = !in_level ? 1 : a >= SB_FIXED_AXES ? GP_MAX(j->trips[a], 1.0) : j->ext[a];
+        n_cand[q] = 0;
+        if (target <= 1) {
+            need_bit[q][n_cand[q]] = 1ull << (3 * q);
+            weight[q][n_cand[q]++] = 1;
+        } else {
+            t = target - (double)(j->win[a] - 1);
+            if (t != 1) {
+                need_bit[q][n_cand[q]] = 1ull << (3 * q + 1);
+                weight[q][n_cand[q]++] = 1 - t;
+            }
+            if (t != 0) {
+                need_bit[q][n_cand[q]] = 1ull << (3 * q + 2);
+                weight[q][n_cand[q]++] = t;
+            }
+        }
+        full |= 1ull << (3 * q + (target <= 1 ? 0 : 2));
+        n_combo *= n_cand[q];
+        q++;
+    }
+    for (combo = 0; combo < n_combo; combo++) {
+        uint64_t need = 0;
+        double w = 1;
+        uint32_t r = combo, k;
+        for (k = 0; k < q; k++) {
+            need |= need_bit[k][r % n_cand[k]];
+            w *= weight[k][r % n_cand[k]];
+            r /= n_cand[k];
+        }
+        f[combo] = sb_window_bytes(e, n, mask, need, bytes);
+        est += w * f[combo];
+    }
+    /* a footprint grows along every axis: a fit whose slope along an
+       extrapolated axis is negative at the target is not to be trusted */
+    for (a = 0, stride = 1; a < q; stride *= n_cand[a], a++) {
+        double slope = 0;
+        if (n_cand[a] < 2)
+            continue;
+        for (combo = 0; combo < n_combo; combo++) {
+            double w = 1;
+            uint32_t r = combo, k;
+            for (k = 0; k < q; k++) {
+                uint32_t c = r % n_cand[k];
+                w *= k == a ? (c ? 1.0 : -1.0) : weight[k][c];
+                r /= n_cand[k];
+            }
+            slope += w * f[combo];
+        }
+        if (slope < 0)
+            return -1;
+    }
+    return GP_MAX(est, sb_window_bytes(e, n, mask, full, bytes));
+}
+
+/* Footprints from the window: warp, block, grid (bytes); the grid's at
+   least the distinct bytes of the window and the sample together. 0 when
+   a level's fit is not to be trusted (sb_window_level). */
+static int sb_window_footprints(lua_State *L, const sb_job_t *j, double fp[3])
+{
+    size_t nl = (size_t)j->n_win * j->ws, ns = (size_t)j->n_inst * j->ws, n = 0, i;
+    sb_went_t *e = malloc(nl * sizeof *e);
+    uint64_t *mask = malloc(j->n_win * sizeof *mask);
+    int64_t *all = malloc((nl + ns) * sizeof *all);
+    double co[SB_MAX_AXES];
+    uint32_t w, a, q;
+    int level, ok;
+    if (!e || !mask || !all) {
+        free(e);
+        free(mask);
+        free(all);
+        sb_error_oom(L);
+    }
+    for (w = 0; w < j->n_win; w++) {
+        sb_window_coord(j, w, co);
+        mask[w] = 0;
+        for (a = 0, q = 0; a < j->n_axes; a++) {
+            if (j->win[a] < 2)
+                continue;
+            if (co[a] < 1)
+                mask[w] |= 1ull << (3 * q);
+            if (co[a] < j->win[a] - 1)
+                mask[w] |= 1ull << (3 * q + 1);
+            mask[w] |= 1ull << (3 * q + 2);
+            q++;
+        }
+        for (i = 0; i < j->ws; i++) {
+            int64_t o = j->woff[(size_t)w * j->ws + i];
+            if (o < 0)
+                continue;
+            e[n].off = o;
+            e[n++].inst = w;
+        }
+    }
+    qsort(e, n, sizeof *e, sb_cmp_went);
+    for (level = 0, ok = 1; level < 3; level++)
+        ok &= (fp[level] = sb_window_level(j, e, n, mask, level)) >= 0;
+    memcpy(all, j->woff, nl * sizeof *all);
+    memcpy(all + nl, j->off, ns * sizeof *all);
+    fp[2] = GP_MAX(fp[2], sb_distinct(all, nl + ns, j->op->access.elem_bytes));
+    free(e);
+    free(mask);
+    free(all);
+    return ok;
 }
 
 /* Exact footprints of a small launch: every thread at every iteration. */
@@ -616,11 +873,15 @@ static int sb_sample_run(lua_State *L)
     if (j->exact) {
         sb_exact(L, j, fp);
     } else {
-        int64_t *ftmp = malloc(2 * SB_MAX_FAMILY * (size_t)j->ws * sizeof(int64_t));
-        if (!ftmp)
-            sb_error_oom(L);
-        sb_extrapolate(j, fp, ftmp);
-        free(ftmp);
+        if (j->n_win)
+            sb_eval_window(L, j);
+        if (!j->n_win || !sb_window_footprints(L, j, fp)) {
+            int64_t *ftmp = malloc(2 * SB_MAX_FAMILY * (size_t)j->ws * sizeof(int64_t));
+            if (!ftmp)
+                sb_error_oom(L);
+            sb_extrapolate(j, fp, ftmp);
+            free(ftmp);
+        }
         /* at most the bytes accessed, the bound, and the random range */
         iters = 1;
         for (k = SB_FIXED_AXES; k < j->n_axes; k++)
@@ -884,7 +1145,9 @@ void sb_index_launch_op(const sb_ctx_t *c, sb_flat_t *f, int t, gp_op_t *op)
     for (k = SB_FIXED_AXES, j->total = 1; k < j->n_axes; k++)
         j->total *= j->ext[k];
     j->total *= (double)f->launch->threads_per_block * (double)f->total_blocks;
-    bytes = (size_t)j->n_inst * j->ws * sizeof(int64_t);
+    if (j->total > SB_EXACT_MAX)
+        sb_plan_window(j);
+    bytes = ((size_t)j->n_inst + j->n_win) * j->ws * sizeof(int64_t);
     if (j->total <= SB_EXACT_MAX)
         bytes += 3 * (size_t)j->total * sizeof(int64_t);
     sb_account(L, (int64_t)bytes);
@@ -892,8 +1155,9 @@ void sb_index_launch_op(const sb_ctx_t *c, sb_flat_t *f, int t, gp_op_t *op)
     if (!j->off) {
         sb_error_oom(L);
     }
+    j->woff = j->off + (size_t)j->n_inst * j->ws;
     if (j->total <= SB_EXACT_MAX)
-        j->exact = j->off + (size_t)j->n_inst * j->ws;
+        j->exact = j->woff;
 
     /* a sample of the same op, shape and upvalues is re-used when the first
        warp still gives the same offsets */

@@ -8,6 +8,7 @@
  */
 #include "test_common.h"
 
+#include <math.h>
 #include <unistd.h>
 
 #include "script.h"
@@ -233,6 +234,206 @@ static void test_overlap_extrapolation(void **state)
     assert_int_equal(s->block_footprint_bytes, (256 + 8) * 4);
     assert_int_equal(s->grid_footprint_bytes, (uint64_t)(1 << 20) * 4 + 8 * 4);
     gp_workload_free(&wl);
+}
+
+/* -------------------------------------------- footprints across axes */
+
+/* The footprints (warp, block, grid) of op i of the first launch of src. */
+static void footprints_of(const char *src, uint32_t i, double fp[3])
+{
+    gp_workload_t wl;
+    const gp_lane_sample_t *s;
+    run_good(src, &wl);
+    s = op_at(&wl, 0, i)->access.sample;
+    assert_non_null(s);
+    fp[0] = (double)s->warp_footprint_bytes;
+    fp[1] = (double)s->block_footprint_bytes;
+    fp[2] = (double)s->grid_footprint_bytes;
+    assert_true(fp[0] <= fp[1] && fp[1] <= fp[2]);
+    gp_workload_free(&wl);
+}
+
+/* got is within rel of want */
+static void assert_near(double got, double want, double rel)
+{
+    if (!(fabs(got - want) <= rel * want))
+        fail_msg("got %.0f, want %.0f within %.1f%% (off by %+.2f%%)", got, want, 100 * rel,
+                 100 * (got / want - 1));
+}
+
+/* A 5-point stencil, one load per tap (in[(y+dy)*n + x+dx]), the image's
+   edge guarded, blocks of 32x8 (a warp is a row) and 16x16 (two rows):
+   each tap's grid reads the image once, its block the block's tile. The
+   same taps as one load over a 3x3 loop with nil corners are not affine
+   along the loops: the window's fit shrinks there, and the per-axis
+   factors stand in, over the image (documented error) but within the
+   buffer. */
+static void test_fp_stencil5(void **state)
+{
+    static const unsigned shapes[][2] = {{32, 8}, {16, 16}};
+    static const int taps[][2] = {{0, 0}, {0, -1}, {0, 1}, {-1, 0}, {1, 0}};
+    char src[1024];
+    double fp[3], n = 4096;
+    size_t i, k;
+    (void)state;
+    for (i = 0; i < GP_ARRAY_LEN(shapes); i++) {
+        unsigned bx = shapes[i][0], by = shapes[i][1];
+        snprintf(src, sizeof src,
+                 "local n = %.0f\n"
+                 "local a = gpuperf.buffer('a', 8 * n * n) -- room: no cap\n"
+                 "local function tap(dy, dx)\n"
+                 "  return gpuperf.load{a, index = function(t)\n"
+                 "    local x, y = t.gx + dx, t.gy + dy\n"
+                 "    if x < 0 or y < 0 or x >= n or y >= n then return nil end\n"
+                 "    return y * n + x end}\n"
+                 "end\n"
+                 "gpuperf.launch{ name = 's', grid = {n / %u, n / %u}, block = {%u, %u},\n"
+                 "  regs = 16, work = { tap(0, 0), tap(0, -1), tap(0, 1), tap(-1, 0),\n"
+                 "                      tap(1, 0) } }\n",
+                 n, bx, by, bx, by);
+        for (k = 0; k < GP_ARRAY_LEN(taps); k++) {
+            double cols = bx - (taps[k][1] < 0), rows = by - (taps[k][0] < 0);
+            footprints_of(src, (uint32_t)k, fp);
+            assert_near(fp[2], n * n * 4, 0.01);
+            assert_near(fp[1], rows * cols * 4, 0.001); /* block 0, at the corner */
+        }
+        snprintf(src, sizeof src,
+                 "local n = %.0f\n"
+                 "local a = gpuperf.buffer('a', 4 * n * n)\n"
+                 "gpuperf.launch{ name = 's', grid = {n / %u, n / %u}, block = {%u, %u},\n"
+                 "  regs = 16, work = { gpuperf.loop{3, var = 'dy', body = {\n"
+                 "    gpuperf.loop{3, var = 'dx', body = {\n"
+                 "      gpuperf.load{a, index = function(t)\n"
+                 "        if t.dy ~= 1 and t.dx ~= 1 then return nil end\n"
+                 "        local x, y = t.gx + t.dx - 1, t.gy + t.dy - 1\n"
+                 "        if x < 0 or y < 0 or x >= n or y >= n then return nil end\n"
+                 "        return y * n + x end} }} }} } }\n",
+                 n, bx, by, bx, by);
+        footprints_of(src, 2, fp);
+        assert_near(fp[2], n * n * 4, 0.001); /* at the buffer's cap */
+    }
+}
+
+/* A naive 7x7 convolution over a padded 8192^2 image, 16x16 blocks: the
+   grid reads the image once (not 49 times, nor a block's halo per block). */
+static void test_fp_conv7(void **state)
+{
+    static const char src[] =
+        "local n, p = 8192, 8192 + 6\n"
+        "local img = gpuperf.buffer('img', 8 * p * p) -- room: no cap\n"
+        "gpuperf.launch{ name = 'conv', grid = {n / 16, n / 16}, block = {16, 16}, regs = 32,\n"
+        "  work = { gpuperf.loop{7, var = 'dy', body = { gpuperf.loop{7, var = 'dx', body = {\n"
+        "    gpuperf.load{img, index = function(t)\n"
+        "      return (t.gy + t.dy) * p + t.gx + t.dx end} }} }} } }\n";
+    double fp[3], p = 8192 + 6;
+    (void)state;
+    footprints_of(src, 2, fp);
+    assert_near(fp[2], p * p * 4, 0.03);
+    assert_near(fp[1], 22.0 * 22 * 4, 0.001); /* a block: 22 x 22 */
+    assert_near(fp[0], 8.0 * 22 * 4, 0.001);  /* a warp: 2 + 6 rows of 22 */
+}
+
+/* A grid-stride loop: for (i = gx; i < n; i += gridDim.x * blockDim.x). */
+static void test_fp_grid_stride(void **state)
+{
+    static const char src[] =
+        "local n, g = 2^24, 1024 * 256\n"
+        "local x = gpuperf.buffer('x', 8 * n) -- room: no cap\n"
+        "gpuperf.launch{ name = 'gs', grid = 1024, block = 256, regs = 16,\n"
+        "  work = { gpuperf.loop{n / g, var = 'k', body = {\n"
+        "    gpuperf.load{x, index = function(t) return t.gx + t.k * g end} }} } }\n";
+    double fp[3], n = 16777216;
+    (void)state;
+    footprints_of(src, 1, fp);
+    assert_near(fp[2], n * 4, 0.001);
+    assert_near(fp[1], 256.0 * 64 * 4, 0.001);
+    assert_near(fp[0], 32.0 * 64 * 4, 0.001);
+}
+
+/* A naive transpose, 32x32 tiles by 32x8 threads, four rows each: reads
+   and writes each cover the matrix once. */
+static void test_fp_transpose(void **state)
+{
+    static const char src[] =
+        "local n = 4096\n"
+        "local a = gpuperf.buffer('a', 8 * n * n) -- room: no cap\n"
+        "local b = gpuperf.buffer('b', 8 * n * n)\n"
+        "gpuperf.launch{ name = 'tr', grid = {n / 32, n / 32}, block = {32, 8}, regs = 16,\n"
+        "  work = { gpuperf.loop{4, var = 'j', body = {\n"
+        "    gpuperf.load{a, index = function(t)\n"
+        "      return (t.by * 32 + t.y + 8 * t.j) * n + t.gx end},\n"
+        "    gpuperf.store{b, index = function(t)\n"
+        "      return t.gx * n + t.by * 32 + t.y + 8 * t.j end} }} } }\n";
+    double fp[3], n = 4096;
+    (void)state;
+    footprints_of(src, 1, fp);
+    assert_near(fp[2], n * n * 4, 0.001);
+    assert_near(fp[1], 32.0 * 32 * 4, 0.001);
+    footprints_of(src, 2, fp);
+    assert_near(fp[2], n * n * 4, 0.001);
+    assert_near(fp[1], 32.0 * 32 * 4, 0.001);
+}
+
+/* The 16x16 SGEMM tiles: A's rows (a warp two of them) along k, B's
+   columns; each matrix is read whole by the grid. */
+static void test_fp_sgemm_tiles(void **state)
+{
+    static const char src[] =
+        "local n = 2048\n"
+        "local A = gpuperf.buffer('A', 8 * n * n) -- room: no cap\n"
+        "local B = gpuperf.buffer('B', 8 * n * n)\n"
+        "gpuperf.launch{ name = 'sgemm', grid = {n / 16, n / 16}, block = {16, 16}, regs = 32,\n"
+        "  work = { gpuperf.loop{n / 16, var = 'k', body = {\n"
+        "    gpuperf.load{A, index = function(t) return t.gy * n + t.k * 16 + t.x end},\n"
+        "    gpuperf.load{B, index = function(t) return (t.k * 16 + t.y) * n + t.gx end} }} } }\n";
+    double fp[3], n = 2048;
+    (void)state;
+    footprints_of(src, 1, fp);
+    assert_near(fp[0], 2 * n * 4, 0.001);
+    assert_near(fp[1], 16 * n * 4, 0.001);
+    assert_near(fp[2], n * n * 4, 0.001);
+    footprints_of(src, 2, fp);
+    assert_near(fp[0], 2 * n * 4, 0.001);
+    assert_near(fp[1], 16 * n * 4, 0.001);
+    assert_near(fp[2], n * n * 4, 0.001);
+}
+
+/* A random gather: the bytes the threads read, up to the range. */
+static void test_fp_gather(void **state)
+{
+    static const char small[] =
+        "local n = 2^24\n"
+        "local v = gpuperf.buffer('v', 4 * 2^20)\n"
+        "gpuperf.launch{ name = 'g', grid = n / 256, block = 256, regs = 16,\n"
+        "  work = { gpuperf.load{v, index = function(t) return gpuperf.random(0, 2^20 - 1) end} } }\n";
+    static const char large[] =
+        "local n = 2^22\n"
+        "local v = gpuperf.buffer('v', 4 * 2^28)\n"
+        "gpuperf.launch{ name = 'g', grid = n / 256, block = 256, regs = 16,\n"
+        "  work = { gpuperf.load{v, index = function(t) return gpuperf.random(0, 2^28 - 1) end} } }\n";
+    double fp[3];
+    (void)state;
+    footprints_of(small, 0, fp); /* 16 reads per element: the range */
+    assert_near(fp[2], 4.0 * (1 << 20), 0.001);
+    footprints_of(large, 0, fp); /* one read per 64 elements: the reads */
+    assert_near(fp[2], 4.0 * (1 << 22), 0.02);
+    assert_near(fp[1], 4.0 * 256, 0.001);
+}
+
+/* A pointer chase: one warp, 1000 dependent steps anywhere in 2^24 nodes. */
+static void test_fp_chase(void **state)
+{
+    static const char src[] =
+        "local n = 2^24\n"
+        "local next = gpuperf.buffer('next', 4 * n)\n"
+        "gpuperf.launch{ name = 'chase', grid = 1, block = 32, regs = 8,\n"
+        "  work = { gpuperf.loop{1000, var = 'k', body = { gpuperf.load{next, depends = true,\n"
+        "    index = function(t) return gpuperf.random(0, n - 1) end} }} } }\n";
+    double fp[3];
+    (void)state;
+    footprints_of(src, 1, fp);
+    assert_near(fp[2], 32.0 * 1000 * 4, 0.02);
+    assert_near(fp[0], fp[2], 0.001);
 }
 
 /* ----------------------------------------------------------------- errors */
@@ -560,6 +761,13 @@ int main(void)
         cmocka_unit_test(test_row_walk),
         cmocka_unit_test(test_exact_small_and_inactive),
         cmocka_unit_test(test_overlap_extrapolation),
+        cmocka_unit_test(test_fp_stencil5),
+        cmocka_unit_test(test_fp_conv7),
+        cmocka_unit_test(test_fp_grid_stride),
+        cmocka_unit_test(test_fp_transpose),
+        cmocka_unit_test(test_fp_sgemm_tiles),
+        cmocka_unit_test(test_fp_gather),
+        cmocka_unit_test(test_fp_chase),
         cmocka_unit_test(test_index_past_end),
         cmocka_unit_test(test_index_bad_values),
         cmocka_unit_test(test_index_runaway),
