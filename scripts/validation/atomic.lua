@@ -1,10 +1,12 @@
 -- atomic.lua: atomics (validation/h200/bench/bench_own.cu, atomic family).
 --   global_same, global_warp, global_distinct: 2^22 threads, one
 --     atomicAdd(float, 1) each on one word, on word i/32, or on word i
---     (the result is unused: a reduction, REDG)
+--     (the result is unused: a reduction, REDG). A float add: not aggregated per
+--     warp (REDUX has no float form), so update = "fadd"; word i/32 is not
+--     provably warp-uniform to ptxas either
 --   shared_inc_same, shared_inc_distinct: 1056 blocks of 256, 256 atomicAdd(u32, 1)
---     per thread on shared word 0 or threadIdx.x; the compiler combines a warp's
---     increments into one (ATOMS.POPC.INC after a vote and a popcount)
+--     per thread on shared word 0 or threadIdx.x; the compiler emits one
+--     ATOMS.POPC.INC per warp, which adds each address's lane count (update = "inc")
 --   shared_add_same, shared_add_distinct: the same with a run-time increment:
 --     one ATOMS.ADD per lane
 local kind = gpuperf.param("kind", "global_distinct",
@@ -17,7 +19,7 @@ if kind:sub(1, 6) == "global" then
   assert(scope, "unknown kind " .. kind)
   gpuperf.launch{
     name = kind, grid = n / 256, block = 256, regs = 8,
-    work = { gpuperf.int(8), gpuperf.atomic{counters, scope = scope}, gpuperf.branch(1) },
+    work = { gpuperf.int(8), gpuperf.atomic{counters, scope = scope, update = "fadd"}, gpuperf.branch(1) },
   }
 else
   local add = kind:find("add") ~= nil
@@ -27,7 +29,9 @@ else
   if add then
     op = gpuperf.atomic{space = "shared", scope = same and "same" or "distinct"}
   else
-    op = gpuperf.atomic{space = "shared", scope = "distinct"}  -- one combined update per warp
+    -- atomicAdd(&s[a], 1u), result unused: one ATOMS.POPC.INC per warp whatever the
+    -- lanes per address
+    op = gpuperf.atomic{space = "shared", scope = same and "same" or "distinct", update = "inc"}
   end
   gpuperf.launch{
     name = kind, grid = 1056, block = 256, regs = add and 11 or 10, smem = 1024,

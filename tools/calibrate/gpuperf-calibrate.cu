@@ -1596,6 +1596,12 @@ static void measure_smem_atomics(Ctx &c, Ext &x) {
         fmt("slope per colliding lane of the above (+1 as ATOMS.POPC.INC: %.2f, f32: %.2f)",
             slope(cyc[1]),
             slope(cyc[2])));
+  // +1 with the result unused (ATOMS.POPC.INC): flat in the lanes per address, so the
+  // median over the six 256-bin points.
+  std::vector<double> inc(cyc[1], cyc[1] + 6);
+  x.key("shared_atomic_inc_cycles", median(inc), 2,
+        "int atomicAdd(p, 1), result unused (ATOMS.POPC.INC), SM cycles per warp instruction, "
+        "median over 1..32 lanes per address");
 }
 
 // Dependent-issue latency and ILP throughput of one class: raw rows and two keys;
