@@ -37,7 +37,7 @@ local function gemv(name, wbuf, rows, cols, v)
                      index = function(t) return (t.bx * 8 + t.warp) * (cols / 8) + t.k * 32 + t.lane end},
         gpuperf.load{v, bytes = 16, index = function(t) return t.k * 32 + t.lane end},
         gpuperf.fp32{8, ilp = 4} }},
-      gpuperf.fp32(5),                 -- the warp reduction: five shuffle-and-add steps
+      gpuperf.loop(5, { gpuperf.shfl(1), gpuperf.fp32(1) }),  -- the warp reduction: five shuffle-and-add steps
       gpuperf.store{h, bytes = half,      -- lane 0 of each warp writes its row
                     index = function(t) if t.lane == 0 then return t.bx * 8 + t.warp end end},
     }}
@@ -48,9 +48,15 @@ local function eltwise(name, n, flops)
     work = { gpuperf.load{h, footprint = n * half, bytes = 2}, gpuperf.fp32(flops),
              gpuperf.store{h, footprint = n * half, bytes = 2} }}
 end
+-- one block: thread t reads x[t + 1024 k], a sum of squares, a shuffle
+-- reduction in each warp, the warps' sums through shared memory
 local rmsnorm  = gpuperf.kernel{name = "rmsnorm", grid = 1, block = 1024, regs = 32,
-  work = { gpuperf.loop(hidden / 1024, { gpuperf.load{x, bytes = 2}, gpuperf.fp32(2) }),
-           gpuperf.fp32(5), gpuperf.barrier(), gpuperf.store{x, bytes = 2} }}
+  work = { gpuperf.loop{hidden / 1024, var = "k", body = {
+             gpuperf.load{x, bytes = 2, index = function(t) return t.k * 1024 + t.x end},
+             gpuperf.fp32(2) }},
+           gpuperf.loop(5, { gpuperf.shfl(1), gpuperf.fp32(1) }), gpuperf.barrier(),
+           gpuperf.loop{hidden / 1024, var = "k", body = {
+             gpuperf.store{x, bytes = 2, index = function(t) return t.k * 1024 + t.x end} }} }}
 local rope     = eltwise("rope", 2 * hidden, 6)
 local silu_mul = eltwise("silu_mul", ffn, 8)
 local add      = eltwise("residual_add", hidden, 1)

@@ -8,25 +8,35 @@ local A = gpuperf.buffer("A", 4 * n * n)
 local B = gpuperf.buffer("B", 4 * n * n)
 local C = gpuperf.buffer("C", 4 * n * n)
 
+-- the k loop, unrolled: nvcc reads As[ty][k..k+3] with one 16-byte load
+-- (the same words for a whole row of threads) and Bs[k][tx] word by word
+-- (the same 16 words for both rows of threads of a warp)
+local inner = {}
+for q = 0, T / 4 - 1 do
+  inner[#inner + 1] = gpuperf.shared_load{bytes = 16, index = function(t) return t.y * T / 4 + q end}
+end
+for k = 0, T - 1 do
+  inner[#inner + 1] = gpuperf.shared_load{index = function(t) return T * T + k * T + t.x end}
+end
+
+-- r = blockIdx.y * 16 + ty, c = blockIdx.x * 16 + tx
 gpuperf.launch{
   name = "sgemm_tiled16",
   grid = {n / T, n / T}, block = {T, T},
   regs = 32,                                     -- as ptxas -v reports (sm_90, -O3)
   smem = 2 * T * T * 4,                          -- __shared__ float As[16][16], Bs[16][16]
   work = {
-    gpuperf.loop(n / T, {                        -- one trip per tile along k
-      -- A[r][k0+tx] and B[k0+ty][c]: a warp reads two 64-byte row pieces,
-      -- the same sectors as one unit-stride access
-      gpuperf.load{A}, gpuperf.load{B},
-      gpuperf.shared_store{}, gpuperf.shared_store{}, -- As[ty][tx], Bs[ty][tx]
+    gpuperf.loop{n / T, var = "kt", body = {     -- one trip per tile along k: k0 = 16 * kt
+      -- A[r][k0+tx] and B[k0+ty][c]: a warp reads two 64-byte row pieces
+      gpuperf.load{A, index = function(t) return t.gy * n + T * t.kt + t.x end},
+      gpuperf.load{B, index = function(t) return (T * t.kt + t.y) * n + t.gx end},
+      gpuperf.shared_store{index = function(t) return t.y * T + t.x end},          -- As[ty][tx]
+      gpuperf.shared_store{index = function(t) return T * T + t.y * T + t.x end},  -- Bs[ty][tx]
       gpuperf.barrier(),
-      -- the k loop is unrolled: nvcc reads As[ty][k..k+3] with one 16-byte
-      -- load (the same words for a whole row of threads) and Bs[k][tx] word by word
-      gpuperf.shared_load{bytes = 16, pattern = "broadcast", count = T / 4},
-      gpuperf.shared_load{count = T},
+      inner,
       gpuperf.fp32(T),                             -- acc += As * Bs, T times
       gpuperf.barrier(),
-    }),
-    gpuperf.store{C},                            -- C[r][c] = acc
+    }},
+    gpuperf.store{C, index = function(t) return t.gy * n + t.gx end},             -- C[r][c] = acc
   },
 }

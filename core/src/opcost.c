@@ -151,9 +151,37 @@ static double lru_hit(double dist, double cap, int cyclic)
 
 /* 1 when the op's addresses are data-dependent draws (random shorthand or
    gpuperf.random in the index function), not a chase through them. */
-static int irm_addresses(const gp_access_t *a)
+/*
+ * A dependent load (depends = 1) whose address comes from its own previous
+ * value: a pointer chase. That is the first load of a loop body (it depends
+ * on the previous iteration), or a load whose nearest earlier load reads the
+ * same buffer. A dependent load whose address comes from a load of another
+ * buffer (in[idx[i]]: a gather through an index array) is not a chase: its
+ * addresses are as independent of each other as any random load's.
+ */
+static int chases(const gp_kernel_t *k, const gp_op_t *op)
 {
-    return a->pattern == GP_PATTERN_RANDOM && !a->depends;
+    uint32_t i, j;
+    if (!op->access.depends)
+        return 0;
+    if (!k || !k->ops || op < k->ops || op >= k->ops + k->n_ops)
+        return 1;
+    i = (uint32_t)(op - k->ops);
+    for (j = i; j-- > 0;) {
+        const gp_op_t *o = &k->ops[j];
+        if (o->kind == GP_OP_LOOP && j + o->body_len >= i)
+            return 1; /* the first load of the loop body that holds it */
+        if (o->kind == GP_OP_LOAD)
+            return o->access.buffer == op->access.buffer;
+    }
+    return 1;
+}
+
+/* Addresses drawn independently at random (the IRM of caching theory): a
+   random pattern that is not a pointer chase. */
+static int irm_addresses(const gp_kernel_t *k, const gp_op_t *op)
+{
+    return op->access.pattern == GP_PATTERN_RANDOM && !chases(k, op);
 }
 
 /* Lanes of a warp that access: a block smaller than a warp leaves the rest
@@ -255,7 +283,7 @@ static double fetched_bytes(const gp_kernel_t *k, const gp_op_t *op, double unit
 {
     double e = op->access.elem_bytes ? op->access.elem_bytes : 4;
     double b = gp_op_grid_bytes(k, op);
-    if (op->access.pattern == GP_PATTERN_RANDOM && op->access.depends && unit > e)
+    if (op->access.pattern == GP_PATTERN_RANDOM && chases(k, op) && unit > e)
         b *= unit / e;
     return b;
 }
@@ -289,7 +317,7 @@ static double reuse_hit(const gp_kernel_t *k, const gp_op_t *op, double cache, d
 {
     double footprint = footprint_of(&op->access);
     double total = 0, before = 0, lo = 0, hi = 0, mine, first_reach, rest, keep, w = 0;
-    int shifted = 1, first = 1, seen = 0, cyclic = !spread && !irm_addresses(&op->access);
+    int shifted = 1, first = 1, seen = 0, cyclic = !spread && !irm_addresses(k, op);
     uint32_t i;
     if (op->access.pattern == GP_PATTERN_BROADCAST && footprint <= 0)
         footprint = op->access.elem_bytes;
@@ -319,7 +347,7 @@ static double reuse_hit(const gp_kernel_t *k, const gp_op_t *op, double cache, d
         hi = first ? off : GP_MAX(hi, off);
         first = 0;
         shifted &= o->access.pattern == GP_PATTERN_UNIT;
-        cyclic &= !irm_addresses(&o->access);
+        cyclic &= !irm_addresses(k, o);
     }
     mine = fetched_bytes(k, op, unit);
     if (!(footprint > 0) || !(mine > 0))
@@ -484,9 +512,10 @@ static double atomic_uniform_gpu_cycles(const gp_device_t *d, const gp_access_t 
         return 0;
     if (a->atomic_op == GP_ATOMIC_OP_FADD)
         return 0; /* REDUX has no float form: one atomic per lane */
-    if (a->atomic_result)
-        ru = d->atomic_uniform_result_warps_per_cycle;
-    else if (a->atomic_op == GP_ATOMIC_OP_INC)
+    /* (a used result, atomic_uniform_result_warps_per_cycle, measures the
+       same rate on the H200: 0.690 against 0.690, run4; the leader's SHFL is
+       the SM's) */
+    if (a->atomic_op == GP_ATOMIC_OP_INC)
         ru = d->atomic_uniform_inc_warps_per_cycle;
     else
         ru = d->atomic_uniform_warps_per_cycle;
@@ -797,8 +826,7 @@ static int shared_cost(const gp_device_t *d, const gp_generation_t *g, const gp_
         out->latency_cycles = 2 * d->shared_memory_cycles +
                               d->shared_atomic_conflict_cycles * colliding;
         out->transactions = 1 + colliding;
-        if (a->atomic_op == GP_ATOMIC_OP_INC && !a->atomic_result &&
-            d->shared_atomic_inc_cycles > 0) {
+        if (a->atomic_op == GP_ATOMIC_OP_INC && d->shared_atomic_inc_cycles > 0) {
             /* an increment by a constant, result unused: one ATOMS.POPC.INC
                adds each address's lane count, flat in the lanes per address
                ([sources: h200-calibrated] run3 atomic_shared u32_inc1 rows) */

@@ -86,13 +86,12 @@ enum {
     F_DEPENDS = 1u << 12,
     F_BINS = 1u << 13,
     F_RANGE = 1u << 14,
-    F_UPDATE = 1u << 15,
-    F_RESULT = 1u << 16
+    F_UPDATE = 1u << 15
 };
 static const char *const sb_mem_fields[] = {
     "buffer", "bytes", "pattern",   "stride", "offset",  "count", "ilp",   "footprint",
     "space",  "conflicts", "scope", "index",  "depends", "bins",  "range", "update",
-    "result", NULL};
+    NULL};
 
 #define SB_ACCESS (F_BYTES | F_PATTERN | F_STRIDE | F_OFFSET | F_COUNT | F_ILP | F_INDEX)
 #define SB_GLOBAL (SB_ACCESS | F_BUFFER | F_FOOTPRINT)
@@ -109,7 +108,7 @@ static const struct sb_memctor {
     {"store", "store", -1, SB_GLOBAL | F_SPACE | F_RANGE},
     {"atomic", "atomic", -1,
      F_BUFFER | F_BYTES | F_COUNT | F_ILP | F_FOOTPRINT | F_SPACE | F_SCOPE | F_INDEX | F_BINS |
-         F_UPDATE | F_RESULT},
+         F_UPDATE},
     {"async_copy", "async_copy", GP_SPACE_GLOBAL, SB_GLOBAL | F_RANGE},
     {"shared_load", "load", GP_SPACE_SHARED, SB_ACCESS | F_CONFLICTS | F_DEPENDS},
     {"shared_store", "store", GP_SPACE_SHARED, SB_ACCESS | F_CONFLICTS},
@@ -329,16 +328,9 @@ static void sb_mem_check(const sb_ctx_t *c, int t, const sb_opspec_t *spec, gp_o
                     (unsigned long long)buf->bytes);
     }
     lua_settop(L, top);
-    /* what an atomic adds and whether its result is used (the constructors
-       refuse both fields on other ops) */
+    /* what an atomic adds (the constructors refuse the field on other ops) */
     if (op->kind == GP_OP_ATOMIC && sb_get(L, t, "update"))
         a->atomic_op = (uint32_t)sb_check_enum(c, v, "update", sb_atomic_op_names);
-    lua_settop(L, top);
-    if (op->kind == GP_OP_ATOMIC && sb_get(L, t, "result")) {
-        if (lua_type(L, v) != LUA_TBOOLEAN)
-            sb_fail_value(c, v, "result", "true or false");
-        a->atomic_result = (uint32_t)lua_toboolean(L, v);
-    }
     lua_settop(L, top);
     if (sb_get(L, t, "range")) {
         sb_range_check(c, v, t, op, buf);
@@ -476,8 +468,6 @@ static void sb_op_fill(lua_State *L, int t, const sb_opspec_t *spec, const gp_op
     if (op->kind == GP_OP_ATOMIC) {
         lua_pushstring(L, sb_atomic_op_names[a->atomic_op]);
         lua_setfield(L, t, "update");
-        lua_pushboolean(L, (int)a->atomic_result);
-        lua_setfield(L, t, "result");
     }
 }
 

@@ -31,11 +31,13 @@ elseif kind == "bank" then
       gpuperf.loop(8, { gpuperf.int(2), gpuperf.conv(1), gpuperf.shared_store{} }), -- fill s[]
       gpuperf.barrier(),
       gpuperf.int(3),
-      gpuperf.loop(iters, {
-        gpuperf.shared_load{stride = stride},  -- vs[idx]
+      -- idx = (lane * stride) & 1023, then idx ^= 1024 every trip
+      gpuperf.loop{iters, var = "k", body = {
+        gpuperf.shared_load{index = function(t)        -- vs[idx]
+          return (t.lane * stride) % 1024 + 1024 * (t.k % 2) end},
         gpuperf.fp32(1),                       -- acc += ...
         gpuperf.int(1),                        -- idx ^= 1024
-      }),
+      }},
       gpuperf.int(4),
       gpuperf.store{out},
     },

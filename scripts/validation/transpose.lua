@@ -9,23 +9,39 @@ local kind = gpuperf.param("kind", "naive", "naive | tiled_conflicts | tiled_pad
 local n    = gpuperf.param("n", 4096, "matrix size, a multiple of 32")
 local src = gpuperf.buffer("in", 4 * n * n)
 local dst = gpuperf.buffer("out", 4 * n * n)
+-- x = blockIdx.x * 32 + threadIdx.x, y = blockIdx.y * 32 + threadIdx.y;
+-- for (j = 0; j < 32; j += 8): four trips, loop counter `j` (0..3) is j / 8
+local function rows(body) return gpuperf.loop{4, var = "j", body = body} end
 local work
 if kind == "naive" then
   work = {
     gpuperf.int(12),
-    gpuperf.load{src, count = 4, ilp = 4},
-    gpuperf.store{dst, pattern = "stride", stride = n, count = 4},
+    rows{
+      gpuperf.load{src, index = function(t)                 -- in[(y + j) * n + x]
+        return (t.by * 32 + t.y + 8 * t.j) * n + t.bx * 32 + t.x end},
+      gpuperf.store{dst, index = function(t)                -- out[x * n + (y + j)]
+        return (t.bx * 32 + t.x) * n + t.by * 32 + t.y + 8 * t.j end},
+    },
   }
 else
   local pad = kind == "tiled_padded" and 33 or 32
   assert(kind == "tiled_padded" or kind == "tiled_conflicts", "unknown kind " .. kind)
   work = {
     gpuperf.int(14),
-    gpuperf.load{src, count = 4, ilp = 4},
-    gpuperf.shared_store{count = 4},                      -- tile[ty + j][tx]
+    rows{
+      gpuperf.load{src, index = function(t)                 -- in[(y + j) * n + x]
+        return (t.by * 32 + t.y + 8 * t.j) * n + t.bx * 32 + t.x end},
+      gpuperf.shared_store{index = function(t)              -- tile[ty + j][tx]
+        return (t.y + 8 * t.j) * pad + t.x end},
+    },
     gpuperf.barrier(),
-    gpuperf.shared_load{stride = pad, count = 4, ilp = 4},  -- tile[tx][ty + j]
-    gpuperf.store{dst, count = 4},
+    -- x = blockIdx.y * 32 + threadIdx.x, y = blockIdx.x * 32 + threadIdx.y
+    rows{
+      gpuperf.shared_load{index = function(t)               -- tile[tx][ty + j]
+        return t.x * pad + t.y + 8 * t.j end},
+      gpuperf.store{dst, index = function(t)                -- out[(y + j) * n + x]
+        return (t.bx * 32 + t.y + 8 * t.j) * n + t.by * 32 + t.x end},
+    },
   }
 end
 gpuperf.launch{

@@ -13,9 +13,11 @@ files() {
         -o -name '*.1' -o -name '*.cmake' -o -name '*.in' -o -name run \) -print
 }
 
-case_ "docs/sources.md exists and numbers its entries"
-n=$(grep -c '^N\. \[[a-z0-9.-]*\] ' docs/sources.md)
+case_ "docs/sources.md exists and numbers its entries 1, 2, 3..."
+n=$(grep -c '^[0-9][0-9]*\. \[[a-z0-9.-]*\] ' docs/sources.md)
 expect_between "$n" 30 1000
+seq=$(sed -n 's/^\([0-9][0-9]*\)\. \[.*/\1/p' docs/sources.md | awk '$1 != NR { print NR; exit }')
+[ -z "$seq" ] && ok || bad "docs/sources.md: entry $seq is not numbered $seq (numbers run 1, 2, 3... in file order)"
 
 # the patterns are split so that this file does not match them itself
 SHEET='gpu''-facts'
@@ -28,7 +30,7 @@ if [ -s "$TMP/outside" ]; then bad "citations outside the repository:"; head -20
 else ok; fi
 
 case_ "every [sources: key] is an entry of docs/sources.md"
-sed -n 's/^N\. \[\([a-z0-9.-]*\)\] .*/\1/p' docs/sources.md | sort -u >"$TMP/keys"
+sed -n 's/^[0-9][0-9]*\. \[\([a-z0-9.-]*\)\] .*/\1/p' docs/sources.md | sort -u >"$TMP/keys"
 files | xargs grep -noE '\[sources: [^]]*\]' 2>/dev/null |
     sed 's/\[sources: \([^]]*\)\]$/\1/' >"$TMP/cites"
 missing=0

@@ -369,7 +369,7 @@ typedef struct gp_access {
     uint64_t bins;           /* atomics: distinct addresses used uniformly; 0: from pattern */
     const gp_lane_sample_t *sample; /* addresses from an index function; NULL: pattern */
     uint32_t atomic_op;      /* atomics: gp_atomic_op_t (taken from the reserved space) */
-    uint32_t atomic_result;  /* atomics: 1: the thread uses the value the atomic returns */
+    uint32_t reserved[1];
 } gp_access_t;
 
 /*
