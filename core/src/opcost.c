@@ -491,8 +491,8 @@ static double atomic_gpu_cycles(const gp_device_t *d, const gp_access_t *a, doub
 /*
  * GPU cycles of one aggregated warp atomic: the compiler turned the atomics
  * of a warp whose active lanes all name one address into one per warp
- * (gp_mem_rules_t.aggregates_uniform_atomics, [sources:
- * nvidia-warp-aggregated]). The card's measured warp rate on one address
+ * (gp_mem_rules_t.aggregates_uniform_atomics,
+ * [sources: nvidia-warp-aggregated]). The card's measured warp rate on one address
  * for what the atomic adds ([memory] atomic_uniform_*_warps_per_cycle; else
  * one lane's share at the one-address rate, as one RED of one lane is what
  * reaches the L2), and the same two bounds as atomic_gpu_cycles for a warp
@@ -500,8 +500,8 @@ static double atomic_gpu_cycles(const gp_device_t *d, const gp_access_t *a, doub
  * times as fast, never beyond the all-distinct rate. 0: the card has no
  * rates, or the atomic does not aggregate (a float add: REDUX has no float
  * form, and the H200's float atomicAdd on a kernel-argument address runs at
- * the per-lane one-word rate, 0.287 lanes per cycle, [sources:
- * h200-calibrated] run3 atomic_global f32 rows and the atomic family's
+ * the per-lane one-word rate, 0.287 lanes per cycle,
+ * [sources: h200-calibrated] run3 atomic_global f32 rows and the atomic family's
  * global_same_address row).
  */
 static double atomic_uniform_gpu_cycles(const gp_device_t *d, const gp_access_t *a,

@@ -675,7 +675,8 @@ __global__ void k_gatomic(T *buf, unsigned per_warp, unsigned grid_words, int it
 // or one word per block from blockIdx.x, both uniform to ptxas), `iters` times per thread.
 // ptxas (CUDA 9 and later) aggregates atomics on a warp-uniform address per warp
 // [sources: nvidia-warp-aggregated]. MODE 0: an int add of a run-time value, result unused
-// (on sm_90 a REDUX.SUM + one RED per warp); MODE 1: `atomicAdd(p, 1u)`, result unused
+// (v is a kernel argument, uniform too, so sm_90 SASS is VOTEU.ANY + POPC (lanes x v) + one
+// REDG per warp; a per-lane value takes a REDUX.SUM instead); MODE 1: `atomicAdd(p, 1u)`, result unused
 // (the add is the active-lane count); MODE 2: `slot = atomicAdd(p, 1u)` with the result
 // used (a queue append: one ATOM per warp if aggregated, each lane's slot from the leader's
 // result plus its rank among the active lanes); MODE 3: a float add of a run-time value
@@ -1510,7 +1511,7 @@ static void measure_atomics(Ctx &c, const Measured &m, Ext &x) {
             uni[3]);
     x.key("atomic_uniform_warps_per_cycle", uni[0], 3,
           "int atomicAdd of a value, whole grid on one word given as a kernel argument, result "
-          "unused (REDUX + one RED per warp): warp instructions, GPU total");
+          "unused (one RED per warp): warp instructions, GPU total");
     x.key("atomic_uniform_inc_warps_per_cycle", uni[1], 3,
           "as above with atomicAdd(p, 1), result unused");
     x.key("atomic_uniform_result_warps_per_cycle", uni[2], 3,
