@@ -90,6 +90,11 @@ int gp_cli_add_param(const char *cmd, gp_cli_params_t *p, char *arg);
 
 /* Parse a non-negative integer option value (accepts 2^20 style). */
 int gp_cli_parse_u64(const char *cmd, const char *opt, const char *text, uint64_t *out);
+/* `text` as a whole number lo..hi (`what` says what it counts); on error
+   prints "LABEL: WHAT, a whole number LO..HI" (LABEL names the option and
+   the value as the user wrote them) and returns -1. */
+int gp_cli_parse_count(const char *cmd, const char *label, const char *text, uint64_t lo,
+                       uint64_t hi, const char *what, uint64_t *out);
 
 /* Parse --memory-cap MiB (1..1048576) into bytes; -1 after reporting. */
 int gp_cli_parse_memory_cap(const char *cmd, const char *text, uint64_t *bytes);

@@ -31,10 +31,11 @@ static int parse_cache(const char *v, uint32_t *out)
 }
 
 /* Parse a value-or-range option; returns 0 or prints the error. */
-static int parse_range(const char *opt, const char *text, uint64_t max, gp_occ_range_t *out)
+static int parse_range(const char *opt, const char *text, uint64_t min, uint64_t max,
+                       gp_occ_range_t *out)
 {
     gp_err_t err;
-    if (gp_occ_range_parse(opt, text, max, out, &err)) {
+    if (gp_occ_range_parse(opt, text, min, max, out, &err)) {
         gp_cli_fail("occupancy", GP_EXIT_USAGE, "%s", err.msg);
         return -1;
     }
@@ -137,24 +138,24 @@ int gp_cmd_occupancy(int argc, char **argv)
         switch (c) {
         case 'd': device = optarg; break;
         case 't':
-            if (parse_range("--threads", optarg, MAX_THREADS, &sw.threads))
+            if (parse_range("--threads", optarg, 1, MAX_THREADS, &sw.threads))
                 return GP_EXIT_USAGE;
             texts[0] = optarg;
             have_threads = 1;
             break;
         case 'r':
-            if (parse_range("--regs", optarg, MAX_REGS, &sw.regs))
+            if (parse_range("--regs", optarg, 0, MAX_REGS, &sw.regs))
                 return GP_EXIT_USAGE;
             texts[1] = optarg;
             have_regs = 1;
             break;
         case 's':
-            if (parse_range("--smem", optarg, MAX_SMEM_BYTES, &sw.smem))
+            if (parse_range("--smem", optarg, 0, MAX_SMEM_BYTES, &sw.smem))
                 return GP_EXIT_USAGE;
             texts[2] = optarg;
             break;
         case 'D':
-            if (parse_range("--dynamic-smem", optarg, MAX_SMEM_BYTES, &sw.dynamic_smem))
+            if (parse_range("--dynamic-smem", optarg, 0, MAX_SMEM_BYTES, &sw.dynamic_smem))
                 return GP_EXIT_USAGE;
             texts[3] = optarg;
             break;
@@ -209,9 +210,6 @@ int gp_cmd_occupancy(int argc, char **argv)
         return gp_cli_fail("occupancy", GP_EXIT_USAGE,
                            "--threads is required unless --suggest picks the block size (e.g. "
                            "--threads 256 --regs 32, or --regs 32 --suggest)");
-    if (have_threads && sw.threads.first == 0)
-        return gp_cli_fail("occupancy", GP_EXIT_USAGE, "--threads %s: expected 1..%llu",
-                           texts[0], (unsigned long long)MAX_THREADS);
     {
         uint64_t rows = gp_occ_sweep_rows(&sw);
         int sweeping = sw.threads.is_range || sw.regs.is_range || sw.smem.is_range ||

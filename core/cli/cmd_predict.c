@@ -56,11 +56,11 @@ static int parse(const char *cmd, int single, int argc, char **argv, run_opts_t 
             break;
         case 'g': {
             uint64_t n;
-            if (gp_cli_parse_u64(cmd, "--gpus", optarg, &n))
+            char label[96];
+            snprintf(label, sizeof label, "--gpus %.80s", optarg);
+            if (gp_cli_parse_count(cmd, label, optarg, 1, GP_WL_MAX_DEVICES, "identical GPUs",
+                                   &n))
                 return GP_EXIT_USAGE;
-            if (n < 1 || n > GP_WL_MAX_DEVICES)
-                return gp_cli_fail(cmd, GP_EXIT_USAGE, "--gpus %s: identical GPUs, 1..%d",
-                                   optarg, GP_WL_MAX_DEVICES);
             o->gpus = (uint32_t)n;
             break;
         }
@@ -128,11 +128,10 @@ static int device_spec(const char *cmd, const run_opts_t *o, const char *spec, c
         return gp_cli_fail(cmd, GP_EXIT_USAGE, "'%s': write a device as NAME or NAME*N", spec);
     memcpy(name, spec, (size_t)(star - spec));
     name[star - spec] = '\0';
-    if (gp_cli_parse_u64(cmd, "NAME*N", star + 1, &n))
+    char label[GP_PATH_MAX + 4];
+    snprintf(label, sizeof label, "'%s'", spec);
+    if (gp_cli_parse_count(cmd, label, star + 1, 1, GP_WL_MAX_DEVICES, "N identical GPUs", &n))
         return GP_EXIT_USAGE;
-    if (n < 1 || n > GP_WL_MAX_DEVICES)
-        return gp_cli_fail(cmd, GP_EXIT_USAGE, "'%s': N identical GPUs, 1..%d", spec,
-                           GP_WL_MAX_DEVICES);
     if (o->gpus && o->gpus != n)
         return gp_cli_fail(cmd, GP_EXIT_USAGE, "'%s' and --gpus %u disagree; give one", spec,
                            o->gpus);

@@ -85,11 +85,12 @@ static int parse(int argc, char **argv, sweep_opts_t *o)
             o->n_axes++;
             break;
         case 'j':
-            if (gp_cli_parse_u64("sweep", "-j", optarg, &v))
-                return GP_EXIT_USAGE;
-            if (v < 1 || v > SWEEP_MAX_JOBS)
-                return gp_cli_fail("sweep", GP_EXIT_USAGE, "-j %s: threads, 1..%d", optarg,
-                                   SWEEP_MAX_JOBS);
+            {
+                char label[96];
+                snprintf(label, sizeof label, "-j %.80s", optarg);
+                if (gp_cli_parse_count("sweep", label, optarg, 1, SWEEP_MAX_JOBS, "threads", &v))
+                    return GP_EXIT_USAGE;
+            }
             o->jobs = (unsigned)v;
             break;
         case 'o': o->output = optarg; break;

@@ -261,6 +261,24 @@ int gp_cli_parse_u64(const char *cmd, const char *opt, const char *text, uint64_
     return 0;
 }
 
+int gp_cli_parse_count(const char *cmd, const char *label, const char *text, uint64_t lo,
+                       uint64_t hi, const char *what, uint64_t *out)
+{
+    gp_err_t err;
+    double v;
+    if (gp_parse_number(text, &v, &err)) {
+        gp_cli_fail(cmd, GP_EXIT_USAGE, "%s: %s", label, err.msg);
+        return -1;
+    }
+    if (!(v >= (double)lo && v <= (double)hi) || v != (double)(uint64_t)v) {
+        gp_cli_fail(cmd, GP_EXIT_USAGE, "%s: %s, a whole number %llu..%llu", label, what,
+                    (unsigned long long)lo, (unsigned long long)hi);
+        return -1;
+    }
+    *out = (uint64_t)v;
+    return 0;
+}
+
 int gp_cli_parse_memory_cap(const char *cmd, const char *text, uint64_t *bytes)
 {
     uint64_t mib;

@@ -58,6 +58,13 @@ static int count_vs(const char *arg)
     return arg[n + 1] == '\0' ? n : 0;
 }
 
+/* The -v, -vv... or --verbose that arg is: the verbosity it adds; 0 if it
+   is none of them. */
+static int verbosity_of(const char *arg)
+{
+    return strcmp(arg, "--verbose") == 0 ? 1 : count_vs(arg);
+}
+
 /* The command called name, or NULL. */
 static const gp_cmd_t *find_command(const char *name)
 {
@@ -129,7 +136,8 @@ static void usage(FILE *out)
             "options:\n"
             "  -v, --verbose   say on stderr which device and plugin files are loaded and\n"
             "                  which file hides another of the same name; -vv (or -v -v)\n"
-            "                  adds debugging detail such as the folders searched\n"
+            "                  adds debugging detail such as the folders searched; before\n"
+            "                  or after the command's name\n"
             "  -h, --help      this text\n"
             "  -V, --version   print the version and the plugin ABI version\n\n"
             "Output files given as - (--trace -, -o -, --svg -) go to stdout.\n\n"
@@ -152,8 +160,8 @@ int main(int argc, char **argv)
             printf("gpuperf %s (plugin ABI %d.%d)\n", GP_VERSION, GP_ABI_MAJOR, GP_ABI_MINOR);
             return GP_EXIT_OK;
         }
-        if (strcmp(a, "--verbose") == 0 || count_vs(a) > 0) {
-            g_verbose += a[1] == '-' ? 1 : count_vs(a);
+        if (verbosity_of(a) > 0) {
+            g_verbose += verbosity_of(a);
             argi++;
             continue;
         }
@@ -193,12 +201,20 @@ int main(int argc, char **argv)
     cmd = find_command(argv[argi]);
     if (!cmd)
         return unknown_command(argv[argi]);
+    /* -v is global, so it is taken after the command's name too (no command
+       has a -v of its own); the command sees the rest. */
     for (j = argi + 1; j < argc; j++) {
         if (strcmp(argv[j], "--") == 0)
             break;
         if (strcmp(argv[j], "-h") == 0 || strcmp(argv[j], "--help") == 0) {
             cmd->help(stdout);
             return GP_EXIT_OK;
+        }
+        if (verbosity_of(argv[j]) > 0) {
+            g_verbose += verbosity_of(argv[j]);
+            memmove(argv + j, argv + j + 1, (size_t)(argc - j) * sizeof *argv); /* and NULL */
+            argc--;
+            j--;
         }
     }
     rc = cmd->run(argc - argi, argv + argi);

@@ -49,11 +49,12 @@ uint64_t gp_occ_range_count(const gp_occ_range_t *r);
 
 /*
  * Parse "N" or "A:B:STEP" for option `opt` (numbers as gp_parse_number
- * reads them: 2^10, 48*1024). Values must lie in [0, max]. Returns 0, or -1
- * with a message naming the option in err.
+ * reads them: 2^10, 48*1024). Values must lie in [min, max]; STEP is at
+ * least 1. Returns 0, or -1 with a message naming the option and the
+ * accepted values in err.
  */
-int gp_occ_range_parse(const char *opt, const char *text, uint64_t max, gp_occ_range_t *out,
-                       gp_err_t *err);
+int gp_occ_range_parse(const char *opt, const char *text, uint64_t min, uint64_t max,
+                       gp_occ_range_t *out, gp_err_t *err);
 
 /* The swept options, in the order their rows nest (threads outermost). */
 typedef struct gp_occ_sweep {

@@ -18,7 +18,7 @@ uint64_t gp_occ_range_count(const gp_occ_range_t *r)
 /* Parse one number of a range (`what` names the part: "FIRST", ...; NULL
    for a single value); 0 or -1 with err set. */
 static int range_number(const char *opt, const char *whole, const char *part, const char *what,
-                        uint64_t max, uint64_t *out, gp_err_t *err)
+                        uint64_t min, uint64_t max, uint64_t *out, gp_err_t *err)
 {
     char where[320];
     double v;
@@ -28,8 +28,9 @@ static int range_number(const char *opt, const char *whole, const char *part, co
         snprintf(where, sizeof where, "%s", opt);
     if (gp_parse_number(part, &v, err))
         return gp_err_prefix(err, "%s", where);
-    if (v < 0 || v != (double)(uint64_t)v)
-        return gp_err_set(err, "%s: '%s' is not a whole number >= 0", where, part);
+    if (!(v >= (double)min) || v != (double)(uint64_t)v)
+        return gp_err_set(err, "%s: '%s' is not a whole number >= %llu", where, part,
+                          (unsigned long long)min);
     if (v > (double)max)
         return gp_err_set(err, "%s: %s is above the largest accepted value, %llu", where, part,
                           (unsigned long long)max);
@@ -37,8 +38,8 @@ static int range_number(const char *opt, const char *whole, const char *part, co
     return 0;
 }
 
-int gp_occ_range_parse(const char *opt, const char *text, uint64_t max, gp_occ_range_t *out,
-                       gp_err_t *err)
+int gp_occ_range_parse(const char *opt, const char *text, uint64_t min, uint64_t max,
+                       gp_occ_range_t *out, gp_err_t *err)
 {
     char buf[256], *parts[4];
     int n = 0;
@@ -56,7 +57,7 @@ int gp_occ_range_parse(const char *opt, const char *text, uint64_t max, gp_occ_r
             parts[n++] = p + 1;
         }
     if (n == 1) {
-        if (range_number(opt, text, parts[0], NULL, max, &out->first, err))
+        if (range_number(opt, text, parts[0], NULL, min, max, &out->first, err))
             return -1;
         out->last = out->first;
         return 0;
@@ -66,9 +67,9 @@ int gp_occ_range_parse(const char *opt, const char *text, uint64_t max, gp_occ_r
                           "%s %s: write one value or a range FIRST:LAST:STEP (e.g. %s "
                           "32:1024:32)",
                           opt, text, opt);
-    if (range_number(opt, text, parts[0], "FIRST", max, &out->first, err) ||
-        range_number(opt, text, parts[1], "LAST", max, &out->last, err) ||
-        range_number(opt, text, parts[2], "STEP", UINT64_MAX / 2, &out->step, err))
+    if (range_number(opt, text, parts[0], "FIRST", min, max, &out->first, err) ||
+        range_number(opt, text, parts[1], "LAST", min, max, &out->last, err) ||
+        range_number(opt, text, parts[2], "STEP", 0, UINT64_MAX / 2, &out->step, err))
         return -1;
     if (out->step == 0)
         return gp_err_set(err, "%s %s: STEP is 0; give a STEP of at least 1", opt, text);

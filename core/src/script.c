@@ -22,6 +22,9 @@
 #define SB_TRACE_TOP 6
 #define SB_TRACE_BOTTOM 2
 
+/* Room for "path:line:" with a path as long as gp_script_t.path. */
+#define SB_WHERE_SIZE (sizeof(((gp_script_t *)0)->path) + 24)
+
 /* What a protected call into the state reports back to C. */
 typedef struct sb_run {
     gp_script_t *s;
@@ -62,6 +65,42 @@ static int sb_frame(lua_State *L, int level, lua_Debug *ar)
     return 0;
 }
 
+/* The frame's chunk as the user named it: Lua's short_src cuts names
+   longer than LUA_IDSIZE (a compile-time constant of LuaJIT) to "...tail",
+   so file chunks ("@path") give their whole path instead. */
+static const char *sb_src(const lua_Debug *ar)
+{
+    return ar->source && ar->source[0] == '@' ? ar->source + 1 : ar->short_src;
+}
+
+/* Write msg into out with a leading "P:line:" put back to "path:line:"
+   when P is Lua's short form of the file chunk source ("@path"); 1 if it
+   did. */
+static int sb_unshorten(const char *msg, const char *source, char *out, size_t size)
+{
+    const char *colon = strchr(msg, ':'), *path = source + 1;
+    size_t plen = colon ? (size_t)(colon - msg) : 0, len = strlen(path);
+    if (source[0] != '@' || !colon || colon[1] < '0' || colon[1] > '9')
+        return 0;
+    if (plen == len && memcmp(msg, path, len) == 0)
+        return 0; /* already whole */
+    if (plen < 3 || memcmp(msg, "...", 3) != 0 || plen - 3 > len ||
+        memcmp(msg + 3, path + len - (plen - 3), plen - 3) != 0)
+        return 0;
+    snprintf(out, size, "%s%s", path, colon);
+    return 1;
+}
+
+void sb_whole_position(lua_State *L, const char *source)
+{
+    char whole[sizeof(((gp_err_t *)0)->msg)];
+    if (lua_type(L, -1) == LUA_TSTRING &&
+        sb_unshorten(lua_tostring(L, -1), source, whole, sizeof whole)) {
+        lua_pop(L, 1);
+        lua_pushstring(L, whole);
+    }
+}
+
 int sb_line(lua_State *L, int level)
 {
     lua_Debug ar;
@@ -73,14 +112,14 @@ void sb_where(lua_State *L, int level, char *buf, size_t size)
     lua_Debug ar;
     buf[0] = '\0';
     if (sb_frame(L, level, &ar))
-        snprintf(buf, size, "%s:%d:", ar.short_src, ar.currentline);
+        snprintf(buf, size, "%s:%d:", sb_src(&ar), ar.currentline);
 }
 
 /* Raise "where message" for the Lua frame at level or above. */
 static void sb_raise_at(lua_State *L, int level, const char *msg) __attribute__((noreturn));
 static void sb_raise_at(lua_State *L, int level, const char *msg)
 {
-    char where[128];
+    char where[SB_WHERE_SIZE];
     sb_where(L, level, where, sizeof where);
     if (where[0])
         lua_pushfstring(L, "%s %s", where, msg);
@@ -135,7 +174,7 @@ static void sb_budget_error(lua_State *L, int level) __attribute__((noreturn));
 static void sb_budget_error(lua_State *L, int level)
 {
     gp_script_t *s = sb_script(L);
-    char where[128];
+    char where[SB_WHERE_SIZE];
     sb_where(L, level, where, sizeof where);
     s->fatal = SB_FATAL_BUDGET;
     snprintf(s->fatal_msg, sizeof s->fatal_msg,
@@ -267,14 +306,14 @@ static size_t sb_trace_line(char *buf, size_t size, size_t n, const lua_Debug *a
     if (n >= size)
         return n;
     if (ar->name && ar->namewhat[0])
-        n += (size_t)snprintf(buf + n, size - n, "\n\t%s:%d: in function '%s'", ar->short_src,
+        n += (size_t)snprintf(buf + n, size - n, "\n\t%s:%d: in function '%s'", sb_src(ar),
                               ar->currentline, ar->name);
     else if (strcmp(ar->what, "main") == 0)
-        n += (size_t)snprintf(buf + n, size - n, "\n\t%s:%d: in main chunk", ar->short_src,
+        n += (size_t)snprintf(buf + n, size - n, "\n\t%s:%d: in main chunk", sb_src(ar),
                               ar->currentline);
     else
-        n += (size_t)snprintf(buf + n, size - n, "\n\t%s:%d: in function <%s:%d>", ar->short_src,
-                              ar->currentline, ar->short_src, ar->linedefined);
+        n += (size_t)snprintf(buf + n, size - n, "\n\t%s:%d: in function <%s:%d>", sb_src(ar),
+                              ar->currentline, sb_src(ar), ar->linedefined);
     return n;
 }
 
@@ -305,12 +344,20 @@ static size_t sb_traceback(lua_State *L, char *buf, size_t size, size_t n)
    one Lua stack slot, so it also works near the stack limit. */
 static int sb_msgh(lua_State *L)
 {
-    char buf[sizeof(((gp_err_t *)0)->msg)], where[128];
+    char buf[sizeof(((gp_err_t *)0)->msg)], where[SB_WHERE_SIZE];
+    char whole[sizeof(((gp_err_t *)0)->msg)];
     const char *msg = NULL;
+    lua_Debug ar;
     size_t n;
-    int t = lua_type(L, 1);
+    int t = lua_type(L, 1), level;
     if (t == LUA_TSTRING || t == LUA_TNUMBER)
         msg = lua_tostring(L, 1);
+    /* Lua put the position in: its chunk is one of the running frames'. */
+    for (level = 1; msg && lua_getstack(L, level, &ar); level++)
+        if (lua_getinfo(L, "S", &ar) && sb_unshorten(msg, ar.source, whole, sizeof whole)) {
+            msg = whole;
+            break;
+        }
     sb_where(L, 1, where, sizeof where);
     if (!msg)
         n = (size_t)snprintf(buf, sizeof buf,
@@ -370,6 +417,7 @@ static int sb_open_entry(lua_State *L)
     sb_sandbox_init(L);
     run->status = luaL_loadbufferx(L, run->src, run->len, run->s->chunkname, "t");
     if (run->status != 0) {
+        sb_whole_position(L, run->s->chunkname);
         sb_keep_message(L, run);
         return 0;
     }
@@ -377,7 +425,7 @@ static int sb_open_entry(lua_State *L)
     return 0;
 }
 
-/* Fill s->dir (resolved folder of path) and s->chunkname ("@basename"). */
+/* Fill s->dir (resolved folder of path) and s->chunkname ("@path"). */
 static int sb_set_paths(gp_script_t *s, const char *path, gp_err_t *err)
 {
     const char *slash = strrchr(path, '/');
@@ -392,7 +440,7 @@ static int sb_set_paths(gp_script_t *s, const char *path, gp_err_t *err)
         snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
     if (!realpath(dir, s->dir))
         return gp_err_set(err, "%s: cannot resolve the script's folder", path);
-    snprintf(s->chunkname, sizeof s->chunkname, "@%s", slash ? slash + 1 : path);
+    snprintf(s->chunkname, sizeof s->chunkname, "@%s", path);
     return 0;
 }
 
@@ -477,9 +525,19 @@ static int sb_eval_main(lua_State *L)
 /* Drop the per-evaluation registry entries so their garbage goes. */
 static void sb_clear_eval_keys(lua_State *L)
 {
-    static const char *const keys[] = {&sb_key_env, &sb_key_loaded, &sb_key_handles};
+    static const char *const keys[] = {&sb_key_env, &sb_key_loaded, &sb_key_handles,
+                                       &sb_key_api_current};
     size_t i;
+    /* only keys that are there: storing nil under an absent key may
+       allocate (a rehash), and the memory cap may just have been reached */
     for (i = 0; i < GP_ARRAY_LEN(keys); i++) {
+        lua_pushlightuserdata(L, (void *)keys[i]);
+        lua_rawget(L, LUA_REGISTRYINDEX);
+        if (lua_isnil(L, -1)) {
+            lua_pop(L, 1);
+            continue;
+        }
+        lua_pop(L, 1);
         lua_pushlightuserdata(L, (void *)keys[i]);
         lua_pushnil(L);
         lua_rawset(L, LUA_REGISTRYINDEX);
@@ -543,7 +601,9 @@ static int sb_check_kv(const gp_param_kv_t *kv, size_t n, gp_err_t *err)
 static int sb_eval_setup(gp_script_t *s, sb_eval_t *ev, gp_err_t *err)
 {
     ev->kv_used = calloc(ev->n_kv ? ev->n_kv : 1, 1);
-    ev->scratch = malloc(GP_SCRIPT_MAX_OPS * sizeof *ev->scratch);
+    if (!s->scratch)
+        s->scratch = malloc(GP_SCRIPT_MAX_OPS * sizeof *s->scratch);
+    ev->scratch = s->scratch;
     ev->wl.streams = calloc(8, sizeof *ev->wl.streams);
     if (!ev->kv_used || !ev->scratch || !ev->wl.streams)
         return gp_err_set(err, "%s: out of memory", s->chunkname + 1);
@@ -606,7 +666,6 @@ done:
         gp_workload_free(&ev.wl);
     s->wl_bytes = 0;
     free(ev.kv_used);
-    free(ev.scratch);
     free(run);
     return rc;
 }
@@ -617,6 +676,7 @@ void gp_script_close(gp_script_t *s)
         return;
     if (s->L)
         lua_close(s->L);
+    free(s->scratch);
     free(s);
 }
 

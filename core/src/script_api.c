@@ -271,7 +271,7 @@ static int sb_is_ident(const char *s, size_t len)
 static int l_param(lua_State *L)
 {
     sb_eval_t *ev = sb_ev(L);
-    sb_ctx_t c = {L, "gpuperf.param"};
+    sb_ctx_t c = SB_CTX(L, "gpuperf.param");
     gp_param_decl_t *d;
     const char *name, *value = NULL;
     size_t len, i;
@@ -279,7 +279,8 @@ static int l_param(lua_State *L)
     name = lua_type(L, 1) == LUA_TSTRING ? lua_tolstring(L, 1, &len) : NULL;
     if (!name || !sb_is_ident(name, len))
         sb_fail_value(&c, 1, "name", "an identifier ([A-Za-z_][A-Za-z0-9_]*, at most 63 bytes)");
-    snprintf(c.where, sizeof c.where, "gpuperf.param '%s'", name);
+    c.fmt = "gpuperf.param '%s'";
+    c.arg = name;
     if (lua_type(L, 2) == LUA_TNUMBER) {
         if (!isfinite((double)lua_tonumber(L, 2)))
             sb_fail_value(&c, 2, "default", "a finite number or a string");
@@ -458,30 +459,23 @@ static void sb_suggest(lua_State *L, const char *name)
         sb_error(L, "no gpuperf.%s; did you mean gpuperf.%s?", name, best);
 }
 
-/* __index of the gpuperf proxy; upvalue 1 is the real table. Reading
-   gpuperf.device without a device is an error, not nil; a near miss of a
-   name is an error that suggests it. */
+/* What reading a name the gpuperf table does not hold gives (the __index at
+   the end of the proxy -> fields -> functions chain); upvalues 1 and 2 are
+   the fields and the functions. Reading gpuperf.device without a device is
+   an error, not nil; a near miss of a name is an error that suggests it. */
 static int sb_gpuperf_index(lua_State *L)
 {
-    lua_pushvalue(L, 2);
-    lua_rawget(L, lua_upvalueindex(1)); /* this evaluation's fields */
-    if (lua_isnil(L, -1)) {             /* the functions, shared by evaluations */
-        lua_pop(L, 1);
-        lua_pushvalue(L, 2);
-        lua_rawget(L, lua_upvalueindex(2));
-    }
-    if (lua_isnil(L, -1) && lua_type(L, 2) == LUA_TSTRING &&
-        strcmp(lua_tostring(L, 2), "device_count") == 0) {
+    lua_pushnil(L);
+    if (lua_type(L, 2) == LUA_TSTRING && strcmp(lua_tostring(L, 2), "device_count") == 0) {
         /* live: gpuperf.use_devices changes it */
         sb_eval_t *ev = sb_script(L)->ev;
         lua_pushnumber(L, ev ? ev->wl.n_devices : 1);
         return 1;
     }
-    if (lua_isnil(L, -1) && lua_type(L, 2) == LUA_TSTRING &&
-        strcmp(lua_tostring(L, 2), "device") == 0)
+    if (lua_type(L, 2) == LUA_TSTRING && strcmp(lua_tostring(L, 2), "device") == 0)
         sb_error(L, "gpuperf.device: no device was given (the parameters are being listed); "
                     "choose one with --device");
-    if (lua_isnil(L, -1) && lua_type(L, 2) == LUA_TSTRING)
+    if (lua_type(L, 2) == LUA_TSTRING)
         sb_suggest(L, lua_tostring(L, 2));
     return 1;
 }
@@ -492,12 +486,13 @@ static int sb_gpuperf_index(lua_State *L)
 static int l_buffer(lua_State *L)
 {
     sb_eval_t *ev = sb_ev(L);
-    sb_ctx_t c = {L, "gpuperf.buffer"};
+    sb_ctx_t c = SB_CTX(L, "gpuperf.buffer");
     gp_buffer_t *b;
     const char *name = sb_check_name(&c, 1, "name");
     uint64_t bytes;
     uint32_t i;
-    snprintf(c.where, sizeof c.where, "gpuperf.buffer '%s'", name);
+    c.fmt = "gpuperf.buffer '%s'";
+    c.arg = name;
     bytes = sb_check_uint(&c, 2, "bytes", 1, GP_SCRIPT_MAX_COUNT);
     for (i = 0; i < ev->wl.n_buffers; i++)
         if (strcmp(ev->wl.buffers[i].name, name) == 0)
@@ -518,7 +513,7 @@ static int l_buffer(lua_State *L)
 static int l_stream(lua_State *L)
 {
     sb_eval_t *ev = sb_ev(L);
-    sb_ctx_t c = {L, "gpuperf.stream"};
+    sb_ctx_t c = SB_CTX(L, "gpuperf.stream");
     gp_stream_t *st;
     char name[GP_WL_NAME_MAX];
     sb_name_arg(&c, 1, "stream", ev->wl.n_streams, name, sizeof name);
@@ -536,7 +531,7 @@ static int l_stream(lua_State *L)
 static int l_event(lua_State *L)
 {
     sb_eval_t *ev = sb_ev(L);
-    sb_ctx_t c = {L, "gpuperf.event"};
+    sb_ctx_t c = SB_CTX(L, "gpuperf.event");
     char name[GP_WL_NAME_MAX];
     if (ev->wl.n_events >= GP_SCRIPT_MAX_CMDS)
         sb_fail(&c, "more than %u events", GP_SCRIPT_MAX_CMDS);
@@ -565,7 +560,7 @@ gp_command_t *sb_cmd_new(lua_State *L, uint32_t type, uint32_t stream)
 /* gpuperf.record(event [, stream [, device]]) */
 static int l_record(lua_State *L)
 {
-    sb_ctx_t c = {L, "gpuperf.record"};
+    sb_ctx_t c = SB_CTX(L, "gpuperf.record");
     uint32_t event = sb_event_arg(&c, 1, "event");
     uint32_t stream = sb_stream_arg(&c, 2, "stream");
     uint32_t device = sb_stream_device(&c, 3, stream);
@@ -579,7 +574,7 @@ static int l_record(lua_State *L)
 /* gpuperf.wait(stream, event [, device]) */
 static int l_wait(lua_State *L)
 {
-    sb_ctx_t c = {L, "gpuperf.wait"};
+    sb_ctx_t c = SB_CTX(L, "gpuperf.wait");
     uint32_t stream, event, device;
     gp_command_t *cmd;
     if (lua_isnoneornil(L, 1))
@@ -601,7 +596,7 @@ static int l_wait(lua_State *L)
    (nothing given). */
 static int l_synchronize(lua_State *L)
 {
-    sb_ctx_t c = {L, "gpuperf.synchronize"};
+    sb_ctx_t c = SB_CTX(L, "gpuperf.synchronize");
     sb_eval_t *ev = sb_ev(L);
     uint32_t stream = UINT32_MAX, device;
     gp_command_t *cmd;
@@ -649,7 +644,7 @@ static int l_copy(lua_State *L)
     static const char *const keys[] = {"bytes", "kind", "stream", "device", "peer", "after",
                                        "dst", "src", NULL};
     static const char *const kinds[] = {"h2d", "d2h", "d2d", "p2p", NULL};
-    sb_ctx_t c = {L, "gpuperf.copy"};
+    sb_ctx_t c = SB_CTX(L, "gpuperf.copy");
     sb_eval_t *ev = sb_ev(L);
     uint64_t bytes;
     uint32_t kind, stream, device, peer, n_dev = ev->wl.n_devices ? ev->wl.n_devices : 1, dst, src;
@@ -703,7 +698,7 @@ static int l_copy(lua_State *L)
    gpuperf.device (commands pick one with device = 0..n-1). */
 static int l_use_devices(lua_State *L)
 {
-    sb_ctx_t c = {L, "gpuperf.use_devices"};
+    sb_ctx_t c = SB_CTX(L, "gpuperf.use_devices");
     sb_eval_t *ev = sb_ev(L);
     uint32_t n, asked = sb_script(L)->devices;
     if (lua_gettop(L) != 1)
@@ -739,7 +734,7 @@ int gp_script_set_devices(gp_script_t *s, uint32_t n, gp_err_t *err)
    (and without a device, when only listing parameters). */
 static int l_grid(lua_State *L)
 {
-    sb_ctx_t c = {L, "gpuperf.grid"};
+    sb_ctx_t c = SB_CTX(L, "gpuperf.grid");
     const gp_device_t *d = sb_ev(L)->dev;
     uint64_t blocks = sb_check_uint(&c, 1, "blocks", 1, GP_SCRIPT_MAX_COUNT), x = blocks, y = 1,
              z = 1;
@@ -811,7 +806,7 @@ static void sb_stream_opts(const sb_ctx_t *c, int idx, uint32_t *stream, uint32_
    is emptied, in stream order (a cold start). */
 static int l_flush_l2(lua_State *L)
 {
-    sb_ctx_t c = {L, "gpuperf.flush_l2"};
+    sb_ctx_t c = SB_CTX(L, "gpuperf.flush_l2");
     uint32_t stream, device;
     gp_command_t *cmd;
     if (lua_gettop(L) > 1)
@@ -828,7 +823,7 @@ static int l_flush_l2(lua_State *L)
    g:launch{...}: replay a captured graph into a stream. */
 static int l_launch_graph(lua_State *L)
 {
-    sb_ctx_t c = {L, "gpuperf.launch_graph"};
+    sb_ctx_t c = SB_CTX(L, "gpuperf.launch_graph");
     sb_eval_t *ev = sb_ev(L);
     int64_t g = sb_handle_index(L, 1, SB_GRAPH);
     uint32_t stream, device;
@@ -900,7 +895,7 @@ static void sb_push_graph(lua_State *L, uint32_t index, const char *name, uint32
    and waits it issues. */
 static int l_graph(lua_State *L)
 {
-    sb_ctx_t c = {L, "gpuperf.graph"};
+    sb_ctx_t c = SB_CTX(L, "gpuperf.graph");
     sb_eval_t *ev = sb_ev(L);
     gp_script_t *sc = sb_script(L);
     gp_command_t *outer, *cmds;
@@ -1010,9 +1005,19 @@ static void sb_api_build(lua_State *L, const gp_device_t *dev)
         lua_setfield(L, real, "device");
     }
 
-    lua_pushvalue(L, real); /* the script sees a read-only proxy */
+    /* reads go proxy -> this device's fields -> the functions -> the
+       misses (tables all but the last, so that the VM follows them itself) */
+    lua_createtable(L, 0, 1);
+    lua_pushvalue(L, funcs);
+    lua_setfield(L, -2, "__index");
+    lua_setmetatable(L, real);
+    lua_createtable(L, 0, 1);
+    lua_pushvalue(L, real);
     lua_pushvalue(L, funcs);
     lua_pushcclosure(L, sb_gpuperf_index, 2);
+    lua_setfield(L, -2, "__index");
+    lua_setmetatable(L, funcs);
+    lua_pushvalue(L, real); /* the script sees a read-only proxy */
     sb_push_readonly(L, "gpuperf", "gpuperf");
     lua_pushlightuserdata(L, (void *)&sb_key_api_proxy);
     lua_pushvalue(L, -2);

@@ -15,16 +15,49 @@
 
 /* Registry keys: their addresses are unique. */
 const char sb_key_op_mt, sb_key_kernel_mt, sb_key_env, sb_key_loaded, sb_key_template,
-    sb_key_modules, sb_key_handles;
+    sb_key_modules, sb_key_handles, sb_key_api_current;
+
+void sb_path_text(const sb_path_t *p, char *buf, size_t size)
+{
+    char up[256];
+    /* (truncated as the successive 256-byte buffers that built it once
+       truncated it) */
+    if (!p->up) {
+        (void)gp_snprintf(buf, size, "%s", p->name);
+        return;
+    }
+    sb_path_text(p->up, up, sizeof up);
+    if (p->name)
+        (void)gp_snprintf(buf, size, "%s.%s", up, p->name);
+    else
+        (void)gp_snprintf(buf, size, "%s[%zu]", up, p->index);
+}
+
+void sb_ctx_text(const sb_ctx_t *c, char *buf, size_t size)
+{
+    if (c->up) {
+        char up[192], path[256];
+        sb_ctx_text(c->up, up, sizeof up);
+        sb_path_text(c->path, path, sizeof path);
+        (void)gp_snprintf(buf, size, "%s: %s", up, path);
+    } else if (c->fmt && c->arg) {
+        snprintf(buf, size, c->fmt, c->arg);
+    } else if (c->fmt) {
+        snprintf(buf, size, c->fmt, c->num);
+    } else {
+        snprintf(buf, size, "%s", c->where);
+    }
+}
 
 void sb_fail(const sb_ctx_t *c, const char *fmt, ...)
 {
-    char msg[768];
+    char msg[768], where[192];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    sb_error(c->L, "%s: %s", c->where, msg);
+    sb_ctx_text(c, where, sizeof where);
+    sb_error(c->L, "%s: %s", where, msg);
 }
 
 int sb_is_tagged(lua_State *L, int idx, const char *key)

@@ -137,7 +137,7 @@ static double sb_distinct(int64_t *offs, size_t n, uint32_t bytes)
 static int l_random(lua_State *L)
 {
     gp_script_t *s = sb_script(L);
-    sb_ctx_t c = {L, "gpuperf.random"};
+    sb_ctx_t c = SB_CTX(L, "gpuperf.random");
     sb_sampling_t *rs = s->ev ? s->ev->sampling : NULL;
     int64_t lo, hi;
     if (!rs)
@@ -767,8 +767,13 @@ void sb_index_forget(lua_State *L)
 {
     sb_eval_t *ev = sb_script(L)->ev;
     lua_pushlightuserdata(L, (void *)&sb_key_icache);
-    lua_pushnil(L);
-    lua_rawset(L, LUA_REGISTRYINDEX);
+    lua_rawget(L, LUA_REGISTRYINDEX);
+    if (!lua_isnil(L, -1)) { /* (nil under an absent key may allocate) */
+        lua_pushlightuserdata(L, (void *)&sb_key_icache);
+        lua_pushnil(L);
+        lua_rawset(L, LUA_REGISTRYINDEX);
+    }
+    lua_pop(L, 1);
     if (ev) {
         free(ev->icache);
         ev->icache = NULL;

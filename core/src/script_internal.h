@@ -78,13 +78,14 @@ typedef struct sb_eval {
     uint32_t devices_line;  /* line of that command */
     uint32_t cap_graphs;
     uint32_t capture_line;  /* gpuperf.graph capturing now (its line); 0: none */
+    uint64_t env_touched;   /* globals filled in or set (bit: slot), script_sandbox.c */
 } sb_eval_t;
 
 struct gp_script {
     lua_State *L;
     char path[4096];       /* as given */
     char dir[4096];        /* resolved folder, for require */
-    char chunkname[256];   /* "@basename" */
+    char chunkname[4097];  /* "@path", path as given */
     uint64_t mem_used;     /* Lua heap bytes */
     uint64_t wl_bytes;     /* workload arrays being built, bytes */
     uint64_t mem_cap;
@@ -92,9 +93,10 @@ struct gp_script {
     uint64_t executed;     /* instructions (and charged C work) this eval */
     int budget_armed;      /* hook re-armed to fire at the next instruction */
     int fatal;             /* sb_fatal_t */
-    char fatal_msg[256];   /* the budget error as first raised */
+    char fatal_msg[4352];  /* the budget error as first raised */
     int c_depth;           /* nested C -> Lua calls through our wrappers */
     int chunk_ref;         /* registry ref of the compiled main chunk */
+    struct gp_op *scratch; /* GP_SCRIPT_MAX_OPS ops, kept between evaluations */
     uint32_t devices;      /* devices the caller asks for (0: not stated, 1) */
     sb_eval_t *ev;         /* the evaluation in progress, or NULL */
     /* the gpuperf table scripts see is built once per device and kept in
@@ -102,6 +104,7 @@ struct gp_script {
        2 built for api_dev */
     int api_dev_set;
     gp_device_t api_dev;
+    int string_mt_set;     /* the string metatable's __index is an evaluation's copy */
 };
 
 /* ------------------------------------------------------------ script.c */
@@ -114,6 +117,11 @@ sb_eval_t *sb_ev(lua_State *L);
 
 /* Script line of the innermost Lua frame at `level` or above (0: none). */
 int sb_line(lua_State *L, int level);
+
+/* Replace the error message at the top of L's stack, if it starts with
+   Lua's shortened form of the file chunk name source ("@path"), by one that
+   starts with the whole path. */
+void sb_whole_position(lua_State *L, const char *source);
 
 /* Write "chunk:line:" of the innermost Lua frame at level or above into
    buf ("" when there is none). */
@@ -156,11 +164,35 @@ void sb_sandbox_push_env(lua_State *L);
 
 /* ----------------------------------------------------- script_check.c */
 
-/* Where an error is, for messages: "launch 'saxpy'", "gpuperf.load". */
+/* A place in a work list, for messages ("work[2].body[1]"), kept as links
+   and written out only when a message needs it. */
+typedef struct sb_path {
+    const struct sb_path *up; /* NULL: the root */
+    const char *name;         /* "work", "body" (".body" below the root); NULL: [index] */
+    size_t index;
+} sb_path_t;
+
+/* Write the path as text (as successive snprintf's into 256 bytes would). */
+void sb_path_text(const sb_path_t *p, char *buf, size_t size);
+
+/* Where an error is, for messages: "launch 'saxpy'", "gpuperf.load". The
+   text is built only when a message needs it: where as given, else fmt with
+   arg (a string) or num, else up's text, ": " and path. */
 typedef struct sb_ctx {
     lua_State *L;
     char where[192];
+    const char *fmt;          /* one %s (arg) or one %u (num) */
+    const char *arg;
+    unsigned num;
+    const struct sb_ctx *up;
+    const sb_path_t *path;
 } sb_ctx_t;
+
+/* A context with a fixed text. */
+#define SB_CTX(L, where) {(L), (where), NULL, NULL, 0, NULL, NULL}
+
+/* The text of c's place, into buf (192 bytes, as where). */
+void sb_ctx_text(const sb_ctx_t *c, char *buf, size_t size);
 
 /* Raise "chunk:line: WHERE: message". */
 void sb_fail(const sb_ctx_t *c, const char *fmt, ...)
@@ -196,7 +228,7 @@ uint32_t sb_table_size(lua_State *L, int idx, uint32_t stop_at);
 
 /* Registry keys (addresses of static chars) for tagged tables. */
 extern const char sb_key_op_mt, sb_key_kernel_mt, sb_key_env, sb_key_loaded,
-    sb_key_template, sb_key_modules, sb_key_handles;
+    sb_key_template, sb_key_modules, sb_key_handles, sb_key_api_current;
 
 /* 1 if the table at idx has the registry metatable `key`. */
 int sb_is_tagged(lua_State *L, int idx, const char *key);
@@ -247,6 +279,13 @@ void sb_launch_register(lua_State *L);
 /* Register the work constructors into the table at the top of the stack. */
 void sb_ops_register(lua_State *L);
 
+/* Once per state: the op proxies' metamethods and their state table. */
+void sb_ops_init(lua_State *L);
+
+/* If idx is an op (a proxy), push its fields table and return 1 (write:
+   the script changes it, so it is checked again at its next launch). */
+int sb_op_fields(lua_State *L, int idx, int write);
+
 /* A loop around the op being flattened. */
 typedef struct sb_loop_ctx {
     int var;      /* stack index of its counter's name (a string); 0: unnamed */
@@ -273,7 +312,7 @@ typedef struct sb_flat {
  * Flatten a work value (an op, or a list of ops and lists) at idx into
  * f->ops[f->n..]; path names it in messages ("work"). depth: nesting so far.
  */
-void sb_ops_flatten(const sb_ctx_t *c, int idx, const char *path, int depth, sb_flat_t *f);
+void sb_ops_flatten(const sb_ctx_t *c, int idx, const sb_path_t *path, int depth, sb_flat_t *f);
 
 /* ----------------------------------------------------- script_index.c */
 

@@ -4,6 +4,7 @@
  * the work flattened by script_ops.c, one GP_CMD_LAUNCH appended.
  */
 #include <lauxlib.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,17 +57,25 @@ static gp_dim3_t sb_dim3(const sb_ctx_t *c, int idx, const char *label)
     } else if (sb_is_plain(L, idx)) {
         sb_check_keys(c, idx, axes, 3);
         for (i = 0; i < 3; i++) {
-            snprintf(sub, sizeof sub, "%s.%s", label, axes[i]);
+            lua_Number x;
             lua_rawgeti(L, idx, i + 1);
             lua_getfield(L, idx, axes[i]);
-            if (!lua_isnil(L, -1) && !lua_isnil(L, -2))
+            if (!lua_isnil(L, -1) && !lua_isnil(L, -2)) {
+                snprintf(sub, sizeof sub, "%s.%s", label, axes[i]);
                 sb_fail(c, "'%s' is given twice, as %s[%d] and as %s", sub, label, i + 1, sub);
+            }
             if (lua_isnil(L, -1))
                 lua_pop(L, 1);
             else
                 lua_remove(L, -2);
-            if (!lua_isnil(L, -1))
+            /* the label is written only for a message */
+            x = lua_type(L, -1) == LUA_TNUMBER ? lua_tonumber(L, -1) : 0;
+            if (x >= 1 && x <= GP_SCRIPT_MAX_DIM && x == floor(x)) {
+                v[i] = (uint64_t)x;
+            } else if (!lua_isnil(L, -1)) {
+                snprintf(sub, sizeof sub, "%s.%s", label, axes[i]);
                 v[i] = sb_check_uint(c, lua_gettop(L), sub, 1, GP_SCRIPT_MAX_DIM);
+            }
             lua_pop(L, 1);
         }
     } else {
@@ -171,7 +180,8 @@ static void sb_launch_fields(const sb_ctx_t *c, const sb_src_t *src, int partial
         f.total_blocks = k->total_blocks;
     }
     if (sb_src_get(L, src, "work")) {
-        sb_ops_flatten(c, lua_gettop(L), "work", 0, &f);
+        static const sb_path_t work = {NULL, "work", 0};
+        sb_ops_flatten(c, lua_gettop(L), &work, 0, &f);
         k->n_ops = f.n;
         sb_check_nesting(c, ev->scratch, k->n_ops);
     }
@@ -182,7 +192,7 @@ static void sb_launch_fields(const sb_ctx_t *c, const sb_src_t *src, int partial
 /* gpuperf.kernel{...} -> a reusable template (a tagged copy). */
 static int l_kernel(lua_State *L)
 {
-    sb_ctx_t c = {L, "gpuperf.kernel"};
+    sb_ctx_t c = SB_CTX(L, "gpuperf.kernel");
     sb_src_t src = {1, 0};
     gp_kernel_t k;
     uint32_t stream, device;
@@ -243,12 +253,13 @@ static void sb_launch_append(lua_State *L, gp_kernel_t *k, uint32_t stream, uint
 static int l_launch(lua_State *L)
 {
     sb_eval_t *ev = sb_ev(L);
-    sb_ctx_t c = {L, ""};
+    sb_ctx_t c = SB_CTX(L, "");
     sb_src_t src = {0, 0};
     gp_kernel_t k;
     char name[GP_WL_NAME_MAX];
     uint32_t stream, device, number = ev->n_launches + 1;
-    snprintf(c.where, sizeof c.where, "launch #%u", number);
+    c.fmt = "launch #%u";
+    c.num = number;
     if (sb_is_tagged(L, 1, &sb_key_kernel_mt)) {
         src.tmpl = 1;
         if (!lua_isnoneornil(L, 2)) {
@@ -273,7 +284,8 @@ static int l_launch(lua_State *L)
     else
         gp_strlcpy(name, sb_check_name(&c, lua_gettop(L), "name"), sizeof name);
     lua_pop(L, 1);
-    snprintf(c.where, sizeof c.where, "launch '%s'", name);
+    c.fmt = "launch '%s'";
+    c.arg = name;
     if (src.over)
         sb_check_keys(&c, src.over, sb_launch_keys, 0);
     if (src.tmpl)

@@ -13,6 +13,7 @@
  */
 #include <lauxlib.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -471,6 +472,99 @@ static void sb_op_fill(lua_State *L, int t, const sb_opspec_t *spec, const gp_op
     }
 }
 
+/* ------------------------------------------------------------ op proxies */
+
+/*
+ * What a script holds for an op is an empty proxy table: reads go to the
+ * op's fields table (the table described at the top), writes go there too
+ * and mark the op as changed. The check the constructor made is kept with
+ * it, so a launch trusts an unchanged op instead of checking its fields
+ * again; a changed one is checked again, as it always was.
+ */
+typedef struct sb_opstate {
+    gp_op_t op;       /* the check of the fields, as they were */
+    sb_opinfo_t info;
+    uint32_t spec;    /* sb_opspecs index */
+    int checked;      /* 0: the fields changed since (or were never checked) */
+} sb_opstate_t;
+
+/* Registry key of the weak-keyed table proxy -> state (full userdata whose
+   environment is the fields table). */
+static const char sb_key_ops = 0;
+
+/* The state of the op proxy at idx (NULL when it is not one); pushes its
+   fields table (an empty table when it is not one). */
+static sb_opstate_t *sb_op_state(lua_State *L, int idx)
+{
+    sb_opstate_t *st;
+    idx = idx < 0 ? lua_gettop(L) + idx + 1 : idx;
+    lua_pushlightuserdata(L, (void *)&sb_key_ops);
+    lua_rawget(L, LUA_REGISTRYINDEX);
+    lua_pushvalue(L, idx);
+    lua_rawget(L, -2);
+    st = lua_type(L, -1) == LUA_TUSERDATA ? lua_touserdata(L, -1) : NULL;
+    if (st)
+        lua_getfenv(L, -1);
+    else
+        lua_newtable(L);
+    lua_replace(L, -3);
+    lua_pop(L, 1);
+    return st;
+}
+
+int sb_op_fields(lua_State *L, int idx, int write)
+{
+    sb_opstate_t *st;
+    if (!sb_is_tagged(L, idx, &sb_key_op_mt))
+        return 0;
+    st = sb_op_state(L, idx);
+    if (st && write)
+        st->checked = 0;
+    return 1;
+}
+
+/* __index of op proxies: (proxy, key). */
+static int sb_op_index(lua_State *L)
+{
+    lua_settop(L, 2);
+    sb_op_state(L, 1);
+    lua_pushvalue(L, 2);
+    lua_rawget(L, 3);
+    return 1;
+}
+
+/* __newindex of op proxies: (proxy, key, value). */
+static int sb_op_newindex(lua_State *L)
+{
+    sb_opstate_t *st;
+    lua_settop(L, 3);
+    st = sb_op_state(L, 1);
+    if (st)
+        st->checked = 0;
+    lua_pushvalue(L, 2);
+    lua_pushvalue(L, 3);
+    lua_rawset(L, 4);
+    return 0;
+}
+
+void sb_ops_init(lua_State *L)
+{
+    lua_pushlightuserdata(L, (void *)&sb_key_ops);
+    lua_newtable(L);
+    lua_createtable(L, 0, 1);
+    lua_pushliteral(L, "k");
+    lua_setfield(L, -2, "__mode");
+    lua_setmetatable(L, -2);
+    lua_rawset(L, LUA_REGISTRYINDEX);
+    lua_pushlightuserdata(L, (void *)&sb_key_op_mt);
+    lua_rawget(L, LUA_REGISTRYINDEX);
+    lua_pushcfunction(L, sb_op_index);
+    lua_setfield(L, -2, "__index");
+    lua_pushcfunction(L, sb_op_newindex);
+    lua_setfield(L, -2, "__newindex");
+    lua_pop(L, 1);
+}
+
 /* ------------------------------------------------------------ flattening */
 
 /* "a string", "a kernel template", ... for an entry that is not an op. */
@@ -518,39 +612,60 @@ static void sb_flatten_var(const sb_ctx_t *sub, int idx, sb_flat_t *f, const gp_
 }
 
 /* One op (idx) into f->ops[f->n], then its body if it has one. */
-static void sb_flatten_op(const sb_ctx_t *c, int idx, const char *path, int depth, sb_flat_t *f)
+static void sb_flatten_op(const sb_ctx_t *c, int idx, const sb_path_t *path, int depth,
+                          sb_flat_t *f)
 {
     lua_State *L = c->L;
     const sb_opspec_t *spec;
-    sb_ctx_t sub = {L, ""};
+    sb_ctx_t sub = SB_CTX(L, "");
     sb_opinfo_t info;
-    char body[256];
+    sb_path_t body = {path, "body", 0};
+    sb_opstate_t *st;
     uint32_t pos;
-    if (f->n >= GP_SCRIPT_MAX_OPS)
+    if (f->n >= GP_SCRIPT_MAX_OPS) {
+        char text[256];
+        sb_path_text(path, text, sizeof text);
         sb_fail(c, "%s: more than %u operations in one kernel (after flattening loops and lists)",
-                path, GP_SCRIPT_MAX_OPS);
-    gp_snprintf(sub.where, sizeof sub.where, "%s: %s", c->where, path);
+                text, GP_SCRIPT_MAX_OPS);
+    }
+    sub.up = c;
+    sub.path = path;
     pos = f->n++;
-    spec = sb_op_check(&sub, idx, &f->ops[pos], &info);
+    st = sb_op_state(L, idx); /* from here on idx is the fields table */
+    idx = lua_gettop(L);
+    if (st && st->checked) { /* unchanged since its check */
+        f->ops[pos] = st->op;
+        info = st->info;
+        spec = &sb_opspecs[st->spec];
+    } else {
+        spec = sb_op_check(&sub, idx, &f->ops[pos], &info);
+        if (st) {
+            st->op = f->ops[pos];
+            st->info = info;
+            st->spec = (uint32_t)(spec - sb_opspecs);
+            st->checked = 1;
+        }
+    }
     if (spec->kind == GP_OP_BARRIER)
         f->has_barrier = 1;
     if (spec->cls == SB_MEM)
         sb_flatten_mem(&sub, idx, f, &f->ops[pos], info.has_index);
-    if (spec->cls != SB_BODY)
+    if (spec->cls != SB_BODY) {
+        lua_pop(L, 1);
         return;
+    }
     if (spec->kind == GP_OP_LOOP)
         sb_flatten_var(&sub, idx, f, &f->ops[pos]);
-    snprintf(body, sizeof body, "%s.body", path);
     if (!sb_get(L, idx, "body") || lua_type(L, -1) != LUA_TTABLE)
         sb_fail_value(&sub, lua_gettop(L), "body", "a list of operations");
     if (spec->kind == GP_OP_LOOP)
         f->n_loops++;
-    sb_ops_flatten(c, lua_gettop(L), body, depth + 1, f);
+    sb_ops_flatten(c, lua_gettop(L), &body, depth + 1, f);
     if (spec->kind == GP_OP_LOOP) {
         f->n_loops--;
         lua_pop(L, 1); /* the counter's name */
     }
-    lua_pop(L, 1);
+    lua_pop(L, 2); /* the body, the fields */
     f->ops[pos].body_len = f->n - pos - 1;
 }
 
@@ -571,38 +686,58 @@ static void sb_fail_non_list(const sb_ctx_t *c, int idx, const char *path, size_
             key);
 }
 
-void sb_ops_flatten(const sb_ctx_t *c, int idx, const char *path, int depth, sb_flat_t *f)
+/* Fail with "PATH: message" (fmt has one %s for the path, then ...). */
+static void sb_fail_path(const sb_ctx_t *c, const sb_path_t *path, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4), noreturn));
+static void sb_fail_path(const sb_ctx_t *c, const sb_path_t *path, const char *fmt, ...)
+{
+    char text[256], msg[768];
+    va_list ap;
+    sb_path_text(path, text, sizeof text);
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    sb_fail(c, "%s%s", text, msg);
+}
+
+void sb_ops_flatten(const sb_ctx_t *c, int idx, const sb_path_t *path, int depth, sb_flat_t *f)
 {
     lua_State *L = c->L;
-    char what[96], child[256];
+    char what[96];
+    sb_path_t child = {path, NULL, 0};
     size_t len, i;
     if (idx < 0)
         idx = lua_gettop(L) + idx + 1;
     luaL_checkstack(L, 8, "work nested too deeply");
     if (++f->visits > GP_SCRIPT_MAX_VISITS)
-        sb_fail(c, "%s: more than %u work entries to walk (shared sub-lists count each time)",
-                path, GP_SCRIPT_MAX_VISITS);
+        sb_fail_path(c, path, ": more than %u work entries to walk (shared sub-lists count each "
+                              "time)",
+                     GP_SCRIPT_MAX_VISITS);
     sb_charge(L, 8);
     if (depth > GP_SCRIPT_MAX_DEPTH)
-        sb_fail(c, "%s: work nested more than %d levels deep (loops, diverges and sub-lists)",
-                path, GP_SCRIPT_MAX_DEPTH);
+        sb_fail_path(c, path, ": work nested more than %d levels deep (loops, diverges and "
+                              "sub-lists)",
+                     GP_SCRIPT_MAX_DEPTH);
     if (sb_is_tagged(L, idx, &sb_key_op_mt)) {
         sb_flatten_op(c, idx, path, depth, f);
         return;
     }
     if (!sb_is_plain(L, idx)) {
         sb_describe_type(L, idx, what, sizeof what);
-        sb_fail(c, "%s is %s, expected a gpuperf operation", path, what);
+        sb_fail_path(c, path, " is %s, expected a gpuperf operation", what);
     }
     len = lua_objlen(L, idx);
     if (len > GP_SCRIPT_MAX_VISITS)
-        sb_fail(c, "%s: more than %u work entries", path, GP_SCRIPT_MAX_VISITS);
-    if (sb_table_size(L, idx, (uint32_t)len + 1) != len)
-        sb_fail_non_list(c, idx, path, len);
+        sb_fail_path(c, path, ": more than %u work entries", GP_SCRIPT_MAX_VISITS);
+    if (sb_table_size(L, idx, (uint32_t)len + 1) != len) {
+        char text[256];
+        sb_path_text(path, text, sizeof text);
+        sb_fail_non_list(c, idx, text, len);
+    }
     for (i = 1; i <= len; i++) {
         lua_rawgeti(L, idx, (int)i);
-        snprintf(child, sizeof child, "%s[%zu]", path, i);
-        sb_ops_flatten(c, lua_gettop(L), child, depth + sb_is_plain(L, -1), f);
+        child.index = i;
+        sb_ops_flatten(c, lua_gettop(L), &child, depth + sb_is_plain(L, -1), f);
         lua_pop(L, 1);
     }
 }
@@ -628,14 +763,30 @@ static int sb_op_finish(const sb_ctx_t *c, const char *tag)
         memset(&f, 0, sizeof f);
         f.ops = sb_ev(L)->scratch;
         f.n_loops = spec->kind == GP_OP_LOOP; /* a dependent load may wait for itself */
+        static const sb_path_t body = {NULL, "body", 0};
         lua_getfield(L, t, "body");
-        sb_ops_flatten(c, lua_gettop(L), "body", 1, &f);
+        sb_ops_flatten(c, lua_gettop(L), &body, 1, &f);
         lua_pop(L, 1);
     }
     sb_op_fill(L, t, spec, &op, &info);
-    lua_pushlightuserdata(L, (void *)&sb_key_op_mt);
-    lua_rawget(L, LUA_REGISTRYINDEX);
-    lua_setmetatable(L, t);
+    {
+        sb_opstate_t *st = lua_newuserdata(L, sizeof *st); /* t + 1 */
+        st->op = op;
+        st->info = info;
+        st->spec = (uint32_t)(spec - sb_opspecs);
+        st->checked = 1;
+        lua_pushvalue(L, t);
+        lua_setfenv(L, t + 1);
+        lua_pushlightuserdata(L, (void *)&sb_key_ops);
+        lua_rawget(L, LUA_REGISTRYINDEX); /* t + 2 */
+        lua_createtable(L, 0, 0);         /* t + 3: the proxy */
+        lua_pushlightuserdata(L, (void *)&sb_key_op_mt);
+        lua_rawget(L, LUA_REGISTRYINDEX);
+        lua_setmetatable(L, t + 3);
+        lua_pushvalue(L, t + 3);
+        lua_pushvalue(L, t + 1);
+        lua_rawset(L, t + 2);
+    }
     return 1;
 }
 
@@ -654,8 +805,9 @@ static int l_arith(lua_State *L)
     static const char *const arith_keys[] = {"count", "ilp", NULL};
     static const char *const barrier_keys[] = {"count", NULL};
     int arith = spec->cls == SB_ARITH, nargs = lua_gettop(L), count_idx, ilp_idx;
-    sb_ctx_t c = {L, ""};
-    snprintf(c.where, sizeof c.where, "gpuperf.%s", spec->tag);
+    sb_ctx_t c = SB_CTX(L, "");
+    c.fmt = "gpuperf.%s";
+    c.arg = spec->tag;
     if (nargs == 1 && sb_is_plain(L, 1)) {
         sb_check_keys(&c, 1, arith ? arith_keys : barrier_keys, 1);
         lua_rawgeti(L, 1, 1);      /* 2 */
@@ -692,7 +844,7 @@ static int l_arith(lua_State *L)
 static int l_tensor(lua_State *L)
 {
     static const char *const keys[] = {"flops", "type", "ilp", NULL};
-    sb_ctx_t c = {L, "gpuperf.tensor"};
+    sb_ctx_t c = SB_CTX(L, "gpuperf.tensor");
     size_t i;
     if (lua_gettop(L) != 1 || !sb_is_plain(L, 1))
         sb_fail(&c, "takes one table: gpuperf.tensor{flops = F, type = \"fp16\"}");
@@ -715,10 +867,11 @@ static int l_mem(lua_State *L)
 {
     const struct sb_memctor *m = &sb_memctors[lua_tointeger(L, lua_upvalueindex(1))];
     const char *keys[GP_ARRAY_LEN(sb_mem_fields)];
-    sb_ctx_t c = {L, ""};
+    sb_ctx_t c = SB_CTX(L, "");
     int has_buffer = (m->fields & F_BUFFER) != 0;
     size_t i, nk = 0;
-    snprintf(c.where, sizeof c.where, "gpuperf.%s", m->name);
+    c.fmt = "gpuperf.%s";
+    c.arg = m->name;
     for (i = 0; sb_mem_fields[i]; i++)
         if (m->fields & (1u << i))
             keys[nk++] = sb_mem_fields[i];
@@ -731,9 +884,16 @@ static int l_mem(lua_State *L)
         sb_set_from(L, "buffer", 1);
     } else if (sb_is_plain(L, 1)) {
         sb_check_keys(&c, 1, keys, has_buffer);
-        for (i = 0; keys[i]; i++) {
-            lua_getfield(L, 1, keys[i]);
-            lua_setfield(L, 2, keys[i]);
+        /* the named fields (all accepted: checked above) */
+        lua_pushnil(L);
+        while (lua_next(L, 1) != 0) {
+            if (lua_type(L, -2) == LUA_TSTRING) {
+                lua_pushvalue(L, -2);
+                lua_insert(L, -2);
+                lua_rawset(L, 2);
+            } else {
+                lua_pop(L, 1);
+            }
         }
         lua_rawgeti(L, 1, 1);
         if (!lua_isnil(L, -1)) {
@@ -763,9 +923,10 @@ static int l_body(lua_State *L)
 {
     const sb_opspec_t *spec = &sb_opspecs[lua_tointeger(L, lua_upvalueindex(1))];
     const char *keys[4] = {spec->count_key, "body", NULL, NULL};
-    sb_ctx_t c = {L, ""};
+    sb_ctx_t c = SB_CTX(L, "");
     int is_loop = spec->kind == GP_OP_LOOP;
-    snprintf(c.where, sizeof c.where, "gpuperf.%s", spec->tag);
+    c.fmt = "gpuperf.%s";
+    c.arg = spec->tag;
     if (is_loop)
         keys[2] = "var";
     if (lua_gettop(L) == 1 && sb_is_plain(L, 1)) {

@@ -278,6 +278,13 @@ static int sb_rawset(lua_State *L)
     luaL_checkany(L, 2);
     luaL_checkany(L, 3);
     lua_settop(L, 3);
+    if (sb_op_fields(L, 1, 1)) { /* an op: its fields (checked again at launch) */
+        lua_pushvalue(L, 2);
+        lua_pushvalue(L, 3);
+        lua_rawset(L, 4);
+        lua_settop(L, 1);
+        return 1;
+    }
     if (lua_getmetatable(L, 1)) {
         lua_getfield(L, -1, "__gp_ro");
         if (lua_toboolean(L, -1))
@@ -286,6 +293,25 @@ static int sb_rawset(lua_State *L)
     }
     lua_rawset(L, 1);
     return 1;
+}
+
+/* An op a script holds is a proxy of its fields table: rawget, next and
+   pairs read the fields, as they would the op's own table.
+   Upvalues: the base function; 1 if it needs a second argument. */
+static int sb_op_raw(lua_State *L)
+{
+    int n = lua_gettop(L);
+    /* the base function's own argument errors, raised here so that they
+       name the function the script called */
+    luaL_checktype(L, 1, LUA_TTABLE);
+    if (lua_tointeger(L, lua_upvalueindex(2)) == 1)
+        luaL_checkany(L, 2);
+    if (sb_op_fields(L, 1, 0))
+        lua_replace(L, 1);
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, n, LUA_MULTRET);
+    return lua_gettop(L);
 }
 
 /* collectgarbage("count") only: the rest would let a script spend the
@@ -363,7 +389,8 @@ static int sb_in_folder(const char *dir, const char *real)
 static void sb_require_load(lua_State *L, const char *name)
 {
     gp_script_t *s = sb_script(L);
-    char path[PATH_MAX + 80], real[PATH_MAX], chunk[96];
+    char path[PATH_MAX + 80], real[PATH_MAX], chunk[sizeof s->path + 80];
+    const char *slash = strrchr(s->path, '/');
     size_t len;
     struct stat st;
     gp_err_t err;
@@ -384,13 +411,17 @@ static void sb_require_load(lua_State *L, const char *name)
         sb_error(L, "require '%s': %s.lua is precompiled bytecode; only Lua source is loaded",
                  name, name);
     }
-    snprintf(chunk, sizeof chunk, "@%s.lua", name);
+    /* named as the script is: the folder as the user gave it */
+    snprintf(chunk, sizeof chunk, "@%.*s%s.lua", slash ? (int)(slash + 1 - s->path) : 0,
+             s->path, name);
     status = luaL_loadbufferx(L, src, len, chunk, "t");
     free(src);
     if (status == LUA_ERRMEM)
         sb_error_memory(L);
-    if (status != 0)
-        lua_error(L); /* "name.lua:LINE: message" */
+    if (status != 0) {
+        sb_whole_position(L, chunk);
+        lua_error(L); /* "folder/name.lua:LINE: message" */
+    }
 }
 
 /* require(name): run NAME.lua from the script's folder once per
@@ -414,7 +445,14 @@ static int sb_require(lua_State *L)
     }
     lua_settop(L, 1);
     lua_pushlightuserdata(L, (void *)&sb_key_loaded);
-    lua_rawget(L, LUA_REGISTRYINDEX); /* 2: loaded */
+    lua_rawget(L, LUA_REGISTRYINDEX); /* 2: loaded (made by the first require) */
+    if (lua_isnil(L, 2)) {
+        lua_pop(L, 1);
+        lua_newtable(L);
+        lua_pushlightuserdata(L, (void *)&sb_key_loaded);
+        lua_pushvalue(L, 2);
+        lua_rawset(L, LUA_REGISTRYINDEX);
+    }
     lua_pushvalue(L, 1);
     lua_rawget(L, 2);
     if (lua_touserdata(L, -1) == &sb_key_loaded)
@@ -455,6 +493,8 @@ static int sb_require(lua_State *L)
 
 /* ------------------------------------------------------------ template */
 
+static void sb_env_init(lua_State *L);
+
 /* registry[key] = a new table with just __metatable = text. */
 static void sb_new_tag(lua_State *L, const char *key, const char *text)
 {
@@ -483,6 +523,13 @@ int sb_sandbox_init(lua_State *L)
         lua_setfield(L, tmpl, sb_base_plain[i]);
     }
     luaL_setfuncs(L, own, 0);
+    for (i = 0; i < 3; i++) {
+        static const char *const raw[] = {"rawget", "next", "pairs"};
+        lua_getfield(L, LUA_GLOBALSINDEX, raw[i]);
+        lua_pushinteger(L, i == 0); /* rawget needs its key */
+        lua_pushcclosure(L, sb_op_raw, 2);
+        lua_setfield(L, tmpl, raw[i]);
+    }
     lua_getfield(L, LUA_GLOBALSINDEX, "tostring");
     lua_pushcclosure(L, sb_print, 1);
     lua_setfield(L, tmpl, "print");
@@ -520,68 +567,259 @@ int sb_sandbox_init(lua_State *L)
     lua_rawset(L, LUA_REGISTRYINDEX);
     sb_new_tag(L, &sb_key_op_mt, "gpuperf.op");
     sb_new_tag(L, &sb_key_kernel_mt, "gpuperf.kernel");
+    sb_ops_init(L);
+    lua_pushlightuserdata(L, (void *)&sb_key_template);
+    lua_rawget(L, LUA_REGISTRYINDEX);
+    sb_env_init(L);
+    /* method calls on strings: the guarded copy (an evaluation that reads
+       `string` points them at its own copy until the next one starts) */
+    lua_pushliteral(L, "");
+    lua_getmetatable(L, -1);
+    lua_getfield(L, -3, "string");
+    lua_setfield(L, -2, "__index");
+    lua_pop(L, 3);
     return 0;
 }
 
-/* Hash slots to create the environment and its library copies with: room
-   for the largest (math: 31 entries), so that filling them never rehashes. */
-#define SB_ENV_SLOTS 32
+/*
+ * The environment of one evaluation is built lazily: it starts empty, with a
+ * metatable whose __index fills in a global the first time the script reads
+ * it (a library as a fresh copy, made by a compiled copier; gpuperf; a base
+ * function) and whose __newindex remembers that the script set one (so that
+ * `math = nil` stays nil). Reading _G fills in every global and drops the
+ * metatable: from then on the environment is the full copy it always was.
+ * What a script sees is the same as with a full copy per evaluation; a
+ * script that touches only `gpuperf` and `math` pays for those two.
+ */
 
-/* A shallow copy of the table at idx, pushed. */
-static void sb_copy_table(lua_State *L, int idx)
+/* Registry keys: the environment's metatable; the global-name -> slot table;
+   the copiers of the libraries (slot -> function). */
+static const char sb_key_env_mt = 0, sb_key_env_slots = 0, sb_key_env_copiers = 0;
+
+/* Slots beyond the template's keys. */
+#define SB_SLOT_GPUPERF 1
+#define SB_SLOT_G 2
+#define SB_SLOT_FIRST 3 /* the template's keys from here on */
+
+/* Compile and push a function that returns a fresh copy of the library
+   table at idx: one table constructor with every key (a template the VM
+   duplicates), then one assignment per key from the library. */
+static void sb_push_copier(lua_State *L, int idx)
 {
-    lua_createtable(L, 0, SB_ENV_SLOTS);
-    lua_pushnil(L);
-    while (lua_next(L, idx) != 0) {
-        lua_pushvalue(L, -2);
-        lua_insert(L, -2);
-        lua_rawset(L, -4);
+    luaL_Buffer b;
+    int pass;
+    idx = idx < 0 ? lua_gettop(L) + idx + 1 : idx;
+    luaL_buffinit(L, &b);
+    luaL_addstring(&b, "local s = ...\nreturn function()\nlocal t = {");
+    for (pass = 0; pass < 2; pass++) {
+        lua_pushnil(L);
+        while (lua_next(L, idx) != 0) {
+            char line[160];
+            const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : NULL;
+            lua_pop(L, 1);
+            if (!k || strlen(k) > 60 || strpbrk(k, "\"\\\n"))
+                continue; /* (the libraries have identifier keys only) */
+            if (pass == 0)
+                snprintf(line, sizeof line, "[\"%s\"] = false, ", k);
+            else
+                snprintf(line, sizeof line, "t[\"%s\"] = s[\"%s\"]\n", k, k);
+            /* the buffer may sit on the stack: add from C text only */
+            luaL_addstring(&b, line);
+        }
+        if (pass == 0)
+            luaL_addstring(&b, "}\n");
+    }
+    luaL_addstring(&b, "return t\nend\n");
+    luaL_pushresult(&b);
+    if (luaL_loadbuffer(L, lua_tostring(L, -1), lua_objlen(L, -1), "=gpuperf") != 0)
+        lua_error(L);
+    lua_remove(L, -2);
+    lua_pushvalue(L, idx);
+    lua_call(L, 1, 1);
+}
+
+/* The global `key` (at idx) for the first time in this evaluation: push its
+   value (a fresh copy of a library). env at env. */
+static void sb_env_fill(lua_State *L, int env, int key, int slot)
+{
+    gp_script_t *s = sb_script(L);
+    if (slot == SB_SLOT_GPUPERF) {
+        lua_pushlightuserdata(L, (void *)&sb_key_api_current);
+        lua_rawget(L, LUA_REGISTRYINDEX);
+    } else if (slot == SB_SLOT_G) {
+        lua_pushvalue(L, env);
+    } else {
+        lua_pushlightuserdata(L, (void *)&sb_key_env_copiers);
+        lua_rawget(L, LUA_REGISTRYINDEX);
+        lua_rawgeti(L, -1, slot);
+        if (lua_isnil(L, -1)) { /* a plain value: the template's */
+            lua_pop(L, 2);
+            lua_pushlightuserdata(L, (void *)&sb_key_template);
+            lua_rawget(L, LUA_REGISTRYINDEX);
+            lua_pushvalue(L, key);
+            lua_rawget(L, -2);
+            lua_remove(L, -2);
+            return;
+        }
+        lua_remove(L, -2);
+        lua_call(L, 0, 1); /* a fresh copy */
+        if (lua_type(L, key) == LUA_TSTRING && strcmp(lua_tostring(L, key), "string") == 0) {
+            /* method calls on strings ("x"):rep() use this evaluation's copy */
+            lua_pushliteral(L, "");
+            lua_getmetatable(L, -1);
+            lua_pushvalue(L, -3);
+            lua_setfield(L, -2, "__index");
+            lua_pop(L, 2);
+            s->string_mt_set = 1;
+        } else if (lua_type(L, key) == LUA_TSTRING &&
+                   strcmp(lua_tostring(L, key), "math") == 0) {
+            /* the same random numbers on every evaluation (the generator
+               is reachable only through math) */
+            lua_getfield(L, -1, "randomseed");
+            lua_pushinteger(L, 0);
+            lua_call(L, 1, 0);
+        }
     }
 }
 
-void sb_sandbox_push_env(lua_State *L)
+/* Fill every global not yet filled or set, and drop the metatable. */
+static void sb_env_fill_all(lua_State *L, int env)
 {
-    int env, tmpl;
-    lua_createtable(L, 0, SB_ENV_SLOTS);
-    env = lua_gettop(L);
-    lua_pushlightuserdata(L, (void *)&sb_key_template);
+    sb_eval_t *ev = sb_script(L)->ev;
+    lua_pushlightuserdata(L, (void *)&sb_key_env_slots);
     lua_rawget(L, LUA_REGISTRYINDEX);
-    tmpl = lua_gettop(L);
     lua_pushnil(L);
-    while (lua_next(L, tmpl) != 0) {
-        if (lua_type(L, -1) == LUA_TTABLE) {
-            sb_copy_table(L, lua_gettop(L));
-            lua_remove(L, -2);
-        }
+    while (lua_next(L, -2) != 0) {
+        int slot = (int)lua_tointeger(L, -1);
+        lua_pop(L, 1);
+        if (ev->env_touched & (1ull << slot))
+            continue;
+        ev->env_touched |= 1ull << slot;
+        sb_env_fill(L, env, lua_gettop(L), slot);
         lua_pushvalue(L, -2);
         lua_insert(L, -2);
         lua_rawset(L, env);
     }
     lua_pop(L, 1);
-    lua_pushvalue(L, env);
-    lua_setfield(L, env, "_G");
+    lua_pushnil(L);
+    lua_setmetatable(L, env);
+}
 
-    /* Method calls on strings ("x"):rep() use this evaluation's copy. */
-    lua_pushliteral(L, "");
-    lua_getmetatable(L, -1);
-    lua_getfield(L, env, "string");
+/* __index of the environment: (env, key). */
+static int sb_env_index(lua_State *L)
+{
+    sb_eval_t *ev = sb_script(L)->ev;
+    int slot;
+    lua_settop(L, 2);
+    lua_pushlightuserdata(L, (void *)&sb_key_env_slots);
+    lua_rawget(L, LUA_REGISTRYINDEX);
+    lua_pushvalue(L, 2);
+    lua_rawget(L, 3);
+    slot = (int)lua_tointeger(L, -1); /* 0: not a global of the sandbox */
+    if (!slot || !ev || (ev->env_touched & (1ull << slot))) {
+        lua_pushnil(L);
+        return 1;
+    }
+    if (slot == SB_SLOT_G) {
+        sb_env_fill_all(L, 1);
+        lua_pushvalue(L, 1);
+        return 1;
+    }
+    ev->env_touched |= 1ull << slot;
+    sb_env_fill(L, 1, 2, slot);
+    lua_pushvalue(L, 2);
+    lua_pushvalue(L, -2);
+    lua_rawset(L, 1);
+    return 1;
+}
+
+/* __newindex of the environment: (env, key, value); the key is absent. */
+static int sb_env_newindex(lua_State *L)
+{
+    sb_eval_t *ev = sb_script(L)->ev;
+    int slot;
+    lua_settop(L, 3);
+    lua_pushlightuserdata(L, (void *)&sb_key_env_slots);
+    lua_rawget(L, LUA_REGISTRYINDEX);
+    lua_pushvalue(L, 2);
+    lua_rawget(L, 4);
+    slot = (int)lua_tointeger(L, -1);
+    if (slot && ev)
+        ev->env_touched |= 1ull << slot;
+    lua_settop(L, 3);
+    lua_rawset(L, 1);
+    return 0;
+}
+
+/* The environment's metatable, slots and copiers, from the template (at
+   the top of the stack). */
+static void sb_env_init(lua_State *L)
+{
+    int tmpl = lua_gettop(L), slots, copiers, next = SB_SLOT_FIRST;
+    lua_pushlightuserdata(L, (void *)&sb_key_env_slots);
+    lua_newtable(L);
+    slots = lua_gettop(L);
+    lua_pushlightuserdata(L, (void *)&sb_key_env_copiers);
+    lua_newtable(L);
+    copiers = lua_gettop(L);
+    lua_pushinteger(L, SB_SLOT_GPUPERF);
+    lua_setfield(L, slots, "gpuperf");
+    lua_pushinteger(L, SB_SLOT_G);
+    lua_setfield(L, slots, "_G");
+    lua_pushnil(L);
+    while (lua_next(L, tmpl) != 0) {
+        if (next >= 64)
+            luaL_error(L, "sandbox: too many globals");
+        if (lua_type(L, -1) == LUA_TTABLE) {
+            sb_push_copier(L, -1);
+            lua_rawseti(L, copiers, next);
+        }
+        lua_pop(L, 1);
+        lua_pushvalue(L, -1);
+        lua_pushinteger(L, next++);
+        lua_rawset(L, slots);
+    }
+    lua_rawset(L, LUA_REGISTRYINDEX); /* copiers */
+    lua_rawset(L, LUA_REGISTRYINDEX); /* slots */
+    lua_pushlightuserdata(L, (void *)&sb_key_env_mt);
+    lua_createtable(L, 0, 2);
+    lua_pushcfunction(L, sb_env_index);
     lua_setfield(L, -2, "__index");
-    lua_pop(L, 2);
+    lua_pushcfunction(L, sb_env_newindex);
+    lua_setfield(L, -2, "__newindex");
+    lua_rawset(L, LUA_REGISTRYINDEX);
+}
 
-    /* Same random numbers on every evaluation. */
-    lua_getfield(L, env, "math");
-    lua_getfield(L, -1, "randomseed");
-    lua_pushinteger(L, 0);
-    lua_call(L, 1, 0);
-    lua_pop(L, 1);
+void sb_sandbox_push_env(lua_State *L)
+{
+    gp_script_t *s = sb_script(L);
+    int env;
+    lua_createtable(L, 0, 8);
+    env = lua_gettop(L);
+    lua_pushlightuserdata(L, (void *)&sb_key_env_mt);
+    lua_rawget(L, LUA_REGISTRYINDEX);
+    lua_setmetatable(L, env);
+    s->ev->env_touched = 0;
+
+    /* method calls on strings go to an unchanged copy until the script
+       reads `string` */
+    if (s->string_mt_set) {
+        lua_pushliteral(L, "");
+        lua_getmetatable(L, -1);
+        lua_pushlightuserdata(L, (void *)&sb_key_template);
+        lua_rawget(L, LUA_REGISTRYINDEX);
+        lua_getfield(L, -1, "string");
+        lua_setfield(L, -3, "__index");
+        lua_pop(L, 3);
+        s->string_mt_set = 0;
+    }
 
     lua_pushlightuserdata(L, (void *)&sb_key_env);
     lua_pushvalue(L, env);
     lua_rawset(L, LUA_REGISTRYINDEX);
-    lua_pushlightuserdata(L, (void *)&sb_key_loaded);
-    lua_newtable(L);
-    lua_rawset(L, LUA_REGISTRYINDEX);
 
     sb_api_push(L);
-    lua_setfield(L, env, "gpuperf");
+    lua_pushlightuserdata(L, (void *)&sb_key_api_current);
+    lua_insert(L, -2);
+    lua_rawset(L, LUA_REGISTRYINDEX);
 }

@@ -371,7 +371,12 @@ expect_status 2
 expect_err "--smem 0:x:1: LAST"
 gp occupancy --device h200-sxm --threads 0:64:32 --regs 8
 expect_status 2
-expect_err "--threads 0:64:32: expected 1..1048576"
+expect_err "--threads 0:64:32: FIRST: '0' is not a whole number >= 1"
+for t in -32 0 1.5; do
+    gp occupancy --device h200-sxm --threads "$t" --regs 8
+    expect_status 2
+    expect_err "--threads: '$t' is not a whole number >= 1"
+done
 gp occupancy --device h200-sxm --threads 32:2^21:32 --regs 8
 expect_status 2
 expect_err "LAST: 2^21 is above the largest accepted value, 1048576"

@@ -69,10 +69,16 @@ for spec in 'h200-sxm*0' 'h200-sxm*x' 'h200-sxm*65' '*2'; do
     expect_status 2
 done
 gp predict --device 'h200-sxm*0' scripts/seed/two_kernels.lua
-expect_err "'h200-sxm*0': N identical GPUs, 1..64"
+expect_err "'h200-sxm*0': N identical GPUs, a whole number 1..64"
 gp predict --device h200-sxm --gpus 0 scripts/seed/two_kernels.lua
 expect_status 2
-expect_err "--gpus 0: identical GPUs, 1..64"
+expect_err "--gpus 0: identical GPUs, a whole number 1..64"
+gp predict --device h200-sxm --gpus -3 scripts/seed/two_kernels.lua
+expect_status 2
+expect_err "--gpus -3: identical GPUs, a whole number 1..64"
+gp predict --device 'h200-sxm*-1' scripts/seed/two_kernels.lua
+expect_status 2
+expect_err "'h200-sxm*-1': N identical GPUs, a whole number 1..64"
 gp predict --device 'h200-sxm*2' --gpus 3 scripts/seed/two_kernels.lua
 expect_status 2
 expect_err "'h200-sxm*2' and --gpus 3 disagree"

@@ -193,7 +193,10 @@ expect_status 1
 expect_err "-p block: given twice"
 gp sweep --devices h200-sxm scripts/saxpy.lua -j 0
 expect_status 2
-expect_err "-j 0: threads, 1..1024"
+expect_err "-j 0: threads, a whole number 1..1024"
+gp sweep --devices h200-sxm scripts/saxpy.lua -j -1
+expect_status 2
+expect_err "-j -1: threads, a whole number 1..1024"
 gp sweep --devices h200-sxm scripts/saxpy.lua -j lots
 expect_status 2
 expect_err "-j"

@@ -34,6 +34,19 @@ for v in "-vv" "-v -v" "-vvv" "--verbose -v"; do
     expect_status 0
     expect_err "gpuperf: devices: debug: search path 1: "
 done
+case_ "-v, -vv and --verbose after the command's name"
+for v in "-v" "-vv" "--verbose"; do
+    gp predict "$v" --device h200-sxm scripts/saxpy.lua
+    expect_status 0
+    expect_err "gpuperf: devices: info: device h200-sxm: $GP_SOURCE_DIR/devices/h200-sxm.ini"
+    if [ "$v" = "-vv" ]; then expect_err "gpuperf: devices: debug: search path 1: "; fi
+done
+gp devices --json -vv
+expect_status 0
+expect_json_has ".devices[0].id"
+expect_err "gpuperf: devices: debug: search path 1: "
+gp predict --device h200-sxm scripts/saxpy.lua -- -v
+expect_status 2 # after --, -v is an operand (a second script)
 case_ "without -v: no info lines"
 gp predict --device h200-sxm scripts/saxpy.lua
 expect_no_err
@@ -216,5 +229,20 @@ for opt in budget "memory-cap"; do
     line=$(awk -v o="--$opt" '/^\.SH OPTIONS/ { opts = 1 } found { print; exit } opts && index($0, o) { found = 1 }' "$TMP/man.txt")
     case $line in *validate*) ok ;; *) bad "--$opt: '$line' lacks validate" ;; esac
 done
+
+case_ "error locations: the script's path as given, relative or absolute, however long"
+long=a_folder_whose_name_alone_is_longer_than_the_sixty_bytes_lua_keeps
+mkdir -p "$TMP/$long"
+printf 'local n = 1\nlocal m = 2\nerror("line three")\n' >"$TMP/$long/err.lua"
+(cd "$TMP" && "$GPUPERF" predict --device h200-sxm "$long/err.lua") >"$TMP/out" 2>"$TMP/err"
+STATUS=$?
+expect_status 1
+first=$(head -n 1 "$TMP/err")
+[ "$first" = "gpuperf predict: $long/err.lua:3: line three" ] && ok || bad "relative: '$first'"
+gp predict --device h200-sxm "$TMP/$long/err.lua"
+expect_status 1
+first=$(head -n 1 "$TMP/err")
+[ "$first" = "gpuperf predict: $TMP/$long/err.lua:3: line three" ] && ok || bad "absolute: '$first'"
+expect_err "	$TMP/$long/err.lua:3: in main chunk"
 
 finish

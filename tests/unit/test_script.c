@@ -14,8 +14,10 @@
 #include "log.h"
 #include "script.h"
 
-#define SCRIPTS GP_TEST_DATA "/scripts/"
-#define EXAMPLES GP_SOURCE_DIR "/scripts/"
+/* Relative to the repository root, where main() runs the tests: errors name
+   a script by the path it was opened with. */
+#define SCRIPTS "tests/data/scripts/"
+#define EXAMPLES "scripts/"
 
 /* ---------------------------------------------------------------- helpers */
 
@@ -370,7 +372,7 @@ static void test_matmul_bad_n(void **state)
     (void)state;
     h200(&dev);
     run_fail(EXAMPLES "matmul_tiled.lua", NULL, &dev, kv, 1, &err);
-    assert_prefix(err.msg, "matmul_tiled.lua:6: n must be a positive multiple of 16");
+    assert_prefix(err.msg, EXAMPLES "matmul_tiled.lua:6: n must be a positive multiple of 16");
 }
 
 static void test_reduce_example(void **state)
@@ -670,7 +672,7 @@ static void test_param_bad_value(void **state)
     gp_err_t err;
     (void)state;
     run_fail(SCRIPTS "params.lua", NULL, NULL, kv, 1, &err);
-    assert_prefix(err.msg, "params.lua:1: -p n=lots: 'lots': not a number");
+    assert_prefix(err.msg, SCRIPTS "params.lua:1: -p n=lots: 'lots': not a number");
 }
 
 static void test_param_undeclared(void **state)
@@ -715,7 +717,7 @@ static void test_device_absent(void **state)
     gp_err_t err;
     (void)state;
     run_fail(SCRIPTS "device.lua", NULL, NULL, NULL, 0, &err);
-    assert_prefix(err.msg, "device.lua:1: gpuperf.device: no device was given");
+    assert_prefix(err.msg, SCRIPTS "device.lua:1: gpuperf.device: no device was given");
 }
 
 /* ------------------------------------------------------ errors, loading */
@@ -725,7 +727,7 @@ static void test_syntax_error(void **state)
     gp_err_t err;
     (void)state;
     assert_null(gp_script_open(SCRIPTS "syntax_error.lua", NULL, &err));
-    assert_string_equal(err.msg, "syntax_error.lua:4: 'then' expected near 'print'");
+    assert_string_equal(err.msg, SCRIPTS "syntax_error.lua:4: 'then' expected near 'print'");
 }
 
 static void test_runtime_error_traceback(void **state)
@@ -733,11 +735,11 @@ static void test_runtime_error_traceback(void **state)
     gp_err_t err;
     (void)state;
     run_fail(SCRIPTS "runtime_error.lua", NULL, NULL, NULL, 0, &err);
-    assert_string_equal(err.msg, "runtime_error.lua:3: bad value 42\n"
+    assert_string_equal(err.msg, SCRIPTS "runtime_error.lua:3: bad value 42\n"
                                  "stack traceback:\n"
-                                 "\truntime_error.lua:3: in function 'inner'\n"
-                                 "\truntime_error.lua:6: in function 'outer'\n"
-                                 "\truntime_error.lua:8: in main chunk");
+                                 "\t" SCRIPTS "runtime_error.lua:3: in function 'inner'\n"
+                                 "\t" SCRIPTS "runtime_error.lua:6: in function 'outer'\n"
+                                 "\t" SCRIPTS "runtime_error.lua:8: in main chunk");
 }
 
 static void test_missing_file(void **state)
@@ -794,7 +796,7 @@ static void test_require_bytecode(void **state)
 {
     static const char bc[] = "\x1bLJ\x02\x0a";
     static const char main_lua[] = "local m = require(\"mod\")\n";
-    char dir[64], path[128];
+    char dir[64], path[128], expect[256];
     gp_err_t err;
     (void)state;
     make_tmpdir(dir, sizeof dir);
@@ -802,7 +804,54 @@ static void test_require_bytecode(void **state)
     write_file(dir, "mod.lua", bc, sizeof bc - 1);
     snprintf(path, sizeof path, "%s/main.lua", dir);
     run_fail(path, NULL, NULL, NULL, 0, &err);
-    assert_prefix(err.msg, "main.lua:1: require 'mod': mod.lua is precompiled bytecode");
+    snprintf(expect, sizeof expect, "%s:1: require 'mod': mod.lua is precompiled bytecode",
+             path);
+    assert_prefix(err.msg, expect);
+    rm_tree(dir);
+}
+
+/* Errors name the script, and its modules, by the path as given, however
+   long (Lua itself cuts a chunk name past LUA_IDSIZE to "...tail"). */
+static void test_error_paths_whole(void **state)
+{
+    static const char folder[] = "a_folder_whose_name_alone_is_longer_than_lua_keeps_of_a_chunk";
+    static const char *const srcs[][2] = {
+        {"main.lua", "local m = require('mod')\nm.f()\n"},
+        {"mod.lua", "local M = {}\nfunction M.f()\n  error('bad', 1)\nend\nreturn M\n"},
+        {"syn.lua", "local x =\n= 1\n"},
+        {"usesyn.lua", "require('syn')\n"},
+    };
+    char dir[64], sub[256], path[512], expect[1024];
+    gp_err_t err;
+    size_t i;
+    (void)state;
+    make_tmpdir(dir, sizeof dir);
+    snprintf(sub, sizeof sub, "%s/%s", dir, folder);
+    assert_int_equal(mkdir(sub, 0700), 0);
+    for (i = 0; i < GP_ARRAY_LEN(srcs); i++)
+        write_file(sub, srcs[i][0], srcs[i][1], strlen(srcs[i][1]));
+    /* a runtime error in a module: message and traceback */
+    snprintf(path, sizeof path, "%s/main.lua", sub);
+    assert_true(strlen(path) > 80); /* past LUA_IDSIZE */
+    run_fail(path, NULL, NULL, NULL, 0, &err);
+    snprintf(expect, sizeof expect,
+             "%s/mod.lua:3: bad\nstack traceback:\n\t%s/mod.lua:3: in function 'f'\n"
+             "\t%s/main.lua:2: in main chunk",
+             sub, sub, sub);
+    assert_string_equal(err.msg, expect);
+    /* a syntax error in the script, then in a module */
+    snprintf(path, sizeof path, "%s/syn.lua", sub);
+    assert_null(gp_script_open(path, NULL, &err));
+    snprintf(expect, sizeof expect, "%s/syn.lua:2: unexpected symbol near '='", sub);
+    assert_string_equal(err.msg, expect);
+    snprintf(path, sizeof path, "%s/usesyn.lua", sub);
+    run_fail(path, NULL, NULL, NULL, 0, &err);
+    assert_prefix(err.msg, expect);
+    for (i = 0; i < GP_ARRAY_LEN(srcs); i++) {
+        snprintf(path, sizeof path, "%s/%s", sub, srcs[i][0]);
+        assert_int_equal(unlink(path), 0);
+    }
+    assert_int_equal(rmdir(sub), 0);
     rm_tree(dir);
 }
 
@@ -811,7 +860,7 @@ static void test_require_symlink_outside(void **state)
 {
     static const char main_lua[] = "local m = require(\"evil\")\n";
     static const char outside[] = "return 1\n";
-    char dir[64], path[128], target[128];
+    char dir[64], path[128], target[128], expect[256];
     gp_err_t err;
     (void)state;
     make_tmpdir(dir, sizeof dir);
@@ -824,8 +873,9 @@ static void test_require_symlink_outside(void **state)
     assert_int_equal(symlink(target, path), 0);
     snprintf(path, sizeof path, "%s/sub/main.lua", dir);
     run_fail(path, NULL, NULL, NULL, 0, &err);
-    assert_prefix(err.msg, "main.lua:1: require 'evil': evil.lua leads outside the script's "
-                           "folder");
+    snprintf(expect, sizeof expect,
+             "%s:1: require 'evil': evil.lua leads outside the script's folder", path);
+    assert_prefix(err.msg, expect);
     rm_tree(dir);
 }
 
@@ -866,7 +916,7 @@ static void test_default_budget(void **state)
     gp_err_t err;
     (void)state;
     run_fail(SCRIPTS "sb_infinite_loop.lua", NULL, NULL, NULL, 0, &err);
-    assert_prefix(err.msg, "sb_infinite_loop.lua:3: instruction budget of 200000000 exceeded "
+    assert_prefix(err.msg, SCRIPTS "sb_infinite_loop.lua:3: instruction budget of 200000000 exceeded "
                            "(runaway loop?)");
 }
 
@@ -939,9 +989,10 @@ static void test_reeval_identical(void **state)
 static void test_reeval_after_failures(void **state)
 {
     static const char *const fails[] = {"memory", "budget", "error"};
-    static const char *const msgs[] = {"recover.lua: memory cap of 16 MiB exceeded",
-                                       "recover.lua:4: instruction budget of 5000000 exceeded",
-                                       "recover.lua:5: asked to fail"};
+    static const char *const msgs[] = {SCRIPTS "recover.lua: memory cap of 16 MiB exceeded",
+                                       SCRIPTS "recover.lua:4: instruction budget of 5000000 "
+                                               "exceeded",
+                                       SCRIPTS "recover.lua:5: asked to fail"};
     gp_script_opts_t o = opts_of(5000000, 16 << 20);
     gp_workload_t wl;
     gp_script_t *s;
@@ -1220,7 +1271,8 @@ static void test_bad_script(void **state)
     h200(&dev);
     snprintf(path, sizeof path, SCRIPTS "%s", c->script);
     run_fail(path, &o, &dev, NULL, 0, &err);
-    assert_prefix(err.msg, c->expect);
+    snprintf(path, sizeof path, SCRIPTS "%s", c->expect);
+    assert_prefix(err.msg, path);
     if (c->also)
         assert_contains(err.msg, c->also);
     /* everything but the memory cap carries a traceback */
@@ -1258,6 +1310,7 @@ int main(void)
         cmocka_unit_test(test_require_module),
         cmocka_unit_test(test_require_bytecode),
         cmocka_unit_test(test_require_symlink_outside),
+        cmocka_unit_test(test_error_paths_whole),
         cmocka_unit_test(test_sandbox_globals_absent),
         cmocka_unit_test(test_print_to_log),
         cmocka_unit_test(test_default_budget),
@@ -1267,6 +1320,10 @@ int main(void)
     };
     struct CMUnitTest tests[GP_ARRAY_LEN(base) + GP_ARRAY_LEN(bad_cases)];
     size_t i, n = 0;
+    if (chdir(GP_SOURCE_DIR) != 0) { /* SCRIPTS and EXAMPLES are relative to it */
+        perror(GP_SOURCE_DIR);
+        return 1;
+    }
     for (i = 0; i < GP_ARRAY_LEN(base); i++)
         tests[n++] = base[i];
     for (i = 0; i < GP_ARRAY_LEN(bad_cases); i++) {

@@ -66,11 +66,14 @@ static void run_bad(const char *src, const char *prefix, const char *also, uint6
 {
     gp_workload_t wl;
     gp_err_t err;
+    char whole[1024];
+    /* errors name the script by the path it was opened with */
+    snprintf(whole, sizeof whole, "%s/%s", g_dir, prefix);
     assert_int_equal(run_src(src, &wl, &err, budget), -1);
     assert_int_equal(wl.n_cmds, 0);
     assert_null(wl.samples);
-    if (strncmp(err.msg, prefix, strlen(prefix)) != 0)
-        fail_msg("expected \"%s...\", got \"%s\"", prefix, err.msg);
+    if (strncmp(err.msg, whole, strlen(whole)) != 0)
+        fail_msg("expected \"%s...\", got \"%s\"", whole, err.msg);
     if (also)
         assert_contains(err.msg, also);
 }
@@ -263,8 +266,8 @@ static void test_index_bad_values(void **state)
                 "index (an integer from 0), or nil"},
         {"{}", "returned a table for thread"},
         {"error('boom')", "failed for thread (x=0,y=0,z=0,bx=0,by=0,bz=0): "},
-        {"t.nothing + 1", "failed for thread (x=0,y=0,z=0,bx=0,by=0,bz=0): idx.lua:3: attempt "
-                          "to perform arithmetic on field 'nothing' (a nil value)"},
+        {"t.nothing + 1", "/idx.lua:3: attempt to perform arithmetic on field 'nothing' (a nil "
+                          "value)"},
         /* (a tail call: the error's own position is the caller's) */
         {"gpuperf.launch{}", "gpuperf functions other than gpuperf.random cannot be called "
                              "from an index function"},
