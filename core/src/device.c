@@ -99,6 +99,7 @@ static const key_spec_t SCHEMA[] = {
     {"throughput", "f2h_lanes", T_F64, OFF(f2h_lanes), OPT, 0, 65536, "results/clock/SM, float to half (F2FP); 0: not known"},
     {"throughput", "shared_atomic_cycles", T_F64, OFF(shared_atomic_cycles), OPT, 0, 1e5, "SM cycles per warp-wide shared atomic, distinct words; 0: not known"},
     {"throughput", "shared_atomic_conflict_cycles", T_F64, OFF(shared_atomic_conflict_cycles), OPT, 0, 1e5, "SM cycles per further lane on one shared word; 0: not known"},
+    {"throughput", "shared_atomic_inc_cycles", T_F64, OFF(shared_atomic_inc_cycles), OPT, 0, 1e5, "SM cycles per warp-wide shared +1 (ATOMS.POPC.INC), any lanes per address; 0: not known"},
 
     {"memory", "dram_bytes", T_U64, OFF(dram_bytes), REQ, 1, BIG, "bytes"},
     {"memory", "dram_bandwidth_gbps", T_F64, OFF(dram_bandwidth_gbps), REQ, 0.001, 1e6, "GB/s theoretical"},
@@ -121,6 +122,10 @@ static const key_spec_t SCHEMA[] = {
     {"memory", "atomic_same_address_per_cycle", T_F64, OFF(atomic_same_address_per_cycle), OPT, 0, 1e6, "global atomics per SM cycle, GPU-wide, all on one address; 0: not known"},
     {"memory", "atomic_warp_address_per_cycle", T_F64, OFF(atomic_warp_address_per_cycle), OPT, 0, 1e6, "same, one address per warp; 0: not known"},
     {"memory", "atomic_distinct_per_cycle", T_F64, OFF(atomic_distinct_per_cycle), OPT, 0, 1e6, "same, every thread its own address; 0: not known"},
+    {"memory", "atomic_uniform_warps_per_cycle", T_F64, OFF(atomic_uniform_warps_per_cycle), OPT, 0, 1e6, "warp-level global atomics per SM cycle, GPU-wide, grid on one warp-uniform address, int add of a value; 0: not known"},
+    {"memory", "atomic_uniform_inc_warps_per_cycle", T_F64, OFF(atomic_uniform_inc_warps_per_cycle), OPT, 0, 1e6, "same, add of the constant 1; 0: not known"},
+    {"memory", "atomic_uniform_result_warps_per_cycle", T_F64, OFF(atomic_uniform_result_warps_per_cycle), OPT, 0, 1e6, "same, add of 1 with the result used; 0: not known"},
+    {"memory", "atomic_uniform_f32_warps_per_cycle", T_F64, OFF(atomic_uniform_f32_warps_per_cycle), OPT, 0, 1e6, "same, float add; 0: not known"},
 
     {"latency", "fp32_cycles", T_F64, OFF(fp32_cycles), REQ, 0.1, 1e5, "cycles"},
     {"latency", "fp64_cycles", T_F64, OFF(fp64_cycles), OPT, 0, 1e5, "cycles"},

@@ -398,16 +398,17 @@ static double after_l1(double miss2, double hit1)
  * from the scope.
  */
 static void atomic_sharing(const gp_device_t *d, const gp_kernel_t *k, const gp_access_t *a,
-                           double *per_addr, double *grid_addrs)
+                           double *per_addr, double *grid_addrs, int *uniform)
 {
     double w = d->warp_size, elem = a->elem_bytes ? a->elem_bytes : 4;
     double threads = (double)k->total_blocks * (double)k->launch.threads_per_block;
     const gp_lane_sample_t *s = a->sample;
     *per_addr = 1;
     *grid_addrs = GP_MAX(threads, 1.0);
+    *uniform = 0;
     if (s && s->n_warps > 0 && s->lanes > 0 && s->byte_offset) {
         double sum = 0;
-        uint32_t n = 0, i, j, m;
+        uint32_t n = 0, i, j, m, multi = 0;
         for (i = 0; i < s->n_warps; i++) {
             const int64_t *off = s->byte_offset + (size_t)i * s->lanes;
             uint32_t active = 0, distinct = 0;
@@ -423,9 +424,11 @@ static void atomic_sharing(const gp_device_t *d, const gp_kernel_t *k, const gp_
                 sum += (double)active / distinct;
                 n++;
             }
+            multi += distinct > 1;
         }
         if (n)
             *per_addr = sum / n;
+        *uniform = n > 0 && !multi; /* every sampled warp names one address */
         *grid_addrs = GP_MAX(1.0, (double)s->grid_footprint_bytes / elem);
         return;
     }
@@ -434,16 +437,19 @@ static void atomic_sharing(const gp_device_t *d, const gp_kernel_t *k, const gp_
         double touched = kb * (1 - pow(1 - 1 / kb, w));
         *per_addr = w / GP_MAX(touched, 1.0);
         *grid_addrs = kb;
+        *uniform = a->bins == 1;
         return;
     }
     switch (a->atomic_scope) {
     case GP_ATOMIC_SAME:
         *per_addr = w;
         *grid_addrs = 1;
+        *uniform = 1;
         break;
     case GP_ATOMIC_PER_WARP:
         *per_addr = w;
         *grid_addrs = GP_MAX(1.0, threads / w);
+        *uniform = 1;
         break;
     default:
         break;
@@ -462,10 +468,15 @@ static void atomic_sharing(const gp_device_t *d, const gp_kernel_t *k, const gp_
  *    (n / per_addr)^GP_ATOMIC_ADDRESS_SPREAD_EXP times as fast (L2 slices
  *    serve only part of them in parallel).
  */
-static double atomic_gpu_cycles(const gp_device_t *d, double per_addr, double grid_addrs)
+static double atomic_gpu_cycles(const gp_device_t *d, const gp_access_t *a, double per_addr,
+                                double grid_addrs)
 {
     double w = d->warp_size, rd = d->atomic_distinct_per_cycle, rw = d->atomic_warp_address_per_cycle;
     double rs = d->atomic_same_address_per_cycle, lane, conc = 0, spread;
+    /* a float add on one address serialises at its own measured rate (the
+       float uniform-address measurement is one atomic per lane) */
+    if (a->atomic_op == GP_ATOMIC_OP_FADD && d->atomic_uniform_f32_warps_per_cycle > 0 && rs > 0)
+        rs = d->atomic_uniform_f32_warps_per_cycle * w;
     if (!(rd > 0) || !(rs > 0))
         return 0;
     if (!(rw > 0))
@@ -475,6 +486,42 @@ static double atomic_gpu_cycles(const gp_device_t *d, double per_addr, double gr
     spread = GP_MAX(1.0, grid_addrs / per_addr);
     conc = 1 / (rs * pow(spread, GP_ATOMIC_ADDRESS_SPREAD_EXP));
     return w * GP_MAX(lane, conc);
+}
+
+/*
+ * GPU cycles of one aggregated warp atomic: the compiler turned the atomics
+ * of a warp whose active lanes all name one address into one per warp
+ * (gp_mem_rules_t.aggregates_uniform_atomics,
+ * [sources: nvidia-warp-aggregated]). The card's measured warp rate on one address
+ * for what the atomic adds ([memory] atomic_uniform_*_warps_per_cycle; else
+ * one lane's share at the one-address rate, as one RED of one lane is what
+ * reaches the L2), and the same two bounds as atomic_gpu_cycles for a warp
+ * of one lane: n distinct addresses serve (n)^GP_ATOMIC_ADDRESS_SPREAD_EXP
+ * times as fast, never beyond the all-distinct rate. 0: the card has no
+ * rates, or the atomic does not aggregate (a float add: REDUX has no float
+ * form, and the H200's float atomicAdd on a kernel-argument address runs at
+ * the per-lane one-word rate, 0.287 lanes per cycle,
+ * [sources: h200-calibrated] run3 atomic_global f32 rows and the atomic family's
+ * global_same_address row).
+ */
+static double atomic_uniform_gpu_cycles(const gp_device_t *d, const gp_access_t *a,
+                                        double grid_addrs)
+{
+    double rd = d->atomic_distinct_per_cycle, ru;
+    if (!(rd > 0) || !(d->atomic_same_address_per_cycle > 0))
+        return 0;
+    if (a->atomic_op == GP_ATOMIC_OP_FADD)
+        return 0; /* REDUX has no float form: one atomic per lane */
+    /* (a used result, atomic_uniform_result_warps_per_cycle, measures the
+       same rate on the H200: 0.690 against 0.690, run4; the leader's SHFL is
+       the SM's) */
+    if (a->atomic_op == GP_ATOMIC_OP_INC)
+        ru = d->atomic_uniform_inc_warps_per_cycle;
+    else
+        ru = d->atomic_uniform_warps_per_cycle;
+    if (!(ru > 0))
+        ru = d->atomic_same_address_per_cycle;
+    return GP_MAX(1 / rd, 1 / (ru * pow(GP_MAX(1.0, grid_addrs), GP_ATOMIC_ADDRESS_SPREAD_EXP)));
 }
 
 /* Cost of a global, local, texture or constant access (load/store/atomic). */
@@ -653,8 +700,18 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
         gpu = 0;
         if (sp == GP_SPACE_GLOBAL) {
             double per_addr, grid_addrs;
-            atomic_sharing(d, k, a, &per_addr, &grid_addrs);
-            gpu = atomic_gpu_cycles(d, per_addr, grid_addrs);
+            int uniform;
+            atomic_sharing(d, k, a, &per_addr, &grid_addrs, &uniform);
+            if (uniform && r->aggregates_uniform_atomics)
+                gpu = atomic_uniform_gpu_cycles(d, a, grid_addrs);
+            if (gpu > 0 && a->atomic_op == GP_ATOMIC_OP_ADD && d->warp_reduce_lanes > 0) {
+                /* the warp reduce before the one RED (REDUX.SUM on sm_90),
+                   at the card's measured rate and latency */
+                out->pipe_cycles[GP_PIPE_INT] += d->warp_size / d->warp_reduce_lanes;
+                out->latency_cycles += d->warp_reduce_cycles;
+            }
+            if (!(gpu > 0))
+                gpu = atomic_gpu_cycles(d, a, per_addr, grid_addrs);
         }
         if (gpu > 0) {
             /* the measured contention: the GPU's atomic units busy for `gpu`
@@ -761,13 +818,22 @@ static int shared_cost(const gp_device_t *d, const gp_generation_t *g, const gp_
            word another lane of the warp hits adds shared_atomic_conflict_cycles
            [sources: h200-calibrated] run3 atomic_shared rows */
         double per_addr, grid_addrs, colliding;
-        atomic_sharing(d, k, a, &per_addr, &grid_addrs);
+        int uniform;
+        atomic_sharing(d, k, a, &per_addr, &grid_addrs, &uniform);
         colliding = d->warp_size - d->warp_size / GP_MAX(per_addr, 1.0);
         out->pipe_cycles[GP_PIPE_SHARED] =
             d->shared_atomic_cycles + d->shared_atomic_conflict_cycles * colliding;
         out->latency_cycles = 2 * d->shared_memory_cycles +
                               d->shared_atomic_conflict_cycles * colliding;
         out->transactions = 1 + colliding;
+        if (a->atomic_op == GP_ATOMIC_OP_INC && d->shared_atomic_inc_cycles > 0) {
+            /* an increment by a constant, result unused: one ATOMS.POPC.INC
+               adds each address's lane count, flat in the lanes per address
+               ([sources: h200-calibrated] run3 atomic_shared u32_inc1 rows) */
+            out->pipe_cycles[GP_PIPE_SHARED] = d->shared_atomic_inc_cycles;
+            out->latency_cycles = 2 * d->shared_memory_cycles;
+            out->transactions = 1;
+        }
     }
     if (g->issue && g->issue->shared_passes_hold_issue)
         out->pipe_cycles[GP_PIPE_ISSUE] =

@@ -66,6 +66,7 @@ static const char *const sb_space_names[] = {"global", "shared", "local", "const
                                              NULL};
 static const char *const sb_pattern_names[] = {"unit", "stride", "random", "broadcast", NULL};
 static const char *const sb_scope_names[] = {"distinct", "warp", "same", NULL};
+static const char *const sb_atomic_op_names[] = {"add", "inc", "fadd", NULL};
 static const char *const sb_tensor_names[] = {"fp16", "bf16", "tf32", "fp64", "int8", "fp8",
                                               NULL};
 
@@ -85,11 +86,13 @@ enum {
     F_INDEX = 1u << 11,
     F_DEPENDS = 1u << 12,
     F_BINS = 1u << 13,
-    F_RANGE = 1u << 14
+    F_RANGE = 1u << 14,
+    F_UPDATE = 1u << 15
 };
 static const char *const sb_mem_fields[] = {
     "buffer", "bytes", "pattern",   "stride", "offset",  "count", "ilp",   "footprint",
-    "space",  "conflicts", "scope", "index",  "depends", "bins",  "range", NULL};
+    "space",  "conflicts", "scope", "index",  "depends", "bins",  "range", "update",
+    NULL};
 
 #define SB_ACCESS (F_BYTES | F_PATTERN | F_STRIDE | F_OFFSET | F_COUNT | F_ILP | F_INDEX)
 #define SB_GLOBAL (SB_ACCESS | F_BUFFER | F_FOOTPRINT)
@@ -105,7 +108,8 @@ static const struct sb_memctor {
     {"load", "load", -1, SB_GLOBAL | F_SPACE | F_DEPENDS | F_RANGE},
     {"store", "store", -1, SB_GLOBAL | F_SPACE | F_RANGE},
     {"atomic", "atomic", -1,
-     F_BUFFER | F_BYTES | F_COUNT | F_ILP | F_FOOTPRINT | F_SPACE | F_SCOPE | F_INDEX | F_BINS},
+     F_BUFFER | F_BYTES | F_COUNT | F_ILP | F_FOOTPRINT | F_SPACE | F_SCOPE | F_INDEX | F_BINS |
+         F_UPDATE},
     {"async_copy", "async_copy", GP_SPACE_GLOBAL, SB_GLOBAL | F_RANGE},
     {"shared_load", "load", GP_SPACE_SHARED, SB_ACCESS | F_CONFLICTS | F_DEPENDS},
     {"shared_store", "store", GP_SPACE_SHARED, SB_ACCESS | F_CONFLICTS},
@@ -325,6 +329,10 @@ static void sb_mem_check(const sb_ctx_t *c, int t, const sb_opspec_t *spec, gp_o
                     (unsigned long long)buf->bytes);
     }
     lua_settop(L, top);
+    /* what an atomic adds (the constructors refuse the field on other ops) */
+    if (op->kind == GP_OP_ATOMIC && sb_get(L, t, "update"))
+        a->atomic_op = (uint32_t)sb_check_enum(c, v, "update", sb_atomic_op_names);
+    lua_settop(L, top);
     if (sb_get(L, t, "range")) {
         sb_range_check(c, v, t, op, buf);
         info->has_range = 1;
@@ -457,6 +465,10 @@ static void sb_op_fill(lua_State *L, int t, const sb_opspec_t *spec, const gp_op
     if (op->kind == GP_OP_ATOMIC && !has_index && !a->bins) {
         lua_pushstring(L, sb_scope_names[a->atomic_scope]);
         lua_setfield(L, t, "scope");
+    }
+    if (op->kind == GP_OP_ATOMIC) {
+        lua_pushstring(L, sb_atomic_op_names[a->atomic_op]);
+        lua_setfield(L, t, "update");
     }
 }
 

@@ -29,7 +29,11 @@ static const gp_alloc_rules_t ALLOC_90 = {
    set beyond one partition's half is served by the far one. The H200's
    chase sweep shows the step at half the L2: 281 cycles at 4 MiB, 394-437
    at 32 MiB, DRAM at 64 MiB ([sources: h200-calibrated] run3 chase rows). */
-static const gp_mem_rules_t MEM_90 = {GP_SECTORED_MEM_FIELDS, .l2_partitions = 2};
+/* Warp-uniform atomics aggregate as on 8.x (ampere.c; on the H200 an int
+   atomicAdd on a kernel-argument address compiles to REDUX.SUM + one RED
+   per warp). */
+static const gp_mem_rules_t MEM_90 = {GP_SECTORED_MEM_FIELDS, .l2_partitions = 2,
+                                      .aggregates_uniform_atomics = 1};
 
 /* mma.sync on 9.0 keeps the 8.x shapes. Without a measured latency
    ([latency] tensor_cycles) an instruction is taken to wait 32 cycles: an

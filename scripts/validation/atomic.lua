@@ -1,12 +1,13 @@
 -- atomic.lua: atomics (validation/h200/bench/bench_own.cu, atomic family).
 --   global_same, global_warp, global_distinct: 2^22 threads, one
 --     atomicAdd(float, 1) each on one word, on word i/32, or on word i
---     (the result is unused: a reduction, REDG)
+--     (the result is unused: a reduction, REDG). A float add (update = "fadd"):
+--     ptxas does not aggregate it per warp (one REDG.E.ADD.F32 per lane; REDUX has
+--     no float form), so it runs at the per-lane one-word float rate
 --   shared_inc_same, shared_inc_distinct: 1056 blocks of 256, 256 atomicAdd(u32, 1)
 --     per thread on shared word 0 or threadIdx.x (threadIdx.x & mask, mask 0 or
---     255); the compiler combines a warp's increments of one word into one
---     (ATOMS.POPC.INC after a vote and a popcount): one update per word the
---     warp hits, made by the first lane that hits it
+--     255); the compiler emits one ATOMS.POPC.INC per warp (update = "inc"),
+--     flat in the lanes per word (gpuperf-calibrate atomic_shared u32_inc1)
 --   shared_add_same, shared_add_distinct: the same with a run-time increment:
 --     one ATOMS.ADD per lane
 local kind = gpuperf.param("kind", "global_distinct",
@@ -23,7 +24,7 @@ if kind:sub(1, 6) == "global" then
   assert(index, "unknown kind " .. kind)
   gpuperf.launch{
     name = kind, grid = n / 256, block = 256, regs = 8,
-    work = { gpuperf.int(8), gpuperf.atomic{counters, index = index}, gpuperf.branch(1) },
+    work = { gpuperf.int(8), gpuperf.atomic{counters, index = index, update = "fadd"}, gpuperf.branch(1) },
   }
 else
   local add = kind:find("add") ~= nil
@@ -36,11 +37,11 @@ else
     step = { gpuperf.int(1),
              gpuperf.atomic{space = "shared", index = function(t) return t.x % (mask + 1) end} }
   else
-    -- a vote and a popcount, then one ATOMS.POPC.INC per word the warp hits,
-    -- by the first lane that hits it (mask 0: lane 0 alone; 255: every lane)
-    step = { gpuperf.int(1), gpuperf.vote(1), gpuperf.int(1),
-             gpuperf.atomic{space = "shared", index = function(t)
-               if t.lane <= mask then return t.x % (mask + 1) end end} }
+    -- atomicAdd(&s[...], 1u), result unused: one ATOMS.POPC.INC per warp, which
+    -- adds each word's lane count, at a cost flat in the lanes per word
+    step = { gpuperf.int(1),
+             gpuperf.atomic{space = "shared", update = "inc",
+                            index = function(t) return t.x % (mask + 1) end} }
   end
   gpuperf.launch{
     name = kind, grid = 1056, block = 256, regs = add and 11 or 10, smem = 1024,

@@ -166,9 +166,12 @@ static void test_atomic_contention(void **state)
     op.space = GP_SPACE_GLOBAL;
     op.access.elem_bytes = 4;
     op.access.footprint_bytes = 4;
+    /* a float add: one atomic per lane (not aggregated), serialised on one
+       address at the float rate */
+    op.access.atomic_op = GP_ATOMIC_OP_FADD;
     op.access.atomic_scope = GP_ATOMIC_SAME;
     assert_int_equal(cost(&d, g, &op, 8, &c, msg, sizeof msg), 0);
-    assert_true(fabs(c.l2_bytes - 32 / d.atomic_same_address_per_cycle * per_cycle) < 1e-6);
+    assert_true(fabs(c.l2_bytes - 1 / d.atomic_uniform_f32_warps_per_cycle * per_cycle) < 1e-6);
     op.access.atomic_scope = GP_ATOMIC_PER_WARP;
     assert_int_equal(cost(&d, g, &op, 8, &c, msg, sizeof msg), 0);
     assert_true(fabs(c.l2_bytes - 32 / d.atomic_warp_address_per_cycle * per_cycle) < 1e-6);
@@ -181,7 +184,76 @@ static void test_atomic_contention(void **state)
     }
     op.access.bins = 1; /* one bin: the single address */
     assert_int_equal(cost(&d, g, &op, 8, &c, msg, sizeof msg), 0);
-    assert_true(fabs(c.l2_bytes - 32 / d.atomic_same_address_per_cycle * per_cycle) < 1e-6);
+    assert_true(fabs(c.l2_bytes - 1 / d.atomic_uniform_f32_warps_per_cycle * per_cycle) < 1e-6);
+}
+
+/* Integer atomics whose warp names one address aggregate (8.0 on): one
+   atomic per warp at the measured uniform rate, plus the warp reduce for an
+   add of a value; one address per warp spreads to the all-distinct rate. */
+static void test_atomic_uniform(void **state)
+{
+    gp_device_t d;
+    const gp_arch_t *a;
+    const gp_generation_t *g;
+    gp_op_t op = op_of(GP_OP_ATOMIC);
+    gp_op_cost_t c, f;
+    char msg[256];
+    double per_cycle;
+    (void)state;
+    open_dev("h200-sxm", &d, &a, &g);
+    assert_true(g->mem->aggregates_uniform_atomics);
+    assert_true(d.atomic_uniform_warps_per_cycle > 0 && d.atomic_uniform_inc_warps_per_cycle > 0);
+    per_cycle = d.l2_bandwidth_gbps * 1e3 / d.core_clock_mhz;
+    op.space = GP_SPACE_GLOBAL;
+    op.access.elem_bytes = 4;
+    op.access.footprint_bytes = 4;
+    op.access.atomic_scope = GP_ATOMIC_SAME;
+    op.access.atomic_op = GP_ATOMIC_OP_FADD;
+    assert_int_equal(cost(&d, g, &op, 8, &f, msg, sizeof msg), 0);
+    op.access.atomic_op = GP_ATOMIC_OP_ADD;
+    assert_int_equal(cost(&d, g, &op, 8, &c, msg, sizeof msg), 0);
+    assert_true(fabs(c.l2_bytes - 1 / d.atomic_uniform_warps_per_cycle * per_cycle) < 1e-6);
+    assert_true(fabs(c.pipe_cycles[GP_PIPE_INT] - f.pipe_cycles[GP_PIPE_INT] -
+                     d.warp_size / d.warp_reduce_lanes) < 1e-9);
+    assert_true(fabs(c.latency_cycles - f.latency_cycles - d.warp_reduce_cycles) < 1e-9);
+    op.access.atomic_op = GP_ATOMIC_OP_INC;
+    assert_int_equal(cost(&d, g, &op, 8, &c, msg, sizeof msg), 0);
+    assert_true(fabs(c.l2_bytes - 1 / d.atomic_uniform_inc_warps_per_cycle * per_cycle) < 1e-6);
+    assert_true(fabs(c.pipe_cycles[GP_PIPE_INT] - f.pipe_cycles[GP_PIPE_INT]) < 1e-9);
+    op.access.atomic_scope = GP_ATOMIC_PER_WARP; /* one RED per warp, all words distinct */
+    assert_int_equal(cost(&d, g, &op, 8, &c, msg, sizeof msg), 0);
+    assert_true(fabs(c.l2_bytes - 1 / d.atomic_distinct_per_cycle * per_cycle) < 1e-6);
+    op.access.atomic_scope = GP_ATOMIC_DISTINCT; /* not uniform: one per lane */
+    op.access.bins = 1024;
+    assert_int_equal(cost(&d, g, &op, 8, &c, msg, sizeof msg), 0);
+    op.access.atomic_op = GP_ATOMIC_OP_ADD;
+    assert_int_equal(cost(&d, g, &op, 8, &f, msg, sizeof msg), 0);
+    assert_true(fabs(c.l2_bytes - f.l2_bytes) < 1e-9);
+    assert_true(c.l2_bytes > 16 / d.atomic_distinct_per_cycle * per_cycle);
+}
+
+/* A shared increment by a constant (ATOMS.POPC.INC) costs the measured flat
+   cycles whatever the lanes per word. */
+static void test_shared_atomic_inc(void **state)
+{
+    gp_device_t d;
+    const gp_arch_t *a;
+    const gp_generation_t *g;
+    gp_op_t op = op_of(GP_OP_ATOMIC);
+    gp_op_cost_t c;
+    char msg[256];
+    (void)state;
+    open_dev("h200-sxm", &d, &a, &g);
+    assert_true(d.shared_atomic_inc_cycles > 0);
+    op.space = GP_SPACE_SHARED;
+    op.access.elem_bytes = 4;
+    op.access.atomic_op = GP_ATOMIC_OP_INC;
+    op.access.atomic_scope = GP_ATOMIC_SAME;
+    assert_int_equal(cost(&d, g, &op, 8, &c, msg, sizeof msg), 0);
+    assert_true(fabs(c.pipe_cycles[GP_PIPE_SHARED] - d.shared_atomic_inc_cycles) < 1e-9);
+    op.access.atomic_scope = GP_ATOMIC_DISTINCT;
+    assert_int_equal(cost(&d, g, &op, 8, &c, msg, sizeof msg), 0);
+    assert_true(fabs(c.pipe_cycles[GP_PIPE_SHARED] - d.shared_atomic_inc_cycles) < 1e-9);
 }
 
 /* Shared atomics: each lane on a word another lane hits adds the measured
@@ -215,6 +287,8 @@ int main(void)
         cmocka_unit_test(test_barrier_by_warps),
         cmocka_unit_test(test_atomic_contention),
         cmocka_unit_test(test_shared_atomic),
+        cmocka_unit_test(test_atomic_uniform),
+        cmocka_unit_test(test_shared_atomic_inc),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -671,6 +671,32 @@ __global__ void k_gatomic(T *buf, unsigned per_warp, unsigned grid_words, int it
   for (int k = 0; k < iters; ++k) atomicAdd(p, v);
 }
 
+// Global atomics whose address is the same for every lane (warp-uniform: a kernel argument,
+// or one word per block from blockIdx.x, both uniform to ptxas), `iters` times per thread.
+// ptxas (CUDA 9 and later) aggregates atomics on a warp-uniform address per warp
+// [sources: nvidia-warp-aggregated]. MODE 0: an int add of a run-time value, result unused
+// (v is a kernel argument, uniform too, so sm_90 SASS is VOTEU.ANY + POPC (lanes x v) + one
+// REDG per warp; a per-lane value takes a REDUX.SUM instead); MODE 1: `atomicAdd(p, 1u)`, result unused
+// (the add is the active-lane count); MODE 2: `slot = atomicAdd(p, 1u)` with the result
+// used (a queue append: one ATOM per warp if aggregated, each lane's slot from the leader's
+// result plus its rank among the active lanes); MODE 3: a float add of a run-time value
+// (REDUX has no float form). Whether ptxas aggregates MODE 2 and 3 shows in the rates: a
+// warp rate near the per-lane one-word rate (k_gatomic, one address) times 1/32 means one
+// atomic per lane. PER_BLOCK: word blockIdx.x (uniform per block) instead of word 0.
+template <int MODE, bool PER_BLOCK>
+__global__ void k_gatomic_uniform(unsigned *buf, int iters, unsigned v, unsigned *sink) {
+  unsigned *p = PER_BLOCK ? buf + blockIdx.x : buf;
+  unsigned acc = 0;
+#pragma unroll 4
+  for (int k = 0; k < iters; ++k) {
+    if (MODE == 0) atomicAdd(p, v);
+    else if (MODE == 1) atomicAdd(p, 1u);
+    else if (MODE == 2) acc += atomicAdd(p, 1u);
+    else atomicAdd((float *)p, __uint_as_float(v));
+  }
+  if (MODE == 2 && acc == 0xfffffffeu) sink[0] = acc;  // never true: keeps the results used
+}
+
 // One thread: fp32 global atomics whose operand is the previous atomic's result
 // (ATOM.E.ADD.F32.FTZ.RN.STRONG.GPU, a round trip to the L2).
 __global__ void k_atomic_chain_f32(float *word, int hops, float *sink, long long *cycles) {
@@ -1436,6 +1462,64 @@ static void measure_atomics(Ctx &c, const Measured &m, Ext &x) {
   x.key("atomic_distinct_per_cycle", distinct[0], 2,
         fmt("int atomicAdd, every thread its own word, GPU total; float: %.2f", distinct[1]));
 
+  // Warp-uniform addresses (k_gatomic_uniform): rates in warp-level atomic instructions per
+  // SM clock for the whole GPU, the grid on one word and one word per block.
+  {
+    int per_sm_u = 0;
+    CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm_u, k_gatomic_uniform<2, false>,
+                                                     bs, 0));
+    const int grid_u = per_sm_u * sms;
+    const double warps = (double)grid_u * bs / 32;
+    const char *names[4] = {"u32_add_uniform", "u32_inc1_uniform", "u32_inc1_result_uniform",
+                            "f32_add_uniform"};
+    double uni[4] = {0, 0, 0, 0};
+    for (int mode = 0; mode < 4; ++mode)
+      for (int pb = 0; pb < 2; ++pb) {
+        CK(cudaMemset(buf, 0, words * 4));
+        const unsigned v = mode == 3 ? 0x3f800000u : 3u;  // 1.0f or 3
+        auto launch = [&](int it) {
+          unsigned *b = (unsigned *)buf, *sk = (unsigned *)c.d_sink;
+          switch (mode * 2 + pb) {
+            case 0: k_gatomic_uniform<0, false><<<grid_u, bs, 0, c.s>>>(b, it, v, sk); break;
+            case 1: k_gatomic_uniform<0, true><<<grid_u, bs, 0, c.s>>>(b, it, v, sk); break;
+            case 2: k_gatomic_uniform<1, false><<<grid_u, bs, 0, c.s>>>(b, it, v, sk); break;
+            case 3: k_gatomic_uniform<1, true><<<grid_u, bs, 0, c.s>>>(b, it, v, sk); break;
+            case 4: k_gatomic_uniform<2, false><<<grid_u, bs, 0, c.s>>>(b, it, v, sk); break;
+            case 5: k_gatomic_uniform<2, true><<<grid_u, bs, 0, c.s>>>(b, it, v, sk); break;
+            case 6: k_gatomic_uniform<3, false><<<grid_u, bs, 0, c.s>>>(b, it, v, sk); break;
+            default: k_gatomic_uniform<3, true><<<grid_u, bs, 0, c.s>>>(b, it, v, sk); break;
+          }
+        };
+        int it = 2;
+        double t1 = time_ms(c, 3, [&] { launch(it); });
+        while (t1 < 0.5 && it < (1 << 16)) {
+          it *= 2;
+          t1 = time_ms(c, 3, [&] { launch(it); });
+        }
+        double t2 = time_ms(c, 3, [&] { launch(2 * it); });
+        double dt = std::max(t2 - t1, 1e-6);
+        double wrate = warps * it / (dt * 1e-3) / hz;  // warp instructions per SM clock, GPU
+        double addrs = pb ? grid_u : 1;
+        x.raw.row("atomic_global", names[mode], "addresses_per_warp", 1, "addresses_per_grid",
+                  addrs, "warp_atomics_per_cycle", wrate, "warp atomics/SM-cycle (GPU)");
+        x.raw.row("atomic_global", names[mode], "addresses_per_warp", 1, "addresses_per_grid",
+                  addrs, "atomics_per_cycle", wrate * 32, "lane atomics/SM-cycle (GPU)");
+        if (!pb) uni[mode] = wrate;
+      }
+    fprintf(stderr, "  warp-uniform global atomics, warp instructions per SM clock (one word): "
+            "add %.3f, +1 %.3f, +1 with result %.3f, f32 %.3f\n", uni[0], uni[1], uni[2],
+            uni[3]);
+    x.key("atomic_uniform_warps_per_cycle", uni[0], 3,
+          "int atomicAdd of a value, whole grid on one word given as a kernel argument, result "
+          "unused (one RED per warp): warp instructions, GPU total");
+    x.key("atomic_uniform_inc_warps_per_cycle", uni[1], 3,
+          "as above with atomicAdd(p, 1), result unused");
+    x.key("atomic_uniform_result_warps_per_cycle", uni[2], 3,
+          "as above with slot = atomicAdd(p, 1), result used (a queue append)");
+    x.key("atomic_uniform_f32_warps_per_cycle", uni[3], 3,
+          "float atomicAdd of a value, whole grid on one word, result unused");
+  }
+
   // Latency of one uncontended float atomic (the int one is atomic_cycles).
   CK(cudaMemset(buf, 0, 256));
   std::vector<double> v;
@@ -1513,6 +1597,12 @@ static void measure_smem_atomics(Ctx &c, Ext &x) {
         fmt("slope per colliding lane of the above (+1 as ATOMS.POPC.INC: %.2f, f32: %.2f)",
             slope(cyc[1]),
             slope(cyc[2])));
+  // +1 with the result unused (ATOMS.POPC.INC): flat in the lanes per address, so the
+  // median over the six 256-bin points.
+  std::vector<double> inc(cyc[1], cyc[1] + 6);
+  x.key("shared_atomic_inc_cycles", median(inc), 2,
+        "int atomicAdd(p, 1), result unused (ATOMS.POPC.INC), SM cycles per warp instruction, "
+        "median over 1..32 lanes per address");
 }
 
 // Dependent-issue latency and ILP throughput of one class: raw rows and two keys;

@@ -200,6 +200,19 @@ typedef struct gp_device {
     double tlb_miss_cycles;
     uint64_t tlb_reach_bytes;
 
+    /* [memory], added within ABI 2 (the reserved space, then growing at the
+       end): warp-level global atomics the whole GPU completes per SM cycle
+       when the whole grid adds to one word whose address is warp-uniform
+       (a kernel argument), by what the lanes add: an int value (result
+       unused), the constant 1 (result unused), the constant 1 with the
+       result used (a queue append), a float value; 0: not known */
+    double atomic_uniform_warps_per_cycle, atomic_uniform_inc_warps_per_cycle,
+        atomic_uniform_result_warps_per_cycle, atomic_uniform_f32_warps_per_cycle;
+    /* [throughput]: SM cycles per warp-wide shared-memory increment by a
+       constant with the result unused (one ATOMS.POPC.INC on sm_90), whatever
+       the lanes per address; 0: not known */
+    double shared_atomic_inc_cycles;
+
     uint64_t reserved[4];
 } gp_device_t;
 
@@ -298,6 +311,13 @@ typedef enum gp_atomic_scope {
     GP_ATOMIC_SAME          /* every thread of the grid one address */
 } gp_atomic_scope_t;
 
+/* What an atomic adds (gp_access_t.atomic_op). */
+typedef enum gp_atomic_op {
+    GP_ATOMIC_OP_ADD = 0, /* an integer add of a run-time value (atomicAdd(p, v)) */
+    GP_ATOMIC_OP_INC,     /* an integer add of a constant (atomicAdd(p, 1)) */
+    GP_ATOMIC_OP_FADD     /* a floating-point add */
+} gp_atomic_op_t;
+
 /* Tensor-core operand types. */
 typedef enum gp_tensor_type {
     GP_TENSOR_FP16 = 0,
@@ -348,7 +368,8 @@ typedef struct gp_access {
     uint32_t depends;        /* 1: the address comes from the previous load's value */
     uint64_t bins;           /* atomics: distinct addresses used uniformly; 0: from pattern */
     const gp_lane_sample_t *sample; /* addresses from an index function; NULL: pattern */
-    uint32_t reserved[2];
+    uint32_t atomic_op;      /* atomics: gp_atomic_op_t (taken from the reserved space) */
+    uint32_t reserved[1];
 } gp_access_t;
 
 /*
@@ -637,7 +658,12 @@ typedef struct gp_mem_rules {
        beyond one partition's share is served from the far one, at the
        device's l2_random_cycles); 0 or 1: one uniform L2 */
     uint32_t l2_partitions;
-    uint32_t reserved[9];
+    /* 1: the compiler turns the atomics of a warp whose active lanes all name
+       one global address into one atomic per warp (integer add of a value:
+       a warp reduce, then one RED; a constant: a vote and a population
+       count; the leader's result shared when it is used); 0: one per lane */
+    uint32_t aggregates_uniform_atomics;
+    uint32_t reserved[8];
 } gp_mem_rules_t;
 
 /* How warps issue, for the issue-pipe cost of every instruction. */
