@@ -77,7 +77,8 @@ typedef struct fit_search {
     double (*cost)(double, void *, int *);
     void *ud;
     double best_x, best_cost;
-    int stop;
+    double first;            /* the first cost evaluated */
+    int n, differ, stop;
 } fit_search_t;
 
 /* Cost at scale point x, keeping the best (NaN counts as +inf). */
@@ -86,6 +87,10 @@ static double eval_at(fit_search_t *s, double x)
     double f = s->stop ? INFINITY : s->cost(from_scale(s->c, x), s->ud, &s->stop);
     if (isnan(f))
         f = INFINITY;
+    if (s->n++ == 0)
+        s->first = f;
+    else if (f != s->first)
+        s->differ = 1;
     if (f < s->best_cost || (f == s->best_cost && x < s->best_x)) {
         s->best_cost = f;
         s->best_x = x;
@@ -94,10 +99,10 @@ static double eval_at(fit_search_t *s, double x)
 }
 
 int gp_fit_search(const gp_fit_const_t *c, double (*cost)(double value, void *ud, int *stop),
-                  void *ud, double *best, double *best_cost)
+                  void *ud, double *best, double *best_cost, int *flat)
 {
     const double r = (sqrt(5.0) - 1) / 2; /* 0.618... */
-    fit_search_t s = {c, cost, ud, NAN, INFINITY, 0};
+    fit_search_t s = {c, cost, ud, NAN, INFINITY, NAN, 0, 0, 0};
     double lo = to_scale(c, c->lo), hi = to_scale(c, c->hi);
     double step = (hi - lo) / (GP_FIT_GRID_POINTS - 1), a, b, x1, x2, f1, f2;
     int i, k = 0;
@@ -133,7 +138,8 @@ int gp_fit_search(const gp_fit_const_t *c, double (*cost)(double value, void *ud
     }
     if (s.stop)
         return -1;
-    *best = from_scale(c, s.best_x);
+    *flat = !s.differ;
+    *best = *flat ? c->shipped : from_scale(c, s.best_x);
     *best_cost = s.best_cost;
     return 0;
 }

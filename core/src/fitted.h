@@ -56,15 +56,18 @@ int gp_fit_uses_family(const gp_fit_const_t *c, const char *family);
  *     log(value) when log_scale), the lowest cost first in range order;
  *  2. a golden-section search of GP_FIT_GOLDEN_EVALS evaluations between
  *     the grid neighbours of that point (in the same scale);
- *  3. the best value evaluated in 1 and 2 (the lower one on a tie).
+ *  3. the best value evaluated in 1 and 2 (the lower one on a tie);
+ *  4. when every evaluated cost is the same (the rows do not depend on the
+ *     constant, so they cannot set it), *flat is 1 and *best the shipped
+ *     value.
  * GP_FIT_GRID_POINTS + GP_FIT_GOLDEN_EVALS evaluations of cost in all. cost
  * returns a number (NaN or +inf count as worst) and may set *stop to end
- * the search (then the function returns -1). Returns 0 with *best and
- * *best_cost.
+ * the search (then the function returns -1). Returns 0 with *best,
+ * *best_cost and *flat.
  */
 #define GP_FIT_GRID_POINTS 9
 #define GP_FIT_GOLDEN_EVALS 14
 int gp_fit_search(const gp_fit_const_t *c, double (*cost)(double value, void *ud, int *stop),
-                  void *ud, double *best, double *best_cost);
+                  void *ud, double *best, double *best_cost, int *flat);
 
 #endif /* GP_FITTED_H */
