@@ -42,6 +42,7 @@ typedef struct vopts {
     double min_within;
     int check_order;
     int max_order_errors;
+    int lofo;              /* --leave-one-family-out */
     gp_score_opts_t score;
     const char *sets[MAX_TABLES];
     int n_sets;
@@ -570,6 +571,181 @@ static int gates(const vtab_t *v, const vopts_t *o)
     return bad;
 }
 
+/* ------------------------------------------------------------ leave one family out */
+
+/* "0.3", "4..64 (log)" and the like. */
+static void lofo_range(const gp_lofo_const_t *c, char *out, size_t size)
+{
+    snprintf(out, size, "%g..%g%s", c->lo, c->hi, c->log_scale ? " (log)" : "");
+}
+
+/* The text report of a leave-one-family-out run. */
+static void lofo_text(const vtab_t *v, const gp_lofo_t *l)
+{
+    static const char *const chead[] = {"constant", "shipped", "range", "set from",
+                                        "rows", "refit on all"};
+    static const char *const fhead[] = {"family", "rows", "shipped", "left out", "change",
+                                        "constants without the family"};
+    const gp_lofo_family_t *all = gp_lofo_overall(l);
+    size_t i, c, nc = gp_lofo_const_count(l);
+    unsigned kept = 0;
+    ttab_t t;
+    printf("leave one family out: %s (%s)\n\n", v->set, v->path);
+    printf("row-fitted constants (constants.h; each refitted by its rule: the value in its\n"
+           "range with the least mean absolute percentage error over the rows of the\n"
+           "families it was set from: a grid over the range, then golden section, %d\n"
+           "predictions of those rows per fit):\n",
+           GP_LOFO_EVALS);
+    memset(&t, 0, sizeof t);
+    t.ncols = 6;
+    for (c = 0; c < 6; c++) {
+        t.head[c] = chead[c];
+        t.right[c] = c == 1 || c == 4 || c == 5;
+    }
+    for (i = 0; i < nc; i++) {
+        const gp_lofo_const_t *k = gp_lofo_const(l, i);
+        const char *cells[MAX_CELLS];
+        char sh[32], rg[64], nr[32], ra[32];
+        snprintf(sh, sizeof sh, "%g", k->shipped);
+        lofo_range(k, rg, sizeof rg);
+        snprintf(nr, sizeof nr, "%u", k->fit_rows);
+        snprintf(ra, sizeof ra, !k->fit_rows ? "-" : k->refit_all_flat ? "flat" : "%.3g",
+                 k->refit_all);
+        cells[0] = k->name;
+        cells[1] = sh;
+        cells[2] = rg;
+        cells[3] = k->families;
+        cells[4] = nr;
+        cells[5] = ra;
+        ttab_add(&t, cells);
+    }
+    ttab_print(&t, "  ");
+    ttab_free(&t);
+
+    printf("\nper family left out (independent rows, mean absolute percentage error with\n"
+           "the shipped constants and with those refitted without the family):\n");
+    memset(&t, 0, sizeof t);
+    t.ncols = 6;
+    for (c = 0; c < 6; c++) {
+        t.head[c] = fhead[c];
+        t.right[c] = c >= 1 && c <= 4;
+        t.cap[c] = c == 5 ? 60 : 0;
+    }
+    for (i = 0; i < gp_lofo_family_count(l); i++) {
+        const gp_lofo_family_t *f = gp_lofo_family(l, i);
+        const char *cells[MAX_CELLS];
+        char nr[32], ms[32], ml[32], ch[32], vals[1024];
+        size_t len = 0;
+        snprintf(nr, sizeof nr, "%u", f->predicted);
+        snprintf(ms, sizeof ms, "%.1f%%", f->mape_shipped_pct);
+        snprintf(ml, sizeof ml, "%.1f%%", f->mape_lofo_pct);
+        snprintf(ch, sizeof ch, f->refitted ? "%+.1f" : "0", f->mape_lofo_pct - f->mape_shipped_pct);
+        vals[0] = '\0';
+        for (c = 0; c < nc && f->how[c] == GP_LOFO_SHIPPED; c++)
+            ;
+        if (c == nc) {
+            snprintf(vals, sizeof vals, "shipped (none set from it)");
+            kept++;
+        }
+        for (c = 0; c < nc; c++) {
+            int w;
+            if (f->how[c] == GP_LOFO_SHIPPED)
+                continue;
+            if (f->how[c] == GP_LOFO_FLAT)
+                w = snprintf(vals + len, sizeof vals - len, "%s%s flat on %u rows: shipped",
+                             len ? "; " : "", gp_lofo_const(l, c)->name, f->fit_rows[c]);
+            else
+                w = snprintf(vals + len, sizeof vals - len, "%s%s=%.3g (%u rows%s)",
+                             len ? "; " : "", gp_lofo_const(l, c)->name, f->values[c],
+                             f->fit_rows[c],
+                             f->how[c] == GP_LOFO_REFIT_OTHERS ? " of every other family" : "");
+            if (w > 0 && (size_t)w < sizeof vals - len)
+                len += (size_t)w;
+        }
+        cells[0] = f->family;
+        cells[1] = nr;
+        cells[2] = ms;
+        cells[3] = ml;
+        cells[4] = ch;
+        cells[5] = vals;
+        ttab_add(&t, cells);
+    }
+    ttab_print(&t, "  ");
+    ttab_free(&t);
+    printf("\noverall: %u rows, %u predicted, mean absolute error %.1f%% shipped, %.1f%% with "
+           "each family left out; %u and %u within 2x\n",
+           all->rows, all->predicted, all->mape_shipped_pct, all->mape_lofo_pct,
+           all->within_2x_shipped, all->within_2x_lofo);
+    printf("%u families no constant was set from keep the shipped constants: their numbers\n"
+           "are identical by construction. A constant whose only family is left out is\n"
+           "refitted on every other family's rows; one whose fitting rows give the same\n"
+           "error at every value tried (flat) cannot be set by them and stays shipped.\n",
+           kept);
+}
+
+/* A family's leave-one-family-out figures as JSON. */
+static cJSON *lofo_family_json(const gp_lofo_t *l, const gp_lofo_family_t *f)
+{
+    static const char *const how[] = {"shipped", "refit", "refit_on_other_families", "flat"};
+    cJSON *j = cJSON_CreateObject(), *cs;
+    size_t c;
+    if (f->family)
+        cJSON_AddStringToObject(j, "family", f->family);
+    cJSON_AddNumberToObject(j, "rows", f->rows);
+    cJSON_AddNumberToObject(j, "predicted", f->predicted);
+    cJSON_AddNumberToObject(j, "mape_shipped_pct", f->mape_shipped_pct);
+    cJSON_AddNumberToObject(j, "mape_left_out_pct", f->mape_lofo_pct);
+    cJSON_AddNumberToObject(j, "within_2x_shipped", f->within_2x_shipped);
+    cJSON_AddNumberToObject(j, "within_2x_left_out", f->within_2x_lofo);
+    if (!f->values)
+        return j;
+    cJSON_AddBoolToObject(j, "refitted", f->refitted);
+    cs = cJSON_AddObjectToObject(j, "constants");
+    for (c = 0; c < gp_lofo_const_count(l); c++) {
+        cJSON *k = cJSON_CreateObject();
+        cJSON_AddNumberToObject(k, "value", f->values[c]);
+        cJSON_AddStringToObject(k, "how", how[f->how[c]]);
+        cJSON_AddNumberToObject(k, "fit_rows", f->fit_rows[c]);
+        cJSON_AddItemToObject(cs, gp_lofo_const(l, c)->name, k);
+    }
+    return j;
+}
+
+/* The leave-one-family-out report as JSON. */
+static cJSON *lofo_json(const vtab_t *v, const gp_lofo_t *l)
+{
+    cJSON *doc = cJSON_CreateObject(), *cs, *fs;
+    size_t i;
+    cJSON_AddStringToObject(doc, "table", v->path);
+    cJSON_AddStringToObject(doc, "set", v->set);
+    cJSON_AddStringToObject(doc, "report", "leave_one_family_out");
+    cJSON_AddNumberToObject(doc, "evaluations_per_fit", GP_LOFO_EVALS);
+    cs = cJSON_AddArrayToObject(doc, "constants");
+    for (i = 0; i < gp_lofo_const_count(l); i++) {
+        const gp_lofo_const_t *k = gp_lofo_const(l, i);
+        cJSON *j = cJSON_CreateObject();
+        cJSON_AddStringToObject(j, "name", k->name);
+        cJSON_AddNumberToObject(j, "shipped", k->shipped);
+        cJSON_AddNumberToObject(j, "lo", k->lo);
+        cJSON_AddNumberToObject(j, "hi", k->hi);
+        cJSON_AddBoolToObject(j, "log_scale", k->log_scale);
+        cJSON_AddStringToObject(j, "families", k->families);
+        cJSON_AddStringToObject(j, "rows", k->rows);
+        cJSON_AddNumberToObject(j, "fit_rows", k->fit_rows);
+        if (k->fit_rows)
+            cJSON_AddNumberToObject(j, "refit_all", k->refit_all);
+        else
+            cJSON_AddNullToObject(j, "refit_all");
+        cJSON_AddBoolToObject(j, "refit_all_flat", k->refit_all_flat);
+        cJSON_AddItemToArray(cs, j);
+    }
+    fs = cJSON_AddArrayToObject(doc, "families");
+    for (i = 0; i < gp_lofo_family_count(l); i++)
+        cJSON_AddItemToArray(fs, lofo_family_json(l, gp_lofo_family(l, i)));
+    cJSON_AddItemToObject(doc, "overall", lofo_family_json(l, gp_lofo_overall(l)));
+    return doc;
+}
+
 /* ------------------------------------------------------------ command */
 
 /* Parse a number option >= 0; -1 after reporting. */
@@ -606,6 +782,7 @@ static int parse(int argc, char **argv, vopts_t *o, int *first)
         {"set", required_argument, 0, 'S'},
         {"budget", required_argument, 0, 'b'},
         {"memory-cap", required_argument, 0, 'M'},
+        {"leave-one-family-out", no_argument, 0, 'L'},
         {0, 0, 0, 0}};
     double v;
     int c;
@@ -617,6 +794,7 @@ static int parse(int argc, char **argv, vopts_t *o, int *first)
         switch (c) {
         case 'j': o->json = 1; break;
         case 'o': o->check_order = 1; break;
+        case 'L': o->lofo = 1; break;
         case 'f': o->score.family = optarg; break;
         case 's': o->score.source = optarg; break;
         case 'S':
@@ -697,6 +875,12 @@ static int parse(int argc, char **argv, vopts_t *o, int *first)
     if (o->n_sets > argc - optind)
         return fail(EXIT_USAGE, "%d --set labels for %d tables: give one per table, in order",
                     o->n_sets, argc - optind);
+    if (o->lofo && (o->max_mape >= 0 || o->max_ratio >= 0 || o->min_within_2x >= 0 ||
+                    o->within_factor > 0 || o->check_order))
+        return fail(EXIT_USAGE, "--leave-one-family-out reports how much each family's "
+                    "rows owe to the constants fitted on them; the thresholds (--max-mape, "
+                    "--max-ratio, --min-within-2x, --min-within, --check-order) apply to the "
+                    "ordinary report: run them without --leave-one-family-out");
     *first = optind;
     return 0;
 }
@@ -747,7 +931,29 @@ int gp_cmd_validate(int argc, char **argv)
         for (r = 0; r < gp_score_count(v->s); r++)
             if (!gp_score_row(v->s, r)->ok)
                 rc = fail(EXIT_FAIL, "%s", gp_score_row(v->s, r)->error);
-        if (o.json) {
+        if (o.lofo) {
+            gp_lofo_t *l;
+            cJSON *doc;
+            if (gp_lofo_run(v->t, &o.score, &l, &err)) {
+                rc = fail(EXIT_FAIL, "%s", err.msg);
+                goto out;
+            }
+            if (!o.json) {
+                printf("%s", i ? "\n" : "");
+                lofo_text(v, l);
+                gp_lofo_free(l);
+                continue;
+            }
+            doc = lofo_json(v, l);
+            gp_lofo_free(l);
+            if (all)
+                cJSON_AddItemToArray(cJSON_GetObjectItem(all, "tables")
+                                         ? cJSON_GetObjectItem(all, "tables")
+                                         : cJSON_AddArrayToObject(all, "tables"),
+                                     doc);
+            else
+                all = doc;
+        } else if (o.json) {
             cJSON *doc = table_json(v, &o);
             if (all)
                 cJSON_AddItemToArray(cJSON_GetObjectItem(all, "tables")
@@ -766,7 +972,7 @@ int gp_cmd_validate(int argc, char **argv)
                 speedups_text(v, &o);
         }
     }
-    if (!o.json && n > 1) {
+    if (!o.json && n > 1 && !o.lofo) {
         int w = 0;
         for (i = 0; i < n; i++)
             w = GP_MAX_INT(w, (int)strlen(tabs[i].set));
@@ -802,7 +1008,9 @@ void gp_help_validate(FILE *out)
             "                        [--min-within FACTOR:FRAC] [--check-order]\n"
             "                        [--max-order-errors N] [--order-tolerance PCT]\n"
             "                        [--family F] [--source TEXT] [--budget N]\n"
-            "                        [--memory-cap MIB]\n\n"
+            "                        [--memory-cap MIB]\n"
+            "       gpuperf validate --leave-one-family-out TABLE.csv [--json] [--family F]\n"
+            "                        [--source TEXT]\n\n"
             "Predicts every row of one or more validation tables and compares it with the\n"
             "measured figure: per row the device, what was measured, the measured and\n"
             "predicted microseconds, the error and what bounds the kernel; then the mean\n"
@@ -853,11 +1061,30 @@ void gp_help_validate(FILE *out)
             "  --family F           only the rows of family F\n"
             "  --source TEXT        only the rows whose source column contains TEXT\n"
             "  --budget N, --memory-cap MIB   limits of each row's script, as for predict\n\n"
+            "Leave one family out (--leave-one-family-out): a few model constants were set\n"
+            "from rows of the H200 calibration table (core/src/constants.h names the\n"
+            "families). How much does the model owe them? For each family F of a times\n"
+            "table, every constant set from F is refitted without F (the value in its\n"
+            "range with the least mean absolute error over the rows of its other families;\n"
+            "every other family's rows when F was its only one), the other constants keep\n"
+            "their shipped values, and F's rows are predicted again. Per family: rows,\n"
+            "error with the shipped constants, error with F left out, the refitted values;\n"
+            "then the constants (shipped value, range, families, the value refitted on all\n"
+            "of them) and every row together. Families no constant was set from are\n"
+            "predicted with the shipped constants, so their numbers are identical. A\n"
+            "constant whose fitting rows give the same error at every value tried is\n"
+            "'flat': those rows cannot set it, and it stays shipped. The refitted values\n"
+            "live only inside the run; nothing else (device files, scripts) can change\n"
+            "these constants. Each fit predicts its rows %d times; the thresholds do not\n"
+            "apply (run them without it). Independent rows only; --family F leaves out F\n"
+            "alone; --json: {constants, families, overall}.\n\n"
             "Exit status: 0; 1 when a threshold fails or a row cannot be predicted (the row\n"
             "is reported and the others still run); 2 for a bad command line.\n\n"
             "examples:\n"
             "  gpuperf validate validation/h200/calibration.csv --max-mape 5 --max-ratio 2\n"
             "  gpuperf validate validation/published/*.csv --min-within 1.5:0.9\n"
             "  gpuperf validate validation/cross-generation.csv --check-order\n"
-            "  gpuperf validate my-gpu.csv --family stream --check-order --json\n");
+            "  gpuperf validate my-gpu.csv --family stream --check-order --json\n"
+            "  gpuperf validate --leave-one-family-out validation/h200/calibration.csv\n",
+            GP_LOFO_EVALS);
 }

@@ -23,6 +23,7 @@
 #include "arch.h"
 #include "blockcost.h"
 #include "constants.h"
+#include "fitted.h"
 #include "opcost.h"
 #include "util.h"
 
@@ -161,7 +162,7 @@ static double loop_mlp_depth(const walk_ctx_t *cx, const seg_sum_t *body, double
         depth = GP_MIN(depth, floor((regs - GP_MLP_BASE_REGS) / body->load_regs));
     if (miss > 0 && cx->occ->max_warps > 0) {
         double inflight = (double)cx->occ->max_warps * cx->dev->warp_size *
-                          GP_MLP_INFLIGHT_BYTES_PER_THREAD;
+                          gp_fit_value(GP_FIT_MLP_INFLIGHT_BYTES_PER_THREAD);
         double warps = GP_MAX((double)cx->res->warps_sm, (double)cx->occ->warps_per_block);
         depth = GP_MIN(depth, inflight / (GP_MAX(warps, 1.0) * miss));
     }
@@ -320,7 +321,7 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
 static double block_retire_factor(const gp_occupancy_t *occ, double blocks)
 {
     double share = occ->max_warps ? (double)occ->warps_per_block / occ->max_warps : 0;
-    return 1.0 + GP_BLOCK_RETIRE_SKEW * share * (blocks - 1) / blocks;
+    return 1.0 + gp_fit_value(GP_FIT_BLOCK_RETIRE_SKEW) * share * (blocks - 1) / blocks;
 }
 
 /* 1 when every sum of the walk is a finite number. */

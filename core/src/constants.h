@@ -7,6 +7,11 @@
 #ifndef GP_CONSTANTS_H
 #define GP_CONSTANTS_H
 
+/* A constant set from calibration rows (its comment says which) is also
+   registered in fitted.c with its search range and families, and the model
+   reads it through gp_fit_value(): `gpuperf validate --leave-one-family-out`
+   refits it without each family in turn. The value stays here. */
+
 /* Block cost (blockcost.c) ------------------------------------------------ */
 
 /* Exponent of the smooth maximum between latency and pipe throughput: pipes

@@ -11,6 +11,7 @@
 
 #include "validate.h"
 
+#include "fitted.h"
 #include "paths.h"
 #include "util.h"
 #include "workload.h"
@@ -724,4 +725,314 @@ GP_API int gp_score_order_error(const gp_score_t *s, size_t i, size_t *faster_me
     *faster_measured = s->pairs[i].fast;
     *slower_measured = s->pairs[i].slow;
     return 0;
+}
+
+/* ------------------------------------------------------------ leave one family out */
+
+_Static_assert(GP_LOFO_EVALS == GP_FIT_GRID_POINTS + GP_FIT_GOLDEN_EVALS,
+               "GP_LOFO_EVALS is the fitting rule's evaluations");
+
+struct gp_lofo {
+    gp_lofo_const_t c[GP_FIT_COUNT];
+    gp_lofo_family_t *fams;
+    size_t n_fams;
+    double *values;          /* n_fams x GP_FIT_COUNT */
+    gp_lofo_how_t *how;
+    unsigned *fit_rows;
+    gp_lofo_family_t overall;
+};
+
+/* What a fit and a prediction need. */
+typedef struct lofo_ctx {
+    const gp_table_t *t;
+    gp_score_opts_t o;
+    size_t *rows;            /* indexes into t->rows of the rows in play */
+    double *shipped_err;     /* per row of t: error_pct with the shipped constants */
+    double *lofo_err;        /* per row of t: error_pct with its family left out */
+    unsigned char *ok;       /* per row of t: predicted with the shipped constants */
+    unsigned char *lofo_ok;  /* per row of t: predicted with its family left out */
+    gp_fit_id_t id;          /* the constant a cost evaluation sets */
+    const size_t *fit;       /* the rows a fit evaluates */
+    size_t n_fit;
+} lofo_ctx_t;
+
+/* Predict row i of t with the constants in force: 0 and its error, or -1. */
+static int lofo_predict(const lofo_ctx_t *x, size_t i, double *err_pct)
+{
+    gp_score_row_t s;
+    memset(&s, 0, sizeof s);
+    s.row = x->t->rows[i];
+    score_row(x->t, &x->o, &s);
+    if (!s.ok)
+        return -1;
+    *err_pct = s.error_pct;
+    return 0;
+}
+
+/* The fitting rule's cost: mean |error| of the fit rows with constant x->id
+   at `value` (the others as shipped); +inf when a row cannot be predicted. */
+static double lofo_cost(double value, void *ud, int *stop)
+{
+    const lofo_ctx_t *x = ud;
+    double sum = 0, e;
+    size_t k;
+    (void)stop;
+    gp_fit_reset();
+    gp_fit_override(x->id, value);
+    for (k = 0; k < x->n_fit; k++) {
+        if (lofo_predict(x, x->fit[k], &e)) {
+            sum = INFINITY;
+            break;
+        }
+        sum += fabs(e);
+    }
+    gp_fit_reset();
+    return sum / (double)x->n_fit;
+}
+
+/* Refit constant id on rows[0..n) by the rule; the value (*flat: the rows
+   do not depend on it, the shipped value), NaN when n is 0. */
+static double lofo_fit(lofo_ctx_t *x, gp_fit_id_t id, const size_t *rows, size_t n, int *flat)
+{
+    double best, cost;
+    *flat = 0;
+    if (!n)
+        return NAN;
+    x->id = id;
+    x->fit = rows;
+    x->n_fit = n;
+    if (gp_fit_search(&gp_fit_registry[id], lofo_cost, x, &best, &cost, flat))
+        return NAN;
+    return best;
+}
+
+/* Add one row's errors to a family's figures (sums, divided at the end). */
+static void lofo_add(gp_lofo_family_t *f, double shipped, double lofo)
+{
+    f->predicted++;
+    f->mape_shipped_pct += fabs(shipped);
+    f->mape_lofo_pct += fabs(lofo);
+    f->within_2x_shipped += shipped <= 100 && shipped >= -50; /* ratio <= 2 */
+    f->within_2x_lofo += lofo <= 100 && lofo >= -50;
+}
+
+static void lofo_mean(gp_lofo_family_t *f)
+{
+    if (f->predicted) {
+        f->mape_shipped_pct /= f->predicted;
+        f->mape_lofo_pct /= f->predicted;
+    }
+}
+
+/* Leave family f out: refit what was set from it, predict its rows. */
+static int lofo_family(lofo_ctx_t *x, gp_lofo_t *l, size_t fi, size_t n_rows, size_t *scratch)
+{
+    gp_lofo_family_t *f = &l->fams[fi];
+    double *v = &l->values[fi * GP_FIT_COUNT];
+    gp_lofo_how_t *how = &l->how[fi * GP_FIT_COUNT];
+    unsigned *fr = &l->fit_rows[fi * GP_FIT_COUNT];
+    size_t k, n;
+    int c, flat;
+    for (c = 0; c < GP_FIT_COUNT; c++) {
+        const gp_fit_const_t *r = &gp_fit_registry[c];
+        v[c] = r->shipped;
+        how[c] = GP_LOFO_SHIPPED;
+        fr[c] = 0;
+        if (!l->c[c].fit_rows || !gp_fit_uses_family(r, f->family))
+            continue;
+        for (n = 0, k = 0; k < n_rows; k++) { /* its families' rows, f left out */
+            const gp_table_row_t *row = &x->t->rows[x->rows[k]];
+            if (x->ok[x->rows[k]] && strcmp(row->family, f->family) &&
+                gp_fit_uses_family(r, row->family))
+                scratch[n++] = x->rows[k];
+        }
+        how[c] = GP_LOFO_REFIT;
+        if (!n) { /* f was its only family here: every other family's rows */
+            how[c] = GP_LOFO_REFIT_OTHERS;
+            for (k = 0; k < n_rows; k++)
+                if (x->ok[x->rows[k]] && strcmp(x->t->rows[x->rows[k]].family, f->family))
+                    scratch[n++] = x->rows[k];
+        }
+        if (!n) { /* nothing else in the table: it cannot be refitted */
+            how[c] = GP_LOFO_SHIPPED;
+            continue;
+        }
+        v[c] = lofo_fit(x, (gp_fit_id_t)c, scratch, n, &flat);
+        if (isnan(v[c]))
+            return -1;
+        fr[c] = (unsigned)n;
+        if (flat)
+            how[c] = GP_LOFO_FLAT;
+        else
+            f->refitted = 1;
+    }
+    for (k = 0; k < n_rows; k++) {
+        size_t i = x->rows[k];
+        double e = x->shipped_err[i];
+        if (strcmp(x->t->rows[i].family, f->family))
+            continue;
+        f->rows++;
+        if (!x->ok[i])
+            continue;
+        if (f->refitted) {
+            gp_fit_reset();
+            for (c = 0; c < GP_FIT_COUNT; c++)
+                gp_fit_override((gp_fit_id_t)c, v[c]);
+            if (lofo_predict(x, i, &e)) {
+                gp_fit_reset();
+                continue;
+            }
+            gp_fit_reset();
+        }
+        lofo_add(f, x->shipped_err[i], e);
+        x->lofo_err[i] = e;
+        x->lofo_ok[i] = 1;
+    }
+    lofo_mean(f);
+    f->values = v;
+    f->how = how;
+    f->fit_rows = fr;
+    return 0;
+}
+
+GP_API int gp_lofo_run(const gp_table_t *t, const gp_score_opts_t *opts, gp_lofo_t **out,
+                       gp_error_t *err)
+{
+    lofo_ctx_t x;
+    gp_lofo_t *l = NULL;
+    size_t i, k, n_rows = 0, *scratch = NULL;
+    int c, rc = -1;
+    *out = NULL;
+    memset(&x, 0, sizeof x);
+    if (opts)
+        x.o = *opts;
+    x.t = t;
+    if (t->form != GP_TABLE_TIMES) {
+        if (err)
+            gp_snprintf(err->msg, sizeof err->msg,
+                        "%s: a speedup table; leaving a family out needs a times table "
+                        "(device, family, ... measured_us)", t->path);
+        return -1;
+    }
+    l = calloc(1, sizeof *l);
+    x.rows = calloc(t->n + 1, sizeof *x.rows);
+    scratch = calloc(t->n + 1, sizeof *scratch);
+    x.shipped_err = calloc(t->n + 1, sizeof *x.shipped_err);
+    x.ok = calloc(t->n + 1, 1);
+    x.lofo_err = calloc(t->n + 1, sizeof *x.lofo_err);
+    x.lofo_ok = calloc(t->n + 1, 1);
+    if (l) {
+        l->fams = calloc(t->n + 1, sizeof *l->fams);
+        l->values = calloc((t->n + 1) * GP_FIT_COUNT, sizeof *l->values);
+        l->how = calloc((t->n + 1) * GP_FIT_COUNT, sizeof *l->how);
+        l->fit_rows = calloc((t->n + 1) * GP_FIT_COUNT, sizeof *l->fit_rows);
+    }
+    if (!l || !x.rows || !scratch || !x.shipped_err || !x.ok || !x.lofo_err || !x.lofo_ok ||
+        !l->fams || !l->values ||
+        !l->how || !l->fit_rows) {
+        if (err)
+            gp_snprintf(err->msg, sizeof err->msg, "%s: out of memory", t->path);
+        goto out;
+    }
+    gp_fit_reset();
+    /* the rows in play (independent, of the source asked for) and their
+       shipped errors; families in table order */
+    for (i = 0; i < t->n; i++) {
+        const gp_table_row_t *r = &t->rows[i];
+        if (r->kind != GP_KIND_INDEPENDENT || (x.o.source && !strstr(r->source, x.o.source)))
+            continue;
+        x.rows[n_rows++] = i;
+        x.ok[i] = lofo_predict(&x, i, &x.shipped_err[i]) == 0;
+        for (k = 0; k < l->n_fams && strcmp(l->fams[k].family, r->family); k++)
+            ;
+        if (k == l->n_fams && (!x.o.family || strcmp(r->family, x.o.family) == 0))
+            l->fams[l->n_fams++].family = r->family;
+    }
+    /* the registry, and each constant refitted with nothing left out */
+    for (c = 0; c < GP_FIT_COUNT; c++) {
+        const gp_fit_const_t *r = &gp_fit_registry[c];
+        gp_lofo_const_t *lc = &l->c[c];
+        size_t n = 0;
+        lc->name = r->name;
+        lc->shipped = r->shipped;
+        lc->lo = r->lo;
+        lc->hi = r->hi;
+        lc->log_scale = r->log_scale;
+        lc->families = r->families;
+        lc->rows = r->rows;
+        for (k = 0; k < n_rows; k++)
+            if (x.ok[x.rows[k]] && gp_fit_uses_family(r, t->rows[x.rows[k]].family))
+                scratch[n++] = x.rows[k];
+        lc->fit_rows = (unsigned)n;
+        lc->refit_all = lofo_fit(&x, (gp_fit_id_t)c, scratch, n, &lc->refit_all_flat);
+    }
+    for (k = 0; k < l->n_fams; k++)
+        if (lofo_family(&x, l, k, n_rows, scratch)) {
+            if (err)
+                gp_snprintf(err->msg, sizeof err->msg, "%s: family '%s': a refit failed",
+                            t->path, l->fams[k].family);
+            goto out;
+        }
+    /* every reported row, in table order (as gp_score_stats sums) */
+    for (k = 0; k < n_rows; k++) {
+        size_t f, r = x.rows[k];
+        for (f = 0; f < l->n_fams && strcmp(l->fams[f].family, t->rows[r].family); f++)
+            ;
+        if (f == l->n_fams)
+            continue;
+        l->overall.rows++;
+        if (x.lofo_ok[r])
+            lofo_add(&l->overall, x.shipped_err[r], x.lofo_err[r]);
+    }
+    lofo_mean(&l->overall);
+    *out = l;
+    l = NULL;
+    rc = 0;
+out:
+    gp_fit_reset();
+    gp_lofo_free(l);
+    free(x.rows);
+    free(scratch);
+    free(x.shipped_err);
+    free(x.ok);
+    free(x.lofo_err);
+    free(x.lofo_ok);
+    return rc;
+}
+
+GP_API void gp_lofo_free(gp_lofo_t *l)
+{
+    if (!l)
+        return;
+    free(l->fams);
+    free(l->values);
+    free(l->how);
+    free(l->fit_rows);
+    free(l);
+}
+
+GP_API size_t gp_lofo_const_count(const gp_lofo_t *l)
+{
+    (void)l;
+    return GP_FIT_COUNT;
+}
+
+GP_API const gp_lofo_const_t *gp_lofo_const(const gp_lofo_t *l, size_t i)
+{
+    return i < GP_FIT_COUNT ? &l->c[i] : NULL;
+}
+
+GP_API size_t gp_lofo_family_count(const gp_lofo_t *l)
+{
+    return l->n_fams;
+}
+
+GP_API const gp_lofo_family_t *gp_lofo_family(const gp_lofo_t *l, size_t i)
+{
+    return i < l->n_fams ? &l->fams[i] : NULL;
+}
+
+GP_API const gp_lofo_family_t *gp_lofo_overall(const gp_lofo_t *l)
+{
+    return &l->overall;
 }

@@ -193,6 +193,60 @@ gp validate "$TMP/t/empty.csv"
 expect_status 1
 expect_err "empty table"
 
+# Leave one family out: each constant set from calibration rows is refitted
+# without each family in turn. Families no constant was set from must give
+# the ordinary report's numbers exactly; those a constant was set from are
+# refitted by its rule on its other families' rows.
+case_ "leave one family out: calibration table"
+gp validate validation/h200/calibration.csv --json
+cp "$TMP/out" "$TMP/plain.json"
+gp validate --leave-one-family-out validation/h200/calibration.csv --json
+expect_status 0
+expect_json .report leave_one_family_out
+expect_json .constants[0].name GP_BLOCK_RETIRE_SKEW
+expect_between "$(json .constants[0].shipped)" 0.3 0.3
+expect_json .constants[0].families "stream alu"
+expect_json .constants[1].name GP_MLP_INFLIGHT_BYTES_PER_THREAD
+expect_json .overall.rows "$("$JSONCHECK" "$TMP/plain.json" .headline.rows)"
+expect_json .overall.mape_shipped_pct "$("$JSONCHECK" "$TMP/plain.json" .headline.mape_pct)"
+i=0 kept=0 refit=0
+while fam=$(json ".families[$i].family" 2>/dev/null); do
+    shipped=$(json ".families[$i].mape_shipped_pct")
+    expect_json ".families[$i].rows" "$("$JSONCHECK" "$TMP/plain.json" ".families.$fam.rows")"
+    if [ "$shipped" != "$("$JSONCHECK" "$TMP/plain.json" ".families.$fam.mape_pct")" ]; then
+        bad "family $fam: shipped MAPE $shipped differs from the ordinary report"
+    fi
+    case " stream alu " in
+    *" $fam "*)
+        refit=$((refit + 1))
+        expect_json ".families[$i].refitted" true
+        expect_json ".families[$i].constants.GP_BLOCK_RETIRE_SKEW.how" refit
+        v=$(json ".families[$i].constants.GP_BLOCK_RETIRE_SKEW.value")
+        expect_between "$v" 0 1 ;;
+    *)
+        kept=$((kept + 1))
+        expect_json ".families[$i].refitted" false
+        expect_json ".families[$i].mape_left_out_pct" "$shipped"
+        expect_json ".families[$i].constants.GP_BLOCK_RETIRE_SKEW.how" shipped
+        expect_between "$(json ".families[$i].constants.GP_BLOCK_RETIRE_SKEW.value")" 0.3 0.3 ;;
+    esac
+    i=$((i + 1))
+done
+[ "$refit" -eq 2 ] && [ "$kept" -ge 10 ] && ok || bad "families refitted $refit, kept $kept"
+
+case_ "leave one family out: text and limits"
+gp validate --leave-one-family-out validation/h200/calibration.csv --family access
+expect_status 0
+expect_out "access"
+expect_out "shipped (none set from it)"
+expect_out "identical by construction"
+gp validate --leave-one-family-out validation/h200/calibration.csv --max-mape 5
+expect_status 2
+expect_err "run them without --leave-one-family-out"
+gp validate --leave-one-family-out validation/cross-generation.csv
+expect_status 1
+expect_err "needs a times table"
+
 case_ "usage"
 gp validate
 expect_status 2

@@ -433,6 +433,88 @@ GP_API void gp_score_stats(const gp_score_t *s, const gp_score_filter_t *f,
 GP_API int gp_score_order_error(const gp_score_t *s, size_t i, size_t *faster_measured,
                                 size_t *slower_measured);
 
+/* ------------------------------------------------------------ leave one family out */
+
+/*
+ * A few model constants were set from rows of the H200 calibration table
+ * (constants.h says which, and from which families). The leave-one-family-out
+ * run asks how much the model owes to each family: for every family F of a
+ * times table, each constant set from F is refitted on the table's rows
+ * without F (its fitting rule: the value in its search range with the least
+ * mean absolute percentage error over the rows of the families it was set
+ * from, F left out; when F was the only one of them in the table, over every
+ * other family's rows), the others keep their shipped values, and F's rows
+ * are predicted with the refitted constants. Rows that give the same error
+ * at every value tried cannot set a constant: it keeps its shipped value
+ * (GP_LOFO_FLAT). A family no constant was set from is predicted with the
+ * shipped constants: its numbers are those of
+ * gp_score_table. Only independent rows are used (rows of opts->source when
+ * given; opts->family: report that family alone). The refitted values live
+ * only inside the run (this thread); nothing else sees them.
+ */
+typedef struct gp_lofo gp_lofo_t;
+
+/* A row-fitted constant. */
+typedef struct gp_lofo_const {
+    const char *name;      /* its macro in constants.h */
+    double shipped;        /* the value in constants.h */
+    double lo, hi;         /* search range */
+    int log_scale;         /* 1: searched in log(value) */
+    const char *families;  /* the calibration families it was set from, space-separated */
+    const char *rows;      /* which of their rows decided it */
+    unsigned fit_rows;     /* rows of those families in the table (0: none; never refitted) */
+    double refit_all;      /* the rule on all of them, nothing left out (NaN when fit_rows 0) */
+    int refit_all_flat;    /* 1: those rows do not depend on it (refit_all is the shipped value) */
+} gp_lofo_const_t;
+
+/* How a constant was set for a family left out. */
+typedef enum gp_lofo_how {
+    GP_LOFO_SHIPPED = 0,   /* not set from the family: the shipped value */
+    GP_LOFO_REFIT,         /* refitted on its other families' rows */
+    GP_LOFO_REFIT_OTHERS,  /* the family was its only one here: refitted on every other
+                              family's rows */
+    GP_LOFO_FLAT           /* the rows it would be refitted on do not depend on it (the
+                              same error at every value tried): the shipped value */
+} gp_lofo_how_t;
+
+/* One family left out (or, from gp_lofo_overall, every row, each predicted
+   with its own family left out; family NULL). */
+typedef struct gp_lofo_family {
+    const char *family;
+    unsigned rows;            /* independent rows */
+    unsigned predicted;       /* of them predicted both ways */
+    double mape_shipped_pct;  /* with the shipped constants */
+    double mape_lofo_pct;     /* with the constants refitted without the family */
+    unsigned within_2x_shipped, within_2x_lofo;
+    int refitted;             /* 1 when some constant was refitted without the family
+                                 (GP_LOFO_REFIT or GP_LOFO_REFIT_OTHERS) */
+    /* per constant (gp_lofo_const_count entries; NULL for the overall line) */
+    const double *values;     /* the value used */
+    const gp_lofo_how_t *how;
+    const unsigned *fit_rows; /* rows it was refitted on (0 when shipped) */
+} gp_lofo_family_t;
+
+/*
+ * Run it on a times table (a speedup table is an error). Returns 0, or -1
+ * with err (not a times table, out of memory). Rows that cannot be predicted
+ * are left out of the figures; gp_score_table reports them. Each fit costs
+ * GP_LOFO_EVALS predictions of its rows. The caller releases *out with
+ * gp_lofo_free; *out keeps pointers into `t`, which must outlive it.
+ */
+#define GP_LOFO_EVALS 23
+GP_API int gp_lofo_run(const gp_table_t *t, const gp_score_opts_t *opts, gp_lofo_t **out,
+                       gp_error_t *err);
+GP_API void gp_lofo_free(gp_lofo_t *l);
+GP_API size_t gp_lofo_const_count(const gp_lofo_t *l);
+/* Constant i, or NULL past the end. */
+GP_API const gp_lofo_const_t *gp_lofo_const(const gp_lofo_t *l, size_t i);
+/* Families in table order. */
+GP_API size_t gp_lofo_family_count(const gp_lofo_t *l);
+/* Family i, or NULL past the end. */
+GP_API const gp_lofo_family_t *gp_lofo_family(const gp_lofo_t *l, size_t i);
+/* Every reported row together. */
+GP_API const gp_lofo_family_t *gp_lofo_overall(const gp_lofo_t *l);
+
 #ifdef __cplusplus
 }
 #endif
