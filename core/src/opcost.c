@@ -14,6 +14,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "arch.h"
@@ -296,6 +297,116 @@ static double warm_bytes(const gp_kernel_t *k, uint32_t b)
     return (double)k->l2_warm_bytes[b];
 }
 
+/* Distinct bytes of the kernel's global buffers over the launch: each
+   buffer's widest footprint among the ops that touch it. */
+static double kernel_bytes(const gp_kernel_t *k)
+{
+    double sum = 0;
+    uint32_t i, j;
+    for (i = 0; i < k->n_ops; i++) {
+        const gp_op_t *o = &k->ops[i];
+        double fp;
+        if (o->access.buffer == UINT32_MAX ||
+            (o->space != GP_SPACE_GLOBAL && o->space != GP_SPACE_TEXTURE))
+            continue;
+        for (j = 0; j < i; j++) /* each buffer once, at its first op */
+            if (k->ops[j].access.buffer == o->access.buffer &&
+                (k->ops[j].space == GP_SPACE_GLOBAL || k->ops[j].space == GP_SPACE_TEXTURE))
+                break;
+        if (j < i)
+            continue;
+        fp = footprint_of(&o->access);
+        for (j = i + 1; j < k->n_ops; j++)
+            if (k->ops[j].access.buffer == o->access.buffer &&
+                (k->ops[j].space == GP_SPACE_GLOBAL || k->ops[j].space == GP_SPACE_TEXTURE))
+                fp = GP_MAX(fp, footprint_of(&k->ops[j].access));
+        sum += fp;
+    }
+    return sum;
+}
+
+/*
+ * Re-use distance of re-reads that lie close together in the buffer (a
+ * stencil's or a convolution's taps, written as index functions: several
+ * loads whose addresses differ by a few rows, or one load in loops over the
+ * window). The launch runs its blocks in order and they sweep the buffer in
+ * address order, so the bytes touched between the first read of an address
+ * and its re-read are the buffer's bytes in between, `span`, times the
+ * kernel's bytes per byte of this buffer (the other buffers advance with
+ * it): Mattson's stack distance ([sources: mattson1970]) of a sweep, as
+ * Nugteren et al. count the lines a GPU touches between two uses
+ * ([sources: nugteren2014]). span is the widest distance in bytes between
+ * what one lane reads: across the ops that read the buffer (the first
+ * sampled warp of each, lane by lane) plus the range one lane covers over
+ * the named loops (loop_span_bytes). Returns -1 when the addresses do not
+ * say (an op without a sample, data-dependent addresses, a span of 0: each
+ * lane re-reads only its own address, a second pass over the buffer, or of
+ * the whole buffer): then the footprint stands in, as for any re-read of a
+ * whole buffer.
+ */
+static double near_distance(const gp_kernel_t *k, const gp_op_t *op, int whole_buffer)
+{
+    const gp_lane_sample_t *s0 = op->access.sample;
+    double lspan = 0, span = 0, fp = 0, all;
+    uint32_t i, w, l, n;
+    if (!s0 || !s0->byte_offset || s0->n_warps == 0 || s0->lanes == 0 ||
+        op->access.pattern == GP_PATTERN_RANDOM)
+        return -1;
+    for (i = 0; i < k->n_ops; i++) {
+        const gp_op_t *o = &k->ops[i];
+        const gp_lane_sample_t *s = o->access.sample;
+        if (o != op && (!whole_buffer || !reads_buffer(o) ||
+                        o->access.buffer != op->access.buffer))
+            continue;
+        if (!s || !s->byte_offset || s->n_warps == 0 || s->lanes != s0->lanes ||
+            o->access.pattern == GP_PATTERN_RANDOM)
+            return -1;
+        lspan = GP_MAX(lspan, (double)s->loop_span_bytes);
+        fp = GP_MAX(fp, footprint_of(&o->access));
+    }
+    /* ops sampled alike (one loop nest: the same instances) compared lane
+       by lane, at every sampled instance: the border leaves some inactive */
+    for (w = 0; w < s0->n_warps; w++)
+        for (l = 0; l < s0->lanes; l++) {
+            int64_t lo = -1, hi = -1;
+            for (i = 0, n = 0; i < k->n_ops; i++) {
+                const gp_op_t *o = &k->ops[i];
+                const gp_lane_sample_t *s = o->access.sample;
+                int64_t v;
+                if (o != op && (!whole_buffer || !reads_buffer(o) ||
+                                o->access.buffer != op->access.buffer))
+                    continue;
+                if (s->n_warps != s0->n_warps)
+                    continue;
+                v = s->byte_offset[(size_t)w * s->lanes + l];
+                if (v < 0)
+                    continue;
+                lo = n ? GP_MIN(lo, v) : v;
+                hi = n ? GP_MAX(hi, v) : v;
+                n++;
+            }
+            if (n > 1)
+                span = GP_MAX(span, (double)(hi - lo));
+        }
+    span += lspan;
+    all = kernel_bytes(k);
+    /* a lane that reads only its own address again is short re-use (the
+       next iteration) or a second pass over the buffer, not a neighbour's */
+    if (!(fp > 0) || !(span > 0) || !(span < fp))
+        return -1;
+    return span * GP_MAX(1.0, all / fp);
+}
+
+/* The distance at which op's re-reads come back: the footprint (the
+   buffer's, with whole_buffer), or with `near` the distance its addresses
+   say when that is shorter. */
+static double reread_distance(const gp_kernel_t *k, const gp_op_t *op, double footprint,
+                              int whole_buffer, int near)
+{
+    double d = near ? near_distance(k, op, whole_buffer) : -1;
+    return d >= 0 ? GP_MIN(d, footprint) : footprint;
+}
+
 /*
  * Fraction of this op's reads (counted as fetched_bytes of `unit`-byte
  * sectors) that hit in a cache of `cache` bytes by long re-use (the buffer's
@@ -313,7 +424,7 @@ static double warm_bytes(const gp_kernel_t *k, uint32_t b)
  * uses only its own re-reads (whole_buffer 0).
  */
 static double reuse_hit(const gp_kernel_t *k, const gp_op_t *op, double cache, double unit,
-                        int whole_buffer, int warm, int spread)
+                        int whole_buffer, int warm, int spread, int near)
 {
     double footprint = footprint_of(&op->access);
     double total = 0, before = 0, lo = 0, hi = 0, mine, first_reach, rest, keep, w = 0;
@@ -328,7 +439,8 @@ static double reuse_hit(const gp_kernel_t *k, const gp_op_t *op, double cache, d
         if (!(acc > 0) || !(footprint > 0))
             return 0;
         re = acc > footprint ? (acc - footprint) / acc : 0;
-        return re * lru_hit(footprint, cache, cyclic) + (1 - re) * w;
+        return re * lru_hit(reread_distance(k, op, footprint, 0, near), cache, cyclic) +
+               (1 - re) * w;
     }
     for (i = 0; i < k->n_ops; i++) {
         const gp_op_t *o = &k->ops[i];
@@ -359,7 +471,7 @@ static double reuse_hit(const gp_kernel_t *k, const gp_op_t *op, double cache, d
     if (shifted && hi > lo && hi - lo <= cache / 2)
         keep = 1;
     else
-        keep = lru_hit(footprint, cache, cyclic);
+        keep = lru_hit(reread_distance(k, op, footprint, 1, near), cache, cyclic);
     return (rest * keep + first_reach * w) / mine;
 }
 
@@ -544,8 +656,8 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
             if (cached) {
                 double sharers = l1_sharers(d, k, a), far1, far1l;
                 near_hit = near * lru_hit(near_dist, l1, 0);
-                far1 = reuse_hit(k, at, l1 * sharers, d->sector_bytes, 1, 0, 1);
-                far1l = reuse_hit(k, at, l1 * sharers, d->sector_bytes, 0, 0, 1);
+                far1 = reuse_hit(k, at, l1 * sharers, d->sector_bytes, 1, 0, 1, 0);
+                far1l = reuse_hit(k, at, l1 * sharers, d->sector_bytes, 0, 0, 1, 0);
                 h1 = near_hit + (1 - near) * far1;
                 l1h = near_hit + (1 - near) * far1l;
             }
@@ -554,13 +666,13 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
            are its own compulsory and capacity misses (short re-use stays
            within any L2) */
         if (r->has_l2 && sp != GP_SPACE_CONSTANT && !(sp == GP_SPACE_LOCAL)) {
-            double m2 = (1 - near) * (1 - reuse_hit(k, at, l2cap, d->sector_bytes, 1, 1, 0));
-            double m2l = (1 - near) * (1 - reuse_hit(k, at, l2cap, d->sector_bytes, 0, 1, 0));
+            double m2 = (1 - near) * (1 - reuse_hit(k, at, l2cap, d->sector_bytes, 1, 1, 0, 1));
+            double m2l = (1 - near) * (1 - reuse_hit(k, at, l2cap, d->sector_bytes, 0, 1, 0, 1));
             h2 = after_l1(m2, h1);
             l2h = after_l1(m2l, l1h);
         } else if (r->has_l2) {
-            h2 = after_l1(1.0 - reuse_hit(k, at, l2cap, d->sector_bytes, 1, 1, 0), h1);
-            l2h = after_l1(1.0 - reuse_hit(k, at, l2cap, d->sector_bytes, 0, 1, 0), l1h);
+            h2 = after_l1(1.0 - reuse_hit(k, at, l2cap, d->sector_bytes, 1, 1, 0, 1), h1);
+            l2h = after_l1(1.0 - reuse_hit(k, at, l2cap, d->sector_bytes, 0, 1, 0, 1), l1h);
         }
     }
     if (a->pattern == GP_PATTERN_BROADCAST && !a->sample && !is_store && !is_atomic && cached) {
@@ -665,7 +777,7 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
             out->dram_bytes =
                 r->atomics_in_l2
                     ? (a->atomic_scope == GP_ATOMIC_DISTINCT && !a->bins
-                           ? (1 - reuse_hit(k, at, l2cap, d->sector_bytes, 1, 1, 0)) * 2 * dbytes
+                           ? (1 - reuse_hit(k, at, l2cap, d->sector_bytes, 1, 1, 0, 1)) * 2 * dbytes
                            : 0)
                     : gpu * per_cycle_bytes;
             out->transactions = gpu;
@@ -687,7 +799,7 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
         default:
             out->l2_bytes = r->atomics_in_l2 ? 2 * bytes : 0; /* read and write */
             out->dram_bytes = r->atomics_in_l2
-                                  ? (1 - reuse_hit(k, at, l2cap, d->sector_bytes, 1, 1, 0)) * 2 * dbytes
+                                  ? (1 - reuse_hit(k, at, l2cap, d->sector_bytes, 1, 1, 0, 1)) * 2 * dbytes
                                   : 2 * bytes;
             break;
         }

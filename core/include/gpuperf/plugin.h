@@ -328,7 +328,11 @@ typedef struct gp_lane_sample {
        along the innermost named loop; 0: none (no named loop, or one trip) */
     uint32_t next_iteration;
     uint32_t reserved0;
-    uint64_t reserved[3];
+    /* the widest range of byte offsets one lane of the origin warp covers
+       over the sampled iterations of the named loops (0: no named loop):
+       how far apart in the buffer a thread's own reads lie */
+    uint64_t loop_span_bytes;
+    uint64_t reserved[2];
 } gp_lane_sample_t;
 
 /*
