@@ -867,6 +867,7 @@ static gp_lane_sample_t *sb_keep_sample(lua_State *L, const sb_job_t *j, const d
     if (j->n_axes > SB_FIXED_AXES && j->step[j->n_axes - 1] > 0)
         smp->next_iteration = (uint32_t)j->step[j->n_axes - 1];
     smp->loop_span_bytes = sb_loop_span(j);
+    smp->drawn = j->rs.random_used != 0;
     ev->wl.samples[ev->wl.n_samples++] = smp;
     return smp;
 }
