@@ -14,6 +14,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "arch.h"
@@ -296,6 +297,114 @@ static double warm_bytes(const gp_kernel_t *k, uint32_t b)
     return (double)k->l2_warm_bytes[b];
 }
 
+/* Distinct bytes of the kernel's global buffers over the launch: each
+   buffer's widest footprint among the ops that touch it. */
+static double kernel_bytes(const gp_kernel_t *k)
+{
+    double sum = 0;
+    uint32_t i, j;
+    for (i = 0; i < k->n_ops; i++) {
+        const gp_op_t *o = &k->ops[i];
+        double fp;
+        if (o->access.buffer == UINT32_MAX ||
+            (o->space != GP_SPACE_GLOBAL && o->space != GP_SPACE_TEXTURE))
+            continue;
+        for (j = 0; j < i; j++) /* each buffer once, at its first op */
+            if (k->ops[j].access.buffer == o->access.buffer &&
+                (k->ops[j].space == GP_SPACE_GLOBAL || k->ops[j].space == GP_SPACE_TEXTURE))
+                break;
+        if (j < i)
+            continue;
+        fp = footprint_of(&o->access);
+        for (j = i + 1; j < k->n_ops; j++)
+            if (k->ops[j].access.buffer == o->access.buffer &&
+                (k->ops[j].space == GP_SPACE_GLOBAL || k->ops[j].space == GP_SPACE_TEXTURE))
+                fp = GP_MAX(fp, footprint_of(&k->ops[j].access));
+        sum += fp;
+    }
+    return sum;
+}
+
+/*
+ * Re-use distance of re-reads that lie close together in the buffer (a
+ * stencil's or a convolution's taps, written as index functions: several
+ * loads whose addresses differ by a few rows, or one load in loops over the
+ * window). The launch runs its blocks in order and they sweep the buffer in
+ * address order, so the bytes touched between the first read of an address
+ * and its re-read are the buffer's bytes in between, `span`, times the
+ * kernel's bytes per byte of this buffer (the other buffers advance with
+ * it): Mattson's stack distance ([sources: mattson1970]) of a sweep, as
+ * Nugteren et al. count the lines a GPU touches between two uses
+ * ([sources: nugteren2014]). span is the widest distance in bytes between
+ * what one lane reads: across the ops that read the buffer (the first
+ * sampled warp of each, lane by lane) plus the range one lane covers over
+ * the named loops (loop_span_bytes). Returns -1 when the addresses do not
+ * say (an op without a sample, addresses drawn at random, a span of 0: each
+ * lane re-reads only its own address, a second pass over the buffer, or of
+ * the whole buffer): then the footprint stands in, as for any re-read of a
+ * whole buffer.
+ */
+static double near_distance(const gp_kernel_t *k, const gp_op_t *op, int whole_buffer)
+{
+    const gp_lane_sample_t *s0 = op->access.sample;
+    double lspan = 0, span = 0, fp = 0, all;
+    uint32_t i, w, l, n;
+    if (!s0 || !s0->byte_offset || s0->n_warps == 0 || s0->lanes == 0 || s0->drawn)
+        return -1;
+    for (i = 0; i < k->n_ops; i++) {
+        const gp_op_t *o = &k->ops[i];
+        const gp_lane_sample_t *s = o->access.sample;
+        if (o != op && (!whole_buffer || !reads_buffer(o) ||
+                        o->access.buffer != op->access.buffer))
+            continue;
+        if (!s || !s->byte_offset || s->n_warps == 0 || s->lanes != s0->lanes || s->drawn)
+            return -1;
+        lspan = GP_MAX(lspan, (double)s->loop_span_bytes);
+        fp = GP_MAX(fp, footprint_of(&o->access));
+    }
+    /* ops sampled alike (one loop nest: the same instances) compared lane
+       by lane, at every sampled instance: the border leaves some inactive */
+    for (w = 0; w < s0->n_warps; w++)
+        for (l = 0; l < s0->lanes; l++) {
+            int64_t lo = -1, hi = -1;
+            for (i = 0, n = 0; i < k->n_ops; i++) {
+                const gp_op_t *o = &k->ops[i];
+                const gp_lane_sample_t *s = o->access.sample;
+                int64_t v;
+                if (o != op && (!whole_buffer || !reads_buffer(o) ||
+                                o->access.buffer != op->access.buffer))
+                    continue;
+                if (s->n_warps != s0->n_warps)
+                    continue;
+                v = s->byte_offset[(size_t)w * s->lanes + l];
+                if (v < 0)
+                    continue;
+                lo = n ? GP_MIN(lo, v) : v;
+                hi = n ? GP_MAX(hi, v) : v;
+                n++;
+            }
+            if (n > 1)
+                span = GP_MAX(span, (double)(hi - lo));
+        }
+    span += lspan;
+    all = kernel_bytes(k);
+    /* a lane that reads only its own address again is short re-use (the
+       next iteration) or a second pass over the buffer, not a neighbour's */
+    if (!(fp > 0) || !(span > 0) || !(span < fp))
+        return -1;
+    return span * GP_MAX(1.0, all / fp);
+}
+
+/* The distance at which op's re-reads come back: the footprint (the
+   buffer's, with whole_buffer), or with `near` the distance its addresses
+   say when that is shorter. */
+static double reread_distance(const gp_kernel_t *k, const gp_op_t *op, double footprint,
+                              int whole_buffer, int near)
+{
+    double d = near ? near_distance(k, op, whole_buffer) : -1;
+    return d >= 0 ? GP_MIN(d, footprint) : footprint;
+}
+
 /*
  * Fraction of this op's reads (counted as fetched_bytes of `unit`-byte
  * sectors) that hit in a cache of `cache` bytes by long re-use (the buffer's
@@ -310,15 +419,23 @@ static double warm_bytes(const gp_kernel_t *k, uint32_t b)
  * brought in), and otherwise as lru_hit says for the footprint's distance.
  * More reads of a buffer therefore add hits, never misses, and never make
  * the other loads cheaper. That decides the traffic; the latency an op sees
- * uses only its own re-reads (whole_buffer 0).
+ * uses only its own re-reads (whole_buffer 0). With `near` the re-reads'
+ * distance is the one the sampled addresses say (near_distance) where that
+ * is shorter than the footprint; then `*cold` (may be NULL; else 0) is the
+ * share of the op's reads that are first reads of the buffer, not left warm:
+ * misses whatever the short re-use hits.
  */
 static double reuse_hit(const gp_kernel_t *k, const gp_op_t *op, double cache, double unit,
-                        int whole_buffer, int warm, int spread)
+                        int whole_buffer, int warm, int spread, int near, double *cold)
 {
     double footprint = footprint_of(&op->access);
     double total = 0, before = 0, lo = 0, hi = 0, mine, first_reach, rest, keep, w = 0;
     int shifted = 1, first = 1, seen = 0, cyclic = !spread && !irm_addresses(k, op);
     uint32_t i;
+    double spare;
+    if (!cold)
+        cold = &spare;
+    *cold = 0;
     if (op->access.pattern == GP_PATTERN_BROADCAST && footprint <= 0)
         footprint = op->access.elem_bytes;
     if (warm && reads_buffer(op) && footprint > 0 && footprint <= cache)
@@ -328,7 +445,8 @@ static double reuse_hit(const gp_kernel_t *k, const gp_op_t *op, double cache, d
         if (!(acc > 0) || !(footprint > 0))
             return 0;
         re = acc > footprint ? (acc - footprint) / acc : 0;
-        return re * lru_hit(footprint, cache, cyclic) + (1 - re) * w;
+        return re * lru_hit(reread_distance(k, op, footprint, 0, near), cache, cyclic) +
+               (1 - re) * w;
     }
     for (i = 0; i < k->n_ops; i++) {
         const gp_op_t *o = &k->ops[i];
@@ -358,8 +476,12 @@ static double reuse_hit(const gp_kernel_t *k, const gp_op_t *op, double cache, d
     rest = mine - first_reach;
     if (shifted && hi > lo && hi - lo <= cache / 2)
         keep = 1;
-    else
-        keep = lru_hit(footprint, cache, cyclic);
+    else {
+        double dist = reread_distance(k, op, footprint, 1, near);
+        keep = lru_hit(dist, cache, cyclic);
+        if (dist < footprint) /* the addresses said: the first reads' share */
+            *cold = first_reach * (1 - w) / mine;
+    }
     return (rest * keep + first_reach * w) / mine;
 }
 
@@ -532,7 +654,7 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
     const gp_access_t *a = &op->access;
     uint32_t seg, min_seg, fill, lanes;
     double txn, bytes, h1 = 0, h2 = 0, l1h = 0, l2h = 0, lbytes, dram_fetch, dbytes, l2_lat, mem_lat;
-    double near = 0, near_dist = 0, near_hit = 0, l2_near = 0, dram_lat, fp;
+    double near = 0, near_dist = 0, cold = 0, near_hit = 0, l2_near = 0, dram_lat, fp;
     double l2cap = res->l2_capacity_bytes > 0 ? res->l2_capacity_bytes : (double)d->l2_bytes;
     int is_store = op->kind == GP_OP_STORE, is_atomic = op->kind == GP_OP_ATOMIC;
     int cached = l1_caches(r, d, k, op), sparse = 0;
@@ -591,8 +713,8 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
             if (cached) {
                 double sharers = l1_sharers(d, k, a), far1, far1l;
                 near_hit = near * lru_hit(near_dist, l1, 0);
-                far1 = reuse_hit(k, at, l1 * sharers, d->sector_bytes, 1, 0, 1);
-                far1l = reuse_hit(k, at, l1 * sharers, d->sector_bytes, 0, 0, 1);
+                far1 = reuse_hit(k, at, l1 * sharers, d->sector_bytes, 1, 0, 1, 0, NULL);
+                far1l = reuse_hit(k, at, l1 * sharers, d->sector_bytes, 0, 0, 1, 0, NULL);
                 h1 = near_hit + (1 - near) * far1;
                 l1h = near_hit + (1 - near) * far1l;
             }
@@ -601,13 +723,13 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
            are its own compulsory and capacity misses (short re-use stays
            within any L2) */
         if (r->has_l2 && sp != GP_SPACE_CONSTANT && !(sp == GP_SPACE_LOCAL)) {
-            double m2 = (1 - near) * (1 - reuse_hit(k, at, l2cap, d->sector_bytes, 1, 1, 0));
-            double m2l = (1 - near) * (1 - reuse_hit(k, at, l2cap, d->sector_bytes, 0, 1, 0));
+            double m2 = (1 - near) * (1 - reuse_hit(k, at, l2cap, d->sector_bytes, 1, 1, 0, 1, &cold));
+            double m2l = (1 - near) * (1 - reuse_hit(k, at, l2cap, d->sector_bytes, 0, 1, 0, 1, NULL));
             h2 = after_l1(m2, h1);
             l2h = after_l1(m2l, l1h);
         } else if (r->has_l2) {
-            h2 = after_l1(1.0 - reuse_hit(k, at, l2cap, d->sector_bytes, 1, 1, 0), h1);
-            l2h = after_l1(1.0 - reuse_hit(k, at, l2cap, d->sector_bytes, 0, 1, 0), l1h);
+            h2 = after_l1(1.0 - reuse_hit(k, at, l2cap, d->sector_bytes, 1, 1, 0, 1, NULL), h1);
+            l2h = after_l1(1.0 - reuse_hit(k, at, l2cap, d->sector_bytes, 0, 1, 0, 1, NULL), l1h);
         }
     }
     if (a->pattern == GP_PATTERN_BROADCAST && !a->sample && !is_store && !is_atomic && cached) {
@@ -685,6 +807,15 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
     out->l1_bytes = cached ? h1 * bytes : 0;
     out->l2_bytes = (1 - h1) * lbytes;
     out->dram_bytes = (1 - h1) * (1 - h2) * dbytes;
+    /* a buffer's first reads reach DRAM whatever hits the re-reads get: the
+       short re-use counted above takes its hits from the re-reads, so where
+       the neighbours' re-reads hit too (near_distance), the op still
+       fetches its share of the footprint */
+    if (cold > 0 && a->sample && !a->sample->drawn) {
+        out->dram_bytes =
+            GP_MAX(out->dram_bytes, cold * active_lanes(d, k, a) * (a->elem_bytes ? a->elem_bytes : 4));
+        out->l2_bytes = GP_MAX(out->l2_bytes, out->dram_bytes); /* through the L2 */
+    }
     if (!r->has_l2) {
         out->l2_bytes = 0;
         out->dram_bytes = (1 - h1) * bytes;
@@ -722,7 +853,7 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
             out->dram_bytes =
                 r->atomics_in_l2
                     ? (a->atomic_scope == GP_ATOMIC_DISTINCT && !a->bins
-                           ? (1 - reuse_hit(k, at, l2cap, d->sector_bytes, 1, 1, 0)) * 2 * dbytes
+                           ? (1 - reuse_hit(k, at, l2cap, d->sector_bytes, 1, 1, 0, 1, NULL)) * 2 * dbytes
                            : 0)
                     : gpu * per_cycle_bytes;
             out->transactions = gpu;
@@ -744,7 +875,7 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
         default:
             out->l2_bytes = r->atomics_in_l2 ? 2 * bytes : 0; /* read and write */
             out->dram_bytes = r->atomics_in_l2
-                                  ? (1 - reuse_hit(k, at, l2cap, d->sector_bytes, 1, 1, 0)) * 2 * dbytes
+                                  ? (1 - reuse_hit(k, at, l2cap, d->sector_bytes, 1, 1, 0, 1, NULL)) * 2 * dbytes
                                   : 2 * bytes;
             break;
         }

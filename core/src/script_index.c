@@ -817,6 +817,31 @@ static void sb_nearest_pattern(const sb_job_t *j, gp_access_t *a, double grid_fp
         a->footprint_bytes = (uint64_t)GP_MAX((double)a->elem_bytes, grid_fp);
 }
 
+/* The widest range of byte offsets one active lane covers over the
+   sampled iterations of the named loops: over each family (the origin
+   warp, and its step along each fixed axis, at the sampled iterations of
+   every loop; several, since a launch's first rows may be inactive at an
+   image's border); 0 without named loops. */
+static uint64_t sb_loop_span(const sb_job_t *j)
+{
+    uint64_t best = 0;
+    uint32_t f, lane, m;
+    for (f = 0; f <= SB_FIXED_AXES; f++)
+        for (lane = 0; lane < j->ws; lane++) {
+            int64_t lo = -1, hi = -1;
+            for (m = 0; m < j->n_fam[f]; m++) {
+                int64_t o = j->off[(size_t)j->fam[f][m] * j->ws + lane];
+                if (o < 0)
+                    continue;
+                lo = lo < 0 ? o : GP_MIN(lo, o);
+                hi = hi < 0 ? o : GP_MAX(hi, o);
+            }
+            if (lo >= 0 && (uint64_t)(hi - lo) > best)
+                best = (uint64_t)(hi - lo);
+        }
+    return best;
+}
+
 /* Store the sample in the workload; returns it. */
 static gp_lane_sample_t *sb_keep_sample(lua_State *L, const sb_job_t *j, const double fp[3])
 {
@@ -841,6 +866,8 @@ static gp_lane_sample_t *sb_keep_sample(lua_State *L, const sb_job_t *j, const d
        last axis: loops nest outward in), for the cache model's re-use */
     if (j->n_axes > SB_FIXED_AXES && j->step[j->n_axes - 1] > 0)
         smp->next_iteration = (uint32_t)j->step[j->n_axes - 1];
+    smp->loop_span_bytes = sb_loop_span(j);
+    smp->drawn = j->rs.random_used != 0;
     ev->wl.samples[ev->wl.n_samples++] = smp;
     return smp;
 }

@@ -51,4 +51,22 @@ over=$(t -p case=pair -p bytes=2^25)
 # twice the bytes, more than twice the time: the re-reads miss
 expect_between "$over" "$(echo "$fit" | awk '{ print $1 * 2.5 }')" 1e9
 
+case_ "neighbours' re-reads: a 5-point stencil and 7x7 convolutions of a 256 MiB image move it about once"
+# image in + image out = 2 x 256 MiB; the taps a few rows apart hit in L2
+R=tests/data/scripts/reuse.lua
+for c in stencil5 conv7 conv7loop rows cols; do
+    gp predict --device h200-sxm $R -p case=$c --json
+    expect_status 0
+    expect_between "$(json .launches[0].dram_bytes)" 536870912 600000000
+done
+
+case_ "a stencil whose image fits the L2 moves it once and hits L2"
+gp predict --device h200-sxm $R -p case=stencil5 -p n=2048 --json
+expect_between "$(json .launches[0].dram_bytes)" 33554432 36000000
+expect_between "$(json .launches[0].l2_hit_rate)" 0.5 1
+
+case_ "a thread re-reading its own pixel (two passes) is no neighbour's re-read: still judged by the footprint"
+gp predict --device h200-sxm $R -p case=reread --json
+expect_between "$(json .launches[0].l2_hit_rate)" 0 0.05
+
 finish

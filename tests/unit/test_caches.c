@@ -1,8 +1,9 @@
 /*
  * test_caches.c - the cache model of opcost.c: short re-use from a
  * sample's next iteration, LRU thrash of a re-read beyond the L2, the L2
- * left warm by earlier launches, the lanes a small block leaves idle, and
- * where requests are served (l1_hit, l2_hit, dram_hit).
+ * left warm by earlier launches, the lanes a small block leaves idle,
+ * where requests are served (l1_hit, l2_hit, dram_hit), and the re-use
+ * distance of neighbours' re-reads from the sampled addresses.
  */
 #include <math.h>
 #include <stdarg.h>
@@ -103,6 +104,107 @@ static void test_row_walk_reuses_sectors(void **state)
     assert_true(c.l1_hit > 0.3);
 }
 
+/* A column convolution over an n x n image of floats: each thread reads
+   `taps` pixels down its column (one load in a loop over dy). Instance 0 is
+   a row of 32 lanes, instance 1 the next iteration one row down; the range
+   one lane covers over the loop is `span` bytes. */
+static gp_op_cost_t column_taps(uint64_t n, double taps, uint64_t span, gp_lane_sample_t *s,
+                                int64_t *off)
+{
+    fix_t f;
+    uint32_t t;
+    setup(&f, n * n / 256, 256, taps, 4 * n * n);
+    for (t = 0; t < 32; t++) {
+        off[t] = (int64_t)(4 * n + 4 * t);         /* row 1: row 0 is the border */
+        off[32 + t] = (int64_t)(8 * n + 4 * t);    /* one row down */
+    }
+    memset(s, 0, sizeof *s);
+    s->n_warps = 2;
+    s->lanes = 32;
+    s->byte_offset = off;
+    s->next_iteration = 1;
+    s->loop_span_bytes = span;
+    s->warp_footprint_bytes = 128 * (uint64_t)taps;
+    s->block_footprint_bytes = 1024 * ((uint64_t)taps + 7);
+    s->grid_footprint_bytes = 4 * n * n;
+    f.ops[1].access.pattern = GP_PATTERN_UNIT;
+    f.ops[1].access.sample = s;
+    return cost(&f);
+}
+
+/* A 7-tap column convolution of a 256 MiB image: the rows a thread re-reads
+   came in a few rows of the sweep earlier (6 rows of 32 KiB apart, far
+   within the L2), so DRAM moves the image once, not 7 times; the same taps
+   spread over more than the L2 (rows of 16 MiB) miss as before. */
+static void test_near_rereads_hit_l2(void **state)
+{
+    gp_lane_sample_t s;
+    int64_t off[2 * 32];
+    gp_op_cost_t c;
+    (void)state;
+    c = column_taps(8192, 7, 6 * 8192 * 4, &s, off);
+    assert_true(c.dram_bytes <= 1.1 * c.l2_bytes / 7); /* the image once */
+    assert_true(c.dram_bytes >= 0.9 * c.l2_bytes / 7);
+    /* 4096 x 4M floats: rows of 16 MiB, taps 96 MiB apart on a 64 MiB L2 */
+    {
+        fix_t f;
+        uint32_t t;
+        setup(&f, 1ull << 16, 256, 7, 1ull << 34);
+        for (t = 0; t < 32; t++) {
+            off[t] = (int64_t)(1ull << 24) + 4 * t;
+            off[32 + t] = (int64_t)(1ull << 25) + 4 * t;
+        }
+        memset(&s, 0, sizeof s);
+        s.n_warps = 2;
+        s.lanes = 32;
+        s.byte_offset = off;
+        s.next_iteration = 1;
+        s.loop_span_bytes = 6ull << 24;
+        s.grid_footprint_bytes = 1ull << 34;
+        f.ops[1].access.pattern = GP_PATTERN_UNIT;
+        f.ops[1].access.sample = &s;
+        c = cost(&f);
+        assert_true(c.dram_bytes >= 0.99 * c.l2_bytes);
+    }
+}
+
+/* A lane that reads only its own address again (span 0) is no neighbour's
+   re-read: re-reading 64 MiB on the 60 MiB L2 still thrashes; and a span as
+   wide as the buffer (a second pass of a grid-stride loop) or offsets drawn
+   at random do too. */
+static void test_own_or_whole_rereads_thrash(void **state)
+{
+    fix_t f;
+    gp_lane_sample_t s;
+    int64_t off[2 * 32];
+    gp_op_cost_t c;
+    uint32_t t;
+    (void)state;
+    setup(&f, (1u << 24) / 256, 256, 2, 1ull << 26);
+    for (t = 0; t < 32; t++)
+        off[t] = off[32 + t] = 4 * (int64_t)t;
+    memset(&s, 0, sizeof s);
+    s.n_warps = 2;
+    s.lanes = 32;
+    s.byte_offset = off;
+    s.grid_footprint_bytes = 1ull << 26;
+    f.ops[1].access.pattern = GP_PATTERN_UNIT;
+    f.ops[1].access.sample = &s;
+    c = cost(&f);
+    assert_true(c.dram_bytes >= 0.99 * c.l2_bytes);
+    s.loop_span_bytes = (1ull << 26) - 4;
+    c = cost(&f);
+    assert_true(c.dram_bytes >= 0.99 * c.l2_bytes);
+    /* the same taps 6 rows apart fit: the re-reads hit */
+    s.loop_span_bytes = 6 * 4096 * 4;
+    c = cost(&f);
+    assert_true(c.dram_bytes <= 0.6 * c.l2_bytes);
+    /* ... unless the offsets were drawn at random: their span says nothing */
+    s.drawn = 1;
+    c = cost(&f);
+    assert_true(c.dram_bytes >= 0.99 * c.l2_bytes);
+}
+
 /* Re-reading 64 MiB on the 60 MiB L2 thrashes (LRU); 16 MiB hits. */
 static void test_reread_beyond_l2_thrashes(void **state)
 {
@@ -161,6 +263,8 @@ int main(void)
         cmocka_unit_test(test_reread_beyond_l2_thrashes),
         cmocka_unit_test(test_warm_l2_hits),
         cmocka_unit_test(test_one_thread_one_lane),
+        cmocka_unit_test(test_near_rereads_hit_l2),
+        cmocka_unit_test(test_own_or_whole_rereads_thrash),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -347,8 +347,12 @@ typedef struct gp_lane_sample {
        of block 0 at iteration 0 of every named loop) one iteration later
        along the innermost named loop; 0: none (no named loop, or one trip) */
     uint32_t next_iteration;
-    uint32_t reserved0;
-    uint64_t reserved[3];
+    uint32_t drawn;              /* 1: the offsets are draws of gpuperf.random */
+    /* the widest range of byte offsets one lane of the origin warp covers
+       over the sampled iterations of the named loops (0: no named loop):
+       how far apart in the buffer a thread's own reads lie */
+    uint64_t loop_span_bytes;
+    uint64_t reserved[2];
 } gp_lane_sample_t;
 
 /*
