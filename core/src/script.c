@@ -654,11 +654,15 @@ int gp_script_eval(gp_script_t *s, const gp_device_t *dev, const gp_param_kv_t *
     ev.dev = dev;
     ev.kv = params;
     ev.n_kv = n_params;
-    run = calloc(1, sizeof *run);
+    run = malloc(sizeof *run); /* not zeroed whole: msg is a string */
     if (!run) {
         gp_err_set(err, "%s: out of memory", s->chunkname + 1);
         goto done;
     }
+    run->src = NULL;
+    run->len = 0;
+    run->status = 0;
+    run->msg[0] = '\0';
     if (sb_eval_setup(s, &ev, err))
         goto done;
     run->s = s;
