@@ -152,7 +152,7 @@ static uint32_t node_new(sim_t *s, const gp_command_t *c, uint32_t cmd)
     gp_eng_node_t *n;
     uint32_t ni;
     if (s->free_node == UINT32_MAX) {
-        uint32_t cap = s->cap_nodes ? s->cap_nodes * 2 : 256, i;
+        uint32_t cap = s->cap_nodes ? s->cap_nodes * 2 : 32, i;
         gp_eng_node_t *nn = s->cap_nodes >= UINT32_MAX / 2
                                 ? NULL
                                 : realloc(s->nodes, cap * sizeof *nn);
@@ -237,8 +237,14 @@ static int32_t kern_new(sim_t *s, uint32_t ni)
         s->run_list = rl;
         for (i = 0; i < s->cap_kerns; i++) /* the slots moved: k points into its slot */
             nk[i].k = &nk[i].kc;
-        memset(nk + s->cap_kerns, 0, (cap - s->cap_kerns) * sizeof *nk);
+        /* a new slot owns nothing yet; kern_new clears the rest when it is
+           taken */
         for (i = cap; i-- > s->cap_kerns;) {
+            nk[i].ws = NULL;
+            nk[i].cap_ws = 0;
+            nk[i].n_ws = 0;
+            nk[i].warm = NULL;
+            nk[i].cache = NULL;
             nk[i].next_free = s->free_kern;
             s->free_kern = i;
         }
@@ -249,14 +255,17 @@ static int32_t kern_new(sim_t *s, uint32_t ni)
     k = &s->kerns[ki];
     s->free_kern = k->next_free;
     {
-        /* keep what the slot owns (working-set and L2 arrays) */
+        /* keep what the slot owns (working-set, L2 and cost-cache arrays;
+           kern_release left the cache's entries invalid) */
         gp_eng_ws_t *ws = k->ws;
         uint32_t cap_ws = k->cap_ws;
         uint64_t *warm = k->warm;
+        gp_eng_cost_t *cache = k->cache;
         memset(k, 0, sizeof *k);
         k->ws = ws;
         k->cap_ws = cap_ws;
         k->warm = warm;
+        k->cache = cache;
     }
     if (!k->warm && s->wl->n_buffers) {
         k->warm = calloc(s->wl->n_buffers, sizeof *k->warm);
@@ -277,15 +286,17 @@ static int32_t kern_new(sim_t *s, uint32_t ni)
     return (int32_t)ki;
 }
 
-/* Give kernel slot ki back (its L2 entries zeroed for the next user). */
+/* Give kernel slot ki back (its L2 entries zeroed and its cost cache
+   emptied for the next user: the pool holds one cache per slot, so only
+   as many as kernels ever ran at once). */
 static void kern_release(sim_t *s, uint32_t ki)
 {
     kern_t *k = &s->kerns[ki];
     uint32_t j;
     for (j = 0; j < k->n_ws; j++)
         k->warm[k->ws[j].buffer] = 0;
-    free(k->cache);
-    k->cache = NULL;
+    for (j = 0; k->cache && j < GP_ENG_COST_CACHE; j++)
+        k->cache[j].valid = 0;
     k->next_free = s->free_kern;
     s->free_kern = ki;
 }

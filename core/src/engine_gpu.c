@@ -90,7 +90,7 @@ static int new_group(sim_t *s, gpu_t *u, uint32_t n)
         if (!ng)
             return gp_err_set(s->err, "out of memory");
         for (i = u->cap_groups; i < cap; i++) {
-            ng[i].cohorts = calloc(s->max_cohorts, sizeof(cohort_t));
+            ng[i].cohorts = malloc(s->max_cohorts * sizeof(cohort_t)); /* entries below n_cohorts only */
             if (!ng[i].cohorts) {
                 u->groups = ng;
                 u->cap_groups = i;
@@ -269,11 +269,13 @@ static int block_cost(sim_t *s, uint32_t ki, uint32_t blocks, uint32_t warps_sm,
     cost_entry_t *e;
     uint32_t i;
     if (!k->cache) {
-        /* per running kernel only: a workload of a million launches must not
-           hold a million caches */
-        k->cache = calloc(GP_ENG_COST_CACHE, sizeof *k->cache);
+        /* per kernel slot (running kernels) only: a workload of a million
+           launches must not hold a million caches */
+        k->cache = malloc(GP_ENG_COST_CACHE * sizeof *k->cache);
         if (!k->cache)
             return gp_err_set(s->err, "out of memory");
+        for (i = 0; i < GP_ENG_COST_CACHE; i++)
+            k->cache[i].valid = 0;
     }
     for (i = 0; i < GP_ENG_COST_CACHE; i++) {
         e = &k->cache[i];

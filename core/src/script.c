@@ -236,6 +236,76 @@ void sb_leave(lua_State *L)
     sb_script(L)->c_depth--;
 }
 
+/* Size class of a small block of n bytes (1 <= n <= SB_SMALL_MAX). */
+static unsigned sb_small_class(size_t n)
+{
+    return (unsigned)((n - 1) / SB_SMALL_STEP);
+}
+
+/* A block of n bytes (n > 0): a small one from its free list when one is
+   there. */
+static void *sb_block_new(gp_script_t *s, size_t n)
+{
+    if (n <= SB_SMALL_MAX) {
+        unsigned c = sb_small_class(n);
+        void *p = s->small_free[c];
+        if (p) {
+            memcpy(&s->small_free[c], p, sizeof p);
+            return p;
+        }
+        return malloc((size_t)(c + 1) * SB_SMALL_STEP);
+    }
+    return malloc(n);
+}
+
+/* Give back block p of n bytes: a small one goes on its free list. */
+static void sb_block_free(gp_script_t *s, void *p, size_t n)
+{
+    if (p && n && n <= SB_SMALL_MAX) {
+        unsigned c = sb_small_class(n);
+        memcpy(p, &s->small_free[c], sizeof p);
+        s->small_free[c] = p;
+        return;
+    }
+    free(p);
+}
+
+/* The free lists' blocks back to the C heap (after lua_close). */
+static void sb_small_release(gp_script_t *s)
+{
+    unsigned c;
+    for (c = 0; c < GP_ARRAY_LEN(s->small_free); c++)
+        while (s->small_free[c]) {
+            void *p = s->small_free[c];
+            memcpy(&s->small_free[c], p, sizeof p);
+            free(p);
+        }
+}
+
+/* Move block ptr of osize bytes (ptr may be NULL) to one of nsize > 0
+   bytes. Small blocks (the tables, closures and strings an evaluation
+   makes and drops by the thousand) come from per-size free lists: a sweep
+   point then costs no malloc or free for them. Lua passes the exact size
+   of every block it gives back, so a block's class is known without a
+   header. */
+static void *sb_block_move(gp_script_t *s, void *ptr, size_t osize, size_t nsize)
+{
+    void *p;
+    if (!ptr)
+        return sb_block_new(s, nsize);
+    if (osize > SB_SMALL_MAX && nsize > SB_SMALL_MAX)
+        return realloc(ptr, nsize);
+    if (osize <= SB_SMALL_MAX && nsize <= SB_SMALL_MAX && osize &&
+        sb_small_class(osize) == sb_small_class(nsize))
+        return ptr;
+    p = sb_block_new(s, nsize);
+    if (!p)
+        return NULL;
+    memcpy(p, ptr, osize < nsize ? osize : nsize);
+    sb_block_free(s, ptr, osize);
+    return p;
+}
+
 /* The Lua allocator: enforces the memory cap and charges growth to the
    instruction budget (so a loop that copies big strings runs out). */
 static void *sb_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
@@ -243,7 +313,7 @@ static void *sb_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
     gp_script_t *s = ud;
     void *p;
     if (nsize == 0) {
-        free(ptr);
+        sb_block_free(s, ptr, osize);
         s->mem_used -= osize;
         return NULL;
     }
@@ -257,7 +327,7 @@ static void *sb_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
         if (s->executed > s->budget)
             sb_arm(s);
     }
-    p = realloc(ptr, nsize);
+    p = sb_block_move(s, ptr, osize, nsize);
     if (!p) {
         s->fatal = SB_FATAL_HOST_OOM;
         return NULL;
@@ -632,11 +702,15 @@ int gp_script_eval(gp_script_t *s, const gp_device_t *dev, const gp_param_kv_t *
     ev.dev = dev;
     ev.kv = params;
     ev.n_kv = n_params;
-    run = calloc(1, sizeof *run);
+    run = malloc(sizeof *run); /* not zeroed whole: msg is a string */
     if (!run) {
         gp_err_set(err, "%s: out of memory", s->chunkname + 1);
         goto done;
     }
+    run->src = NULL;
+    run->len = 0;
+    run->status = 0;
+    run->msg[0] = '\0';
     if (sb_eval_setup(s, &ev, err))
         goto done;
     run->s = s;
@@ -676,6 +750,7 @@ void gp_script_close(gp_script_t *s)
         return;
     if (s->L)
         lua_close(s->L);
+    sb_small_release(s);
     free(s->scratch);
     free(s);
 }

@@ -72,12 +72,98 @@ static void sb_register_handle(lua_State *L, sb_handle_kind_t kind, uint32_t ind
     lua_pop(L, 1);
 }
 
+/* Registry key of the metatable every buffer handle shares. */
+static const char sb_key_buffer_mt = 0;
+
+/* The workload buffer of the buffer handle at idx, or NULL. */
+static const gp_buffer_t *sb_buffer_of(lua_State *L, int idx)
+{
+    sb_eval_t *ev = sb_script(L)->ev;
+    int64_t i = sb_handle_index(L, idx, SB_BUFFER);
+    return ev && i >= 0 && (uint64_t)i < ev->wl.n_buffers ? &ev->wl.buffers[i] : NULL;
+}
+
+/* "buffer 'NAME'": how messages name the buffer handle at idx. */
+static void sb_buffer_what(lua_State *L, int idx, char *what, size_t size)
+{
+    const gp_buffer_t *b = sb_buffer_of(L, idx);
+    if (b)
+        snprintf(what, size, "%s '%s'", sb_handle_kinds[SB_BUFFER], b->name);
+    else
+        snprintf(what, size, "%s", sb_handle_kinds[SB_BUFFER]);
+}
+
+/* __index of buffer handles: (handle, key); .name and .bytes. */
+static int sb_buffer_get(lua_State *L)
+{
+    const gp_buffer_t *b = sb_buffer_of(L, 1);
+    const char *k = lua_type(L, 2) == LUA_TSTRING ? lua_tostring(L, 2) : "";
+    if (b && strcmp(k, "name") == 0)
+        lua_pushstring(L, b->name);
+    else if (b && strcmp(k, "bytes") == 0)
+        lua_pushnumber(L, (lua_Number)b->bytes);
+    else
+        lua_pushnil(L);
+    return 1;
+}
+
+/* __newindex of buffer handles: (handle, key, value). */
+static int sb_buffer_set(lua_State *L)
+{
+    char what[128], key[96];
+    sb_buffer_what(L, 1, what, sizeof what);
+    sb_describe(L, 2, key, sizeof key);
+    sb_error(L, "%s is read-only (tried to set %s)", what, key);
+}
+
+/* __tostring of buffer handles. */
+static int sb_buffer_tostring(lua_State *L)
+{
+    char what[128];
+    sb_buffer_what(L, 1, what, sizeof what);
+    lua_pushstring(L, what);
+    return 1;
+}
+
+/* Push the metatable of buffer handles (made once per Lua state): a buffer
+   handle is an empty table and this metatable, its name and size read from
+   the evaluation's workload, so that gpuperf.buffer makes one table. */
+static void sb_push_buffer_mt(lua_State *L)
+{
+    lua_pushlightuserdata(L, (void *)&sb_key_buffer_mt);
+    lua_rawget(L, LUA_REGISTRYINDEX);
+    if (lua_istable(L, -1))
+        return;
+    lua_pop(L, 1);
+    lua_createtable(L, 0, 8);
+    lua_pushcfunction(L, sb_buffer_get);
+    lua_setfield(L, -2, "__index");
+    lua_pushcfunction(L, sb_buffer_set);
+    lua_setfield(L, -2, "__newindex");
+    lua_pushstring(L, sb_handle_tags[SB_BUFFER]);
+    lua_setfield(L, -2, "__metatable");
+    lua_pushboolean(L, 1);
+    lua_setfield(L, -2, "__gp_ro");
+    lua_pushcfunction(L, sb_buffer_tostring);
+    lua_setfield(L, -2, "__tostring");
+    lua_pushlightuserdata(L, (void *)&sb_key_buffer_mt);
+    lua_pushvalue(L, -2);
+    lua_rawset(L, LUA_REGISTRYINDEX);
+}
+
 /* Push a handle: a read-only table with .name (and .bytes for buffers)
    whose kind and index live in the per-evaluation registry table. */
 static void sb_push_handle(lua_State *L, sb_handle_kind_t kind, uint32_t index, const char *name,
                            uint64_t bytes)
 {
     char what[128];
+    if (kind == SB_BUFFER) {
+        lua_createtable(L, 0, 0);
+        sb_push_buffer_mt(L);
+        lua_setmetatable(L, -2);
+        sb_register_handle(L, kind, index);
+        return;
+    }
     lua_createtable(L, 0, 2);
     lua_pushstring(L, name);
     lua_setfield(L, -2, "name");

@@ -81,12 +81,18 @@ typedef struct sb_eval {
     uint64_t env_touched;   /* globals filled in or set (bit: slot), script_sandbox.c */
 } sb_eval_t;
 
+#define SB_SMALL_STEP 16
+#define SB_SMALL_MAX 256
+
 struct gp_script {
     lua_State *L;
     char path[4096];       /* as given */
     char dir[4096];        /* resolved folder, for require */
     char chunkname[4097];  /* "@path", path as given */
     uint64_t mem_used;     /* Lua heap bytes */
+    /* blocks of up to SB_SMALL_MAX bytes the Lua heap gave back, one list per
+       SB_SMALL_STEP bytes of size, reused before malloc (script.c) */
+    void *small_free[SB_SMALL_MAX / SB_SMALL_STEP];
     uint64_t wl_bytes;     /* workload arrays being built, bytes */
     uint64_t mem_cap;
     uint64_t budget;

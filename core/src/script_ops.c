@@ -486,6 +486,9 @@ typedef struct sb_opstate {
     sb_opinfo_t info;
     uint32_t spec;    /* sb_opspecs index */
     int checked;      /* 0: the fields changed since (or were never checked) */
+    int filled;       /* the resolved values are in the fields table: written
+                         (sb_op_fill) the first time a script reads or writes
+                         the op, not at construction */
 } sb_opstate_t;
 
 /* Registry key of the weak-keyed table proxy -> state (full userdata whose
@@ -493,8 +496,11 @@ typedef struct sb_opstate {
 static const char sb_key_ops = 0;
 
 /* The state of the op proxy at idx (NULL when it is not one); pushes its
-   fields table (an empty table when it is not one). */
-static sb_opstate_t *sb_op_state(lua_State *L, int idx)
+   fields table (an empty table when it is not one). With `fill`, the
+   resolved values are written into the fields first if they are not yet
+   there (everything but the launch's own reading, which needs only the
+   fields as the script gave them, asks for them). */
+static sb_opstate_t *sb_op_state_at(lua_State *L, int idx, int fill)
 {
     sb_opstate_t *st;
     idx = idx < 0 ? lua_gettop(L) + idx + 1 : idx;
@@ -509,7 +515,16 @@ static sb_opstate_t *sb_op_state(lua_State *L, int idx)
         lua_newtable(L);
     lua_replace(L, -3);
     lua_pop(L, 1);
+    if (st && fill && !st->filled) {
+        st->filled = 1;
+        sb_op_fill(L, lua_gettop(L), &sb_opspecs[st->spec], &st->op, &st->info);
+    }
     return st;
+}
+
+static sb_opstate_t *sb_op_state(lua_State *L, int idx)
+{
+    return sb_op_state_at(L, idx, 1);
 }
 
 int sb_op_fields(lua_State *L, int idx, int write)
@@ -631,7 +646,7 @@ static void sb_flatten_op(const sb_ctx_t *c, int idx, const sb_path_t *path, int
     sub.up = c;
     sub.path = path;
     pos = f->n++;
-    st = sb_op_state(L, idx); /* from here on idx is the fields table */
+    st = sb_op_state_at(L, idx, 0); /* from here on idx is the fields table */
     idx = lua_gettop(L);
     if (st && st->checked) { /* unchanged since its check */
         f->ops[pos] = st->op;
@@ -768,13 +783,15 @@ static int sb_op_finish(const sb_ctx_t *c, const char *tag)
         sb_ops_flatten(c, lua_gettop(L), &body, 1, &f);
         lua_pop(L, 1);
     }
-    sb_op_fill(L, t, spec, &op, &info);
     {
+        /* the resolved values go into t when the script first touches
+           the op (sb_op_state_at) */
         sb_opstate_t *st = lua_newuserdata(L, sizeof *st); /* t + 1 */
         st->op = op;
         st->info = info;
         st->spec = (uint32_t)(spec - sb_opspecs);
         st->checked = 1;
+        st->filled = 0;
         lua_pushvalue(L, t);
         lua_setfenv(L, t + 1);
         lua_pushlightuserdata(L, (void *)&sb_key_ops);
