@@ -118,19 +118,3 @@ out:
     gp_table_free(t);
     return rc;
 }
-
-int bench_split_params(char *text, const char **keys, const char **values, int max)
-{
-    char *save = NULL, *tok;
-    int n = 0;
-    for (tok = strtok_r(text, " \t;", &save); tok; tok = strtok_r(NULL, " \t;", &save)) {
-        char *eq = strchr(tok, '=');
-        if (!eq || eq == tok || n >= max)
-            return -1;
-        *eq = '\0';
-        keys[n] = tok;
-        values[n] = eq + 1;
-        n++;
-    }
-    return n;
-}

@@ -46,8 +46,4 @@ typedef struct bench_row {
  */
 int bench_read_table(const char *path, bench_row_t **rows, size_t *n_rows, gp_err_t *err);
 
-/* Split "k=v k=v" (space or ';' separated, modified in place) into kv
-   arrays of at most max entries; returns the count or -1. */
-int bench_split_params(char *text, const char **keys, const char **values, int max);
-
 #endif /* GP_BENCH_UTIL_H */

@@ -26,6 +26,7 @@
 #include "engine.h"
 #include "script.h"
 #include "sweep.h"
+#include "validate.h"
 
 #ifndef GP_BENCH_BUILD_TYPE
 #define GP_BENCH_BUILD_TYPE "unknown"
@@ -344,7 +345,7 @@ typedef struct table_ctx {
 /* Predict one row with what is open (cached) or opening everything. */
 static int predict_row(table_ctx_t *c, size_t i, gp_err_t *err)
 {
-    const char *keys[32], *values[32];
+    gp_param_t split[32];
     gp_param_kv_t kv[32];
     char params[sizeof c->rows[i].params];
     gp_device_t dev;
@@ -353,12 +354,12 @@ static int predict_row(table_ctx_t *c, size_t i, gp_err_t *err)
     gp_prediction_t p;
     int n, k, rc;
     gp_strlcpy(params, c->rows[i].params, sizeof params);
-    n = bench_split_params(params, keys, values, 32);
+    n = gp_validate_split_params(params, split, 32);
     if (n < 0)
         return gp_err_set(err, "line %ld: bad script_params", c->rows[i].line);
     for (k = 0; k < n; k++) {
-        kv[k].key = keys[k];
-        kv[k].value = values[k];
+        kv[k].key = split[k].key;
+        kv[k].value = split[k].value;
     }
     if (c->cached) {
         rc = gp_script_eval(c->scripts[i], &c->devs[i], kv, (size_t)n, &wl, err);
