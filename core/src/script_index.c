@@ -304,6 +304,8 @@ static int64_t sb_eval_lane(lua_State *L, sb_job_t *j, const double *co, uint32_
     }
     v = (double)lua_tonumber(L, -1);
     lua_pop(L, 1);
+    if (isfinite(v) && v == floor(v) && v >= 0 && v < (double)j->elems)
+        return (int64_t)v; /* the common case: nothing to format */
     if (isnan(v))
         snprintf(val, sizeof val, "nan");
     else if (isinf(v))
@@ -320,12 +322,10 @@ static int64_t sb_eval_lane(lua_State *L, sb_job_t *j, const double *co, uint32_
         sb_bad_index(L, j, co, lane, val,
                      "negative; element 0 is the first of the buffer; check the grid or the "
                      "index expression");
-    if (v >= (double)j->elems) {
-        snprintf(why, sizeof why, "past the end of %s; check the grid or the index expression",
-                 j->bound);
-        sb_bad_index(L, j, co, lane, val, why);
-    }
-    return (int64_t)v;
+    snprintf(why, sizeof why, "past the end of %s; check the grid or the index expression",
+             j->bound);
+    sb_bad_index(L, j, co, lane, val, why);
+    return -1; /* not reached: sb_bad_index raises */
 }
 
 /* Evaluate every lane of the warp instance at co into out (ws bytes
