@@ -37,7 +37,7 @@
 #define BEST_PER_DEVICE 300
 #define MAX_DEVICES 64
 
-/* The shipped devices the issue names; every one must be found. */
+/* The shipped devices this test covers; every one must be found. */
 static const char *const NEW_DEVICES[] = {"geforce-gtx-680", "tesla-k20x", "tesla-k40",
                                           "a100-sxm4-40gb", "a100-sxm4-80gb",
                                           "geforce-rtx-3090", "seed-20sm", "h100-sxm",
