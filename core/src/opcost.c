@@ -344,54 +344,84 @@ static double kernel_bytes(const gp_kernel_t *k)
  * the whole buffer): then the footprint stands in, as for any re-read of a
  * whole buffer.
  */
+/* 1 if op o takes part in op's near_distance: op itself, or with
+   whole_buffer another load of its buffer. */
+static int near_takes(const gp_op_t *o, const gp_op_t *op, int whole_buffer)
+{
+    return o == op ||
+           (whole_buffer && reads_buffer(o) && o->access.buffer == op->access.buffer);
+}
+
+/* Ops compared lane by lane in near_distance without allocating. */
+#define NEAR_MAX_OPS 64
+
 static double near_distance(const gp_kernel_t *k, const gp_op_t *op, int whole_buffer)
 {
     const gp_lane_sample_t *s0 = op->access.sample;
+    const int64_t *col[NEAR_MAX_OPS];
     double lspan = 0, span = 0, fp = 0, all;
-    uint32_t i, w, l, n;
+    uint32_t i, w, l, n, m = 0, lanes;
     if (!s0 || !s0->byte_offset || s0->n_warps == 0 || s0->lanes == 0 || s0->drawn)
         return -1;
     for (i = 0; i < k->n_ops; i++) {
         const gp_op_t *o = &k->ops[i];
         const gp_lane_sample_t *s = o->access.sample;
-        if (o != op && (!whole_buffer || !reads_buffer(o) ||
-                        o->access.buffer != op->access.buffer))
+        if (!near_takes(o, op, whole_buffer))
             continue;
         if (!s || !s->byte_offset || s->n_warps == 0 || s->lanes != s0->lanes || s->drawn)
             return -1;
         lspan = GP_MAX(lspan, (double)s->loop_span_bytes);
         fp = GP_MAX(fp, footprint_of(&o->access));
+        if (s->n_warps == s0->n_warps) {
+            if (m < NEAR_MAX_OPS)
+                col[m] = s->byte_offset;
+            m++;
+        }
     }
+    /* a lane that reads only its own address again is short re-use (the
+       next iteration) or a second pass over the buffer, not a neighbour's;
+       the span only grows, so the scan stops once it reaches fp */
+    if (!(fp > 0))
+        return -1;
     /* ops sampled alike (one loop nest: the same instances) compared lane
-       by lane, at every sampled instance: the border leaves some inactive */
-    for (w = 0; w < s0->n_warps; w++)
-        for (l = 0; l < s0->lanes; l++) {
+       by lane, at every sampled instance: the border leaves some inactive;
+       one op alone spans nothing */
+    lanes = s0->lanes;
+    for (w = 0; m > 1 && w < s0->n_warps && span + lspan < fp; w++)
+        for (l = 0; l < lanes; l++) {
+            size_t at = (size_t)w * lanes + l;
             int64_t lo = -1, hi = -1;
-            for (i = 0, n = 0; i < k->n_ops; i++) {
-                const gp_op_t *o = &k->ops[i];
-                const gp_lane_sample_t *s = o->access.sample;
-                int64_t v;
-                if (o != op && (!whole_buffer || !reads_buffer(o) ||
-                                o->access.buffer != op->access.buffer))
-                    continue;
-                if (s->n_warps != s0->n_warps)
-                    continue;
-                v = s->byte_offset[(size_t)w * s->lanes + l];
-                if (v < 0)
-                    continue;
-                lo = n ? GP_MIN(lo, v) : v;
-                hi = n ? GP_MAX(hi, v) : v;
-                n++;
+            if (m <= NEAR_MAX_OPS) {
+                for (i = 0, n = 0; i < m; i++) {
+                    int64_t v = col[i][at];
+                    if (v < 0)
+                        continue;
+                    lo = n ? GP_MIN(lo, v) : v;
+                    hi = n ? GP_MAX(hi, v) : v;
+                    n++;
+                }
+            } else {
+                for (i = 0, n = 0; i < k->n_ops; i++) {
+                    const gp_op_t *o = &k->ops[i];
+                    int64_t v;
+                    if (!near_takes(o, op, whole_buffer) ||
+                        o->access.sample->n_warps != s0->n_warps)
+                        continue;
+                    v = o->access.sample->byte_offset[at];
+                    if (v < 0)
+                        continue;
+                    lo = n ? GP_MIN(lo, v) : v;
+                    hi = n ? GP_MAX(hi, v) : v;
+                    n++;
+                }
             }
             if (n > 1)
                 span = GP_MAX(span, (double)(hi - lo));
         }
     span += lspan;
-    all = kernel_bytes(k);
-    /* a lane that reads only its own address again is short re-use (the
-       next iteration) or a second pass over the buffer, not a neighbour's */
-    if (!(fp > 0) || !(span > 0) || !(span < fp))
+    if (!(span > 0) || !(span < fp))
         return -1;
+    all = kernel_bytes(k);
     return span * GP_MAX(1.0, all / fp);
 }
 

@@ -136,21 +136,123 @@ static int sb_cmp_i64(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* Sorting the lanes' byte offsets for distinct-byte counts: a
+   least-significant-digit radix sort (8 bits a pass; passes where every key
+   has the same digit are skipped), insertion sort for a few keys. */
+#define SB_SORT_SMALL 48
+
+/* The digits (bytes) where keys differ: bit d set for byte d. */
+static uint32_t sb_sort_digits(uint64_t or_all, uint64_t and_all)
+{
+    uint64_t diff = or_all ^ and_all;
+    uint32_t d, m = 0;
+    for (d = 0; d < 8; d++)
+        if ((diff >> (8 * d)) & 0xff)
+            m |= 1u << d;
+    return m;
+}
+
+/* Sort the n non-negative keys a ascending; tmp holds n. */
+static void sb_sort_offsets(int64_t *a, size_t n, int64_t *tmp)
+{
+    int64_t *src = a, *dst = tmp, *t;
+    uint64_t o = 0, an = ~0ull;
+    uint32_t digits, d;
+    size_t i;
+    if (n <= SB_SORT_SMALL) {
+        for (i = 1; i < n; i++) {
+            int64_t v = a[i];
+            size_t k = i;
+            for (; k > 0 && a[k - 1] > v; k--)
+                a[k] = a[k - 1];
+            a[k] = v;
+        }
+        return;
+    }
+    for (i = 0; i < n; i++) {
+        o |= (uint64_t)a[i];
+        an &= (uint64_t)a[i];
+    }
+    digits = sb_sort_digits(o, an);
+    for (d = 0; d < 8; d++) {
+        size_t count[257] = {0};
+        uint32_t sh = 8 * d, b;
+        if (!(digits & (1u << d)))
+            continue;
+        for (i = 0; i < n; i++)
+            count[(((uint64_t)src[i] >> sh) & 0xff) + 1]++;
+        for (b = 0; b < 256; b++)
+            count[b + 1] += count[b];
+        for (i = 0; i < n; i++)
+            dst[count[((uint64_t)src[i] >> sh) & 0xff]++] = src[i];
+        t = src;
+        src = dst;
+        dst = t;
+    }
+    if (src != a)
+        memcpy(a, src, n * sizeof *a);
+}
+
+/* Sort the n window lanes e by offset (non-negative); tmp holds n. */
+static void sb_sort_went(sb_went_t *e, size_t n, sb_went_t *tmp)
+{
+    sb_went_t *src = e, *dst = tmp, *t;
+    uint64_t o = 0, an = ~0ull;
+    uint32_t digits, d;
+    size_t i;
+    for (i = 0; i < n; i++) {
+        o |= (uint64_t)e[i].off;
+        an &= (uint64_t)e[i].off;
+    }
+    digits = sb_sort_digits(o, an);
+    for (d = 0; d < 8; d++) {
+        size_t count[257] = {0};
+        uint32_t sh = 8 * d, b;
+        if (!(digits & (1u << d)))
+            continue;
+        for (i = 0; i < n; i++)
+            count[(((uint64_t)src[i].off >> sh) & 0xff) + 1]++;
+        for (b = 0; b < 256; b++)
+            count[b + 1] += count[b];
+        for (i = 0; i < n; i++)
+            dst[count[((uint64_t)src[i].off >> sh) & 0xff]++] = src[i];
+        t = src;
+        src = dst;
+        dst = t;
+    }
+    if (src != e)
+        memcpy(e, src, n * sizeof *e);
+}
+
 /* Distinct bytes of n accesses of `bytes` each at offs (negatives skipped);
-   sorts offs in place. */
+   reorders offs. */
 static double sb_distinct(int64_t *offs, size_t n, uint32_t bytes)
 {
+    int64_t small[SB_SORT_SMALL], *tmp = small;
     double total = 0;
-    size_t i;
-    qsort(offs, n, sizeof *offs, sb_cmp_i64);
-    for (i = 0; i < n; i++) {
-        if (offs[i] < 0)
-            continue;
-        if (i + 1 < n)
+    size_t i, m = 0;
+    for (i = 0; i < n; i++) /* the accessing lanes, in front */
+        if (offs[i] >= 0)
+            offs[m++] = offs[i];
+    if (m > SB_SORT_SMALL) {
+        tmp = malloc(m * sizeof *tmp);
+        if (!tmp) { /* no room for the radix sort: sort in place */
+            qsort(offs, m, sizeof *offs, sb_cmp_i64);
+            tmp = small;
+        } else {
+            sb_sort_offsets(offs, m, tmp);
+        }
+    } else {
+        sb_sort_offsets(offs, m, tmp);
+    }
+    for (i = 0; i < m; i++) {
+        if (i + 1 < m)
             total += (double)GP_MIN((int64_t)bytes, offs[i + 1] - offs[i]);
         else
             total += bytes;
     }
+    if (tmp != small)
+        free(tmp);
     return total;
 }
 
@@ -703,7 +805,14 @@ static int sb_window_footprints(lua_State *L, const sb_job_t *j, double fp[3])
             e[n++].inst = w;
         }
     }
-    qsort(e, n, sizeof *e, sb_cmp_went);
+    if (n > 0) {
+        sb_went_t *etmp = malloc(n * sizeof *etmp);
+        if (etmp)
+            sb_sort_went(e, n, etmp);
+        else /* no room for the radix sort: sort in place */
+            qsort(e, n, sizeof *e, sb_cmp_went);
+        free(etmp);
+    }
     for (level = 0, ok = 1; level < 3; level++)
         ok &= (fp[level] = sb_window_level(j, e, n, mask, level)) >= 0;
     memcpy(all, j->woff, nl * sizeof *all);
