@@ -84,6 +84,7 @@ typedef struct sb_job {
     gp_op_t *op;
     sb_sampling_t rs;
     int fn, tbl, keys;           /* stack indices */
+    int lanes, out;              /* stack indices: sb_lanes_src, its result table */
     char opname[128];            /* "load 'x'" */
     char src[128];               /* "script.lua:12" where the function is */
     uint64_t elems;              /* indices must stay below this */
@@ -355,59 +356,75 @@ static void sb_bad_index(lua_State *L, const sb_job_t *j, const double *co, uint
     __builtin_unreachable();
 }
 
-/* The element index lane `lane` of the instance at co touches; -1: the
-   thread does not access (nil, or past the block's threads). */
-static int64_t sb_eval_lane(lua_State *L, sb_job_t *j, const double *co, uint32_t lane)
+/* The Lua side of a warp's evaluation, compiled once per state: the lanes
+   0 .. n - 1 of one warp instance run in one protected call instead of one
+   call each. Each lane records itself in out[0] (the lane an error comes from), sets
+   the thread fields of t that change from lane to lane, calls fn(t) and keeps the result in out[lane + 1] for sb_eval_warp to check.
+   The first function serves warps that lie within one row of the block
+   (blockDim.x a multiple of the warp size: y, z, gy, gz are the warp's,
+   set from C); the second computes every field. Thread numbers are below
+   a block's threads, so the divisions are exact and give C's numbers. */
+static const char sb_lanes_src[] =
+    "return function(fn, t, out, n, x0, gx0)\n"
+    "  for lane = 0, n - 1 do\n"
+    "    out[0] = lane\n"
+    "    local x = x0 + lane\n"
+    "    t.x = x; t.lane = lane; t.gx = gx0 + x\n"
+    "    out[lane + 1] = fn(t)\n"
+    "  end\n"
+    "end,\n"
+    "function(fn, t, out, n, tid0, gx0, bdx, gy0, bdy, gz0)\n"
+    "  local bdxy = bdx * bdy\n"
+    "  for lane = 0, n - 1 do\n"
+    "    out[0] = lane\n"
+    "    local tid = tid0 + lane\n"
+    "    local x = tid % bdx\n"
+    "    local y = (tid - x) / bdx % bdy\n"
+    "    local z = (tid - tid % bdxy) / bdxy\n"
+    "    t.x = x; t.y = y; t.z = z; t.lane = lane\n"
+    "    t.gx = gx0 + x; t.gy = gy0 + y; t.gz = gz0 + z\n"
+    "    out[lane + 1] = fn(t)\n"
+    "  end\n"
+    "end\n";
+
+/* Registry key of the compiled sb_lanes_src function. */
+static const char sb_key_lanes = 0;
+
+/* Push the functions of sb_lanes_src (in a table: 1 the row-wise one, 2
+   the general one), compiling them the first time. */
+static void sb_push_lanes(lua_State *L)
 {
-    const gp_launch_t *ln = j->f->launch;
-    gp_script_t *s = sb_script(L);
-    uint64_t tid = (uint64_t)co[0] * j->ws + lane, x, y, z;
-    int depth = s->c_depth, status, type;
-    double v;
+    lua_pushlightuserdata(L, (void *)&sb_key_lanes);
+    lua_rawget(L, LUA_REGISTRYINDEX);
+    if (lua_istable(L, -1))
+        return;
+    lua_pop(L, 1);
+    lua_createtable(L, 2, 0);
+    if (luaL_loadbuffer(L, sb_lanes_src, sizeof sb_lanes_src - 1, "=(index lanes)") != 0)
+        lua_error(L); /* only memory can fail here */
+    lua_call(L, 0, 2);
+    lua_rawseti(L, -3, 2);
+    lua_rawseti(L, -2, 1);
+    lua_pushlightuserdata(L, (void *)&sb_key_lanes);
+    lua_pushvalue(L, -2);
+    lua_rawset(L, LUA_REGISTRYINDEX);
+}
+
+/* Raise the error of the value at the top of the stack, which lane `lane`
+   of the instance at co returned and sb_lanes_src refused. */
+static void sb_bad_value(lua_State *L, sb_job_t *j, const double *co, uint32_t lane)
+    __attribute__((noreturn));
+static void sb_bad_value(lua_State *L, sb_job_t *j, const double *co, uint32_t lane)
+{
     char val[64], why[256];
-    if (tid >= ln->threads_per_block)
-        return -1;
-    x = tid % ln->block.x;
-    y = tid / ln->block.x % ln->block.y;
-    z = tid / (ln->block.x * ln->block.y);
-    sb_tset(L, j, K_X, (double)x);
-    sb_tset(L, j, K_Y, (double)y);
-    sb_tset(L, j, K_Z, (double)z);
-    sb_tset(L, j, K_LANE, lane);
-    sb_tset(L, j, K_GX, co[1] * (double)ln->block.x + (double)x);
-    sb_tset(L, j, K_GY, co[2] * (double)ln->block.y + (double)y);
-    sb_tset(L, j, K_GZ, co[3] * (double)ln->block.z + (double)z);
-    lua_pushvalue(L, j->fn);
-    lua_pushvalue(L, j->tbl);
-    sb_enter(L);
-    status = lua_pcall(L, 1, 1, 0);
-    s->c_depth = depth;
-    if (status != 0) {
-        char who[320], msg[600];
-        if (s->fatal)
-            lua_error(L); /* the budget or the memory cap: as raised */
-        sb_thread_desc(L, j, co, lane, who, sizeof who);
-        gp_strlcpy(msg, lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "(no message)",
-                   sizeof msg);
-        lua_pushfstring(L, "%s: index function of %s failed for %s: %s", j->src, j->opname,
-                        who, msg);
-        lua_error(L);
-    }
-    type = lua_type(L, -1);
-    if (type == LUA_TNIL) {
-        lua_pop(L, 1);
-        return -1;
-    }
-    if (type != LUA_TNUMBER) {
+    double v;
+    if (lua_type(L, -1) != LUA_TNUMBER) {
         sb_describe(L, -1, val, sizeof val);
         sb_bad_index(L, j, co, lane, val,
                      "expected an element index (an integer from 0), or nil for a thread that "
                      "does not access");
     }
     v = (double)lua_tonumber(L, -1);
-    lua_pop(L, 1);
-    if (isfinite(v) && v == floor(v) && v >= 0 && v < (double)j->elems)
-        return (int64_t)v; /* the common case: nothing to format */
     if (isnan(v))
         snprintf(val, sizeof val, "nan");
     else if (isinf(v))
@@ -427,18 +444,101 @@ static int64_t sb_eval_lane(lua_State *L, sb_job_t *j, const double *co, uint32_
     snprintf(why, sizeof why, "past the end of %s; check the grid or the index expression",
              j->bound);
     sb_bad_index(L, j, co, lane, val, why);
-    return -1; /* not reached: sb_bad_index raises */
 }
 
-/* Evaluate every lane of the warp instance at co into out (ws bytes
-   offsets, -1 for a lane that does not access). */
+/* The byte offset of the value at the top of the stack, which lane `lane`
+   of the instance at co returned (popped); -1 for nil. Anything else than
+   nil or an element index of the buffer is an error naming the thread. */
+static int64_t sb_lane_offset(lua_State *L, sb_job_t *j, const double *co, uint32_t lane)
+{
+    double v;
+    int type = lua_type(L, -1);
+    if (type == LUA_TNIL) {
+        lua_pop(L, 1);
+        return -1;
+    }
+    if (type == LUA_TNUMBER) {
+        v = (double)lua_tonumber(L, -1);
+        if (isfinite(v) && v == floor(v) && v >= 0 && v < (double)j->elems) {
+            lua_pop(L, 1);
+            return (int64_t)v * (int64_t)j->op->access.elem_bytes;
+        }
+    }
+    sb_bad_value(L, j, co, lane);
+}
+
+/* Evaluate every lane of the warp instance at co into out (ws byte
+   offsets, -1 for a lane that does not access: nil, or past the block's
+   threads), all lanes in one call of sb_lanes_src. The values are checked
+   in lane order, so a wrong value is reported before a later lane's error,
+   as when each lane ran on its own. */
 static void sb_eval_warp(lua_State *L, sb_job_t *j, const double *co, int64_t *out)
 {
-    uint32_t lane;
+    const gp_launch_t *ln = j->f->launch;
+    gp_script_t *s = sb_script(L);
+    uint64_t tid0 = (uint64_t)co[0] * j->ws;
+    uint32_t n = 0, lane, failed;
+    int depth = s->c_depth, status, nargs;
+    if (tid0 < ln->threads_per_block)
+        n = (uint32_t)GP_MIN((uint64_t)j->ws, ln->threads_per_block - tid0);
+    for (lane = n; lane < j->ws; lane++)
+        out[lane] = -1;
+    if (n == 0)
+        return;
     sb_set_instance(L, j, co);
-    for (lane = 0; lane < j->ws; lane++) {
-        int64_t e = sb_eval_lane(L, j, co, lane);
-        out[lane] = e < 0 ? -1 : e * (int64_t)j->op->access.elem_bytes;
+    if (ln->block.x % j->ws == 0) { /* the warp lies in one row of the block */
+        uint64_t y = tid0 / ln->block.x % ln->block.y, z = tid0 / (ln->block.x * ln->block.y);
+        sb_tset(L, j, K_Y, (double)y);
+        sb_tset(L, j, K_Z, (double)z);
+        sb_tset(L, j, K_GY, co[2] * (double)ln->block.y + (double)y);
+        sb_tset(L, j, K_GZ, co[3] * (double)ln->block.z + (double)z);
+        lua_rawgeti(L, j->lanes, 1);
+        lua_pushvalue(L, j->fn);
+        lua_pushvalue(L, j->tbl);
+        lua_pushvalue(L, j->out);
+        lua_pushnumber(L, n);
+        lua_pushnumber(L, (double)(tid0 % ln->block.x));
+        lua_pushnumber(L, co[1] * (double)ln->block.x);
+        nargs = 6;
+    } else {
+        lua_rawgeti(L, j->lanes, 2);
+        lua_pushvalue(L, j->fn);
+        lua_pushvalue(L, j->tbl);
+        lua_pushvalue(L, j->out);
+        lua_pushnumber(L, n);
+        lua_pushnumber(L, (double)tid0);
+        lua_pushnumber(L, co[1] * (double)ln->block.x);
+        lua_pushnumber(L, ln->block.x);
+        lua_pushnumber(L, co[2] * (double)ln->block.y);
+        lua_pushnumber(L, ln->block.y);
+        lua_pushnumber(L, co[3] * (double)ln->block.z);
+        nargs = 10;
+    }
+    sb_enter(L);
+    status = lua_pcall(L, nargs, 0, 0);
+    s->c_depth = depth;
+    failed = n;
+    if (status != 0) {
+        if (s->fatal)
+            lua_error(L); /* the budget or the memory cap: as raised */
+        lua_rawgeti(L, j->out, 0);
+        failed = (uint32_t)lua_tonumber(L, -1);
+        lua_pop(L, 1);
+        if (failed > n) /* not from a lane (cannot happen): the first */
+            failed = 0;
+    }
+    for (lane = 0; lane < failed; lane++) {
+        lua_rawgeti(L, j->out, (int)lane + 1);
+        out[lane] = sb_lane_offset(L, j, co, lane);
+    }
+    if (status != 0) {
+        char who[320], msg[600];
+        sb_thread_desc(L, j, co, failed, who, sizeof who);
+        gp_strlcpy(msg, lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "(no message)",
+                   sizeof msg);
+        lua_pushfstring(L, "%s: index function of %s failed for %s: %s", j->src, j->opname, who,
+                        msg);
+        lua_error(L);
     }
 }
 
@@ -827,9 +927,8 @@ static int sb_window_footprints(lua_State *L, const sb_job_t *j, double fp[3])
 /* Exact footprints of a small launch: every thread at every iteration. */
 static void sb_exact(lua_State *L, sb_job_t *j, double fp[3])
 {
-    const gp_launch_t *ln = j->f->launch;
     size_t cap = (size_t)j->total, nw = 0, nb = 0, ng = 0;
-    int64_t *w = j->exact, *b, *g;
+    int64_t *w = j->exact, *b, *g, warp[SB_MAX_LANES];
     double co[SB_MAX_AXES];
     uint32_t a, lane;
     b = w + cap;
@@ -837,15 +936,11 @@ static void sb_exact(lua_State *L, sb_job_t *j, double fp[3])
     memset(co, 0, sizeof co);
     for (;;) {
         int origin_block = co[1] == 0 && co[2] == 0 && co[3] == 0;
-        sb_set_instance(L, j, co);
+        sb_eval_warp(L, j, co, warp);
         for (lane = 0; lane < j->ws; lane++) {
-            int64_t e;
-            if ((uint64_t)co[0] * j->ws + lane >= ln->threads_per_block)
-                break;
-            e = sb_eval_lane(L, j, co, lane);
+            int64_t e = warp[lane];
             if (e < 0 || ng >= cap)
                 continue;
-            e *= j->op->access.elem_bytes;
             g[ng++] = e;
             if (origin_block) {
                 b[nb++] = e;
@@ -995,10 +1090,29 @@ static int sb_sample_run(lua_State *L)
     j->fn = lua_gettop(L);
     lua_createtable(L, 0, K_COUNT + j->f->n_loops);
     j->tbl = lua_gettop(L);
-    luaL_checkstack(L, K_COUNT + 8, "index function");
+    luaL_checkstack(L, K_COUNT + 20, "index function"); /* keys, sb_eval_warp's call */
     j->keys = lua_gettop(L) + 1;
     for (k = 0; k < K_COUNT; k++)
         lua_pushstring(L, sb_keys[k]);
+    /* the thread fields in the order they are first set (the table's
+       layout, and so the order of pairs(t), as when lanes were set from C) */
+    for (k = 0; k < K_COUNT + (j->n_axes - SB_FIXED_AXES); k++) {
+        static const int first[] = {K_WARP, K_BX, K_BY, K_BZ};
+        static const int then[] = {K_X, K_Y, K_Z, K_LANE, K_GX, K_GY, K_GZ};
+        uint32_t nl = j->n_axes - SB_FIXED_AXES;
+        if (k < 4)
+            lua_pushvalue(L, j->keys + first[k]);
+        else if (k < 4 + nl)
+            lua_pushvalue(L, j->var[SB_FIXED_AXES + k - 4]);
+        else
+            lua_pushvalue(L, j->keys + then[k - 4 - nl]);
+        lua_pushnumber(L, 0);
+        lua_rawset(L, j->tbl);
+    }
+    sb_push_lanes(L);
+    j->lanes = lua_gettop(L);
+    lua_createtable(L, (int)j->ws + 1, 0);
+    j->out = lua_gettop(L);
     if (j->expect) { /* a cached sample: does the first warp still agree? */
         sb_eval_instance(L, j, 0);
         j->matches = memcmp(j->off, j->expect, j->ws * sizeof(int64_t)) == 0;
