@@ -21,6 +21,7 @@
  */
 #include <lauxlib.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1367,7 +1368,11 @@ void sb_index_launch_op(const sb_ctx_t *c, sb_flat_t *f, int t, gp_op_t *op)
     /* the job is Lua memory (charged to the cap, collected whatever error
        comes), kept on the stack until the end */
     j = lua_newuserdata(L, sizeof *j);
-    memset(j, 0, sizeof *j);
+    /* all but the instances' coordinates (160 KiB; an instance's are
+       written by sb_add_instance before they are read) */
+    memset(j, 0, offsetof(sb_job_t, coord));
+    memset((char *)j + offsetof(sb_job_t, coord) + sizeof j->coord, 0,
+           sizeof *j - offsetof(sb_job_t, coord) - sizeof j->coord);
     j->c = c;
     j->f = f;
     j->op = op;
