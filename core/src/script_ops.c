@@ -120,12 +120,68 @@ static const struct sb_memctor {
 
 /* ---------------------------------------------------------------- checks */
 
+/* The string keys of the op table sb_op_check is reading and their values
+   (on the stack from base), so that a probe for a field costs a few
+   comparisons instead of interning the key and a table look-up: an op
+   gives a few of the twenty fields a check asks for. Set up afresh by
+   every sb_op_check for its table and dropped when it returns. */
+#define SB_FIELDS_MAX 24
+typedef struct sb_fields {
+    lua_State *L;
+    int t;    /* the table's stack index; 0: none */
+    int base; /* stack index of the first value */
+    int n;
+    const char *key[SB_FIELDS_MAX];
+    size_t len[SB_FIELDS_MAX];
+} sb_fields_t;
+static _Thread_local sb_fields_t sb_fields;
+
 /* Push t[key] (raw); 1 if it is not nil. */
 static int sb_get(lua_State *L, int t, const char *key)
 {
+    const sb_fields_t *fs = &sb_fields;
+    if (fs->t == t && fs->L == L) {
+        size_t len = strlen(key);
+        int i;
+        for (i = 0; i < fs->n; i++)
+            if (fs->len[i] == len && memcmp(fs->key[i], key, len) == 0) {
+                lua_pushvalue(L, fs->base + i);
+                return 1;
+            }
+        lua_pushnil(L);
+        return 0;
+    }
     lua_pushstring(L, key);
     lua_rawget(L, t);
     return !lua_isnil(L, -1);
+}
+
+/* Gather the string keys of table t and their values for sb_get; a table
+   of more than SB_FIELDS_MAX leaves sb_get to look each field up. */
+static void sb_fields_read(lua_State *L, int t)
+{
+    sb_fields_t *fs = &sb_fields;
+    int base = lua_gettop(L) + 1, n = 0;
+    fs->t = 0;
+    luaL_checkstack(L, SB_FIELDS_MAX + 3, "op fields");
+    lua_pushnil(L);
+    while (lua_next(L, t) != 0) {
+        if (lua_type(L, -2) != LUA_TSTRING) {
+            lua_pop(L, 1);
+            continue;
+        }
+        if (n == SB_FIELDS_MAX) {
+            lua_settop(L, base - 1);
+            return;
+        }
+        fs->key[n] = lua_tolstring(L, -2, &fs->len[n]);
+        n++;
+        lua_insert(L, -2); /* the value below the key, which lua_next wants on top */
+    }
+    fs->L = L;
+    fs->t = t;
+    fs->base = base;
+    fs->n = n;
 }
 
 /* The byte sizes an access of this kind accepts, as a bit set. */
@@ -370,12 +426,17 @@ static const sb_opspec_t *sb_op_check(const sb_ctx_t *c, int t, gp_op_t *op,
 {
     lua_State *L = c->L;
     const sb_opspec_t *spec = NULL;
-    int top = lua_gettop(L), v = top + 1;
+    int entry = lua_gettop(L), top, v;
     size_t i;
-    if (sb_get(L, t, "op") && lua_type(L, v) == LUA_TSTRING)
-        for (i = 0; i < GP_ARRAY_LEN(sb_opspecs); i++)
-            if (strcmp(lua_tostring(L, v), sb_opspecs[i].tag) == 0)
+    sb_fields_read(L, t);
+    top = lua_gettop(L);
+    v = top + 1;
+    if (sb_get(L, t, "op") && lua_type(L, v) == LUA_TSTRING) {
+        const char *tag = lua_tostring(L, v);
+        for (i = GP_ARRAY_LEN(sb_opspecs); i-- > 0 && !spec;) /* the last of a tag */
+            if (strcmp(tag, sb_opspecs[i].tag) == 0)
                 spec = &sb_opspecs[i];
+    }
     if (!spec)
         sb_fail_value(c, v, "op", "the name of a gpuperf operation");
     lua_settop(L, top);
@@ -416,6 +477,8 @@ static const sb_opspec_t *sb_op_check(const sb_ctx_t *c, int t, gp_op_t *op,
             sb_check_var(c, v);
         lua_settop(L, top);
     }
+    sb_fields.t = 0;
+    lua_settop(L, entry);
     return spec;
 }
 
