@@ -1241,8 +1241,14 @@ int gp_op_cost_default(const gp_generation_t *g, const gp_device_t *d, const gp_
         /* "32-bit integer, logic, compare": at the measured add/logic rate
            where the card has it (on 9.0 IADD3 and LOP3 run at about twice the
            IMAD rate [sources: h200-calibrated] run3 int32_add_lanes,
-           int32_logic_lanes), else at the class's */
-        if (d->int32_add_lanes > 0 && d->int32_logic_lanes > 0) {
+           int32_logic_lanes), else at the class's; a multiply (gpuperf.imul)
+           at the measured IMAD rate and latency (run3 int32_mul_lanes,
+           int32_mul_cycles: 63.9 results/clock/SM on the H200, half the
+           add rate) */
+        if (op->int_mul && d->int32_mul_lanes > 0) {
+            out->pipe_cycles[GP_PIPE_INT] = warp / d->int32_mul_lanes;
+            out->latency_cycles = d->int32_mul_cycles > 0 ? d->int32_mul_cycles : d->int32_cycles;
+        } else if (d->int32_add_lanes > 0 && d->int32_logic_lanes > 0) {
             out->pipe_cycles[GP_PIPE_INT] =
                 0.5 * (warp / d->int32_add_lanes + warp / d->int32_logic_lanes);
             out->latency_cycles =

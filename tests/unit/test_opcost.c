@@ -122,6 +122,12 @@ static void test_measured_keys(void **state)
     op = op_of(GP_OP_INT);
     assert_int_equal(cost(&d, g, &op, 8, &c, msg, sizeof msg), 0);
     assert_true(c.pipe_cycles[GP_PIPE_INT] < 0.6 * 32 / d.int32_lanes);
+    /* gpuperf.imul at the measured IMAD rate and latency */
+    op.int_mul = 1;
+    assert_true(d.int32_mul_lanes > 0 && d.int32_mul_cycles > 0);
+    assert_int_equal(cost(&d, g, &op, 8, &c, msg, sizeof msg), 0);
+    assert_true(fabs(c.pipe_cycles[GP_PIPE_INT] - 32 / d.int32_mul_lanes) < 1e-9);
+    assert_true(c.latency_cycles == d.int32_mul_cycles);
     /* a conversion: half F2I on the conversion pipe, half I2F */
     op = op_of(GP_OP_CONV);
     assert_int_equal(cost(&d, g, &op, 8, &c, msg, sizeof msg), 0);
