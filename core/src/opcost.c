@@ -547,10 +547,13 @@ static double after_l1(double miss2, double hit1)
  * address), and *grid_addrs distinct addresses over the launch. From the lane
  * sample where the script gave an index function, from `bins` (K addresses
  * drawn uniformly: a warp of W lanes touches K(1 - (1 - 1/K)^W) of them), else
- * from the scope.
+ * from the scope. *issuing is the share of warps with an active lane: a warp
+ * whose lanes all skip the atomic (the index function gave nil for every
+ * lane) branches around it and sends nothing to the memory system or the
+ * shared pipe (1 without a sample).
  */
 static void atomic_sharing(const gp_device_t *d, const gp_kernel_t *k, const gp_access_t *a,
-                           double *per_addr, double *grid_addrs, int *uniform)
+                           double *per_addr, double *grid_addrs, int *uniform, double *issuing)
 {
     double w = d->warp_size, elem = a->elem_bytes ? a->elem_bytes : 4;
     double threads = (double)k->total_blocks * (double)k->launch.threads_per_block;
@@ -558,6 +561,7 @@ static void atomic_sharing(const gp_device_t *d, const gp_kernel_t *k, const gp_
     *per_addr = 1;
     *grid_addrs = GP_MAX(threads, 1.0);
     *uniform = 0;
+    *issuing = 1;
     if (s && s->n_warps > 0 && s->lanes > 0 && s->byte_offset) {
         double sum = 0;
         uint32_t n = 0, i, j, m, multi = 0;
@@ -581,6 +585,7 @@ static void atomic_sharing(const gp_device_t *d, const gp_kernel_t *k, const gp_
         if (n)
             *per_addr = sum / n;
         *uniform = n > 0 && !multi; /* every sampled warp names one address */
+        *issuing = (double)n / s->n_warps;
         *grid_addrs = GP_MAX(1.0, (double)s->grid_footprint_bytes / elem);
         return;
     }
@@ -860,9 +865,9 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
         out->latency_cycles = d->atomic_cycles > 0 ? d->atomic_cycles : mem_lat;
         gpu = 0;
         if (sp == GP_SPACE_GLOBAL) {
-            double per_addr, grid_addrs;
+            double per_addr, grid_addrs, issuing;
             int uniform;
-            atomic_sharing(d, k, a, &per_addr, &grid_addrs, &uniform);
+            atomic_sharing(d, k, a, &per_addr, &grid_addrs, &uniform, &issuing);
             if (uniform && r->aggregates_uniform_atomics)
                 gpu = atomic_uniform_gpu_cycles(d, a, grid_addrs);
             if (gpu > 0 && a->atomic_op == GP_ATOMIC_OP_ADD && d->warp_reduce_lanes > 0) {
@@ -873,6 +878,7 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
             }
             if (!(gpu > 0))
                 gpu = atomic_gpu_cycles(d, a, per_addr, grid_addrs);
+            gpu *= issuing;
         }
         if (gpu > 0) {
             /* the measured contention: the GPU's atomic units busy for `gpu`
@@ -978,9 +984,9 @@ static int shared_cost(const gp_device_t *d, const gp_generation_t *g, const gp_
            shared_atomic_cycles of the shared pipe, and every lane that hits a
            word another lane of the warp hits adds shared_atomic_conflict_cycles
            [sources: h200-calibrated] run3 atomic_shared rows */
-        double per_addr, grid_addrs, colliding;
+        double per_addr, grid_addrs, colliding, issuing;
         int uniform;
-        atomic_sharing(d, k, a, &per_addr, &grid_addrs, &uniform);
+        atomic_sharing(d, k, a, &per_addr, &grid_addrs, &uniform, &issuing);
         colliding = d->warp_size - d->warp_size / GP_MAX(per_addr, 1.0);
         out->pipe_cycles[GP_PIPE_SHARED] =
             d->shared_atomic_cycles + d->shared_atomic_conflict_cycles * colliding;
@@ -990,11 +996,12 @@ static int shared_cost(const gp_device_t *d, const gp_generation_t *g, const gp_
         if (a->atomic_op == GP_ATOMIC_OP_INC && d->shared_atomic_inc_cycles > 0) {
             /* an increment by a constant, result unused: one ATOMS.POPC.INC
                adds each address's lane count, flat in the lanes per address
-               ([sources: h200-calibrated] run3 atomic_shared u32_inc1 rows) */
+               ([sources: h200-calibrated] run4 atomic_shared u32_inc1 rows) */
             out->pipe_cycles[GP_PIPE_SHARED] = d->shared_atomic_inc_cycles;
             out->latency_cycles = 2 * d->shared_memory_cycles;
             out->transactions = 1;
         }
+        out->pipe_cycles[GP_PIPE_SHARED] *= issuing;
     }
     if (g->issue && g->issue->shared_passes_hold_issue)
         out->pipe_cycles[GP_PIPE_ISSUE] =
@@ -1234,8 +1241,14 @@ int gp_op_cost_default(const gp_generation_t *g, const gp_device_t *d, const gp_
         /* "32-bit integer, logic, compare": at the measured add/logic rate
            where the card has it (on 9.0 IADD3 and LOP3 run at about twice the
            IMAD rate [sources: h200-calibrated] run3 int32_add_lanes,
-           int32_logic_lanes), else at the class's */
-        if (d->int32_add_lanes > 0 && d->int32_logic_lanes > 0) {
+           int32_logic_lanes), else at the class's; a multiply (gpuperf.imul)
+           at the measured IMAD rate and latency (run3 int32_mul_lanes,
+           int32_mul_cycles: 63.9 results/clock/SM on the H200, half the
+           add rate) */
+        if (op->int_mul && d->int32_mul_lanes > 0) {
+            out->pipe_cycles[GP_PIPE_INT] = warp / d->int32_mul_lanes;
+            out->latency_cycles = d->int32_mul_cycles > 0 ? d->int32_mul_cycles : d->int32_cycles;
+        } else if (d->int32_add_lanes > 0 && d->int32_logic_lanes > 0) {
             out->pipe_cycles[GP_PIPE_INT] =
                 0.5 * (warp / d->int32_add_lanes + warp / d->int32_logic_lanes);
             out->latency_cycles =

@@ -40,6 +40,7 @@ static const sb_opspec_t sb_opspecs[] = {
     {"fp64", GP_OP_FP64, SB_ARITH, "count"},
     {"fp16", GP_OP_FP16, SB_ARITH, "count"},
     {"int", GP_OP_INT, SB_ARITH, "count"},
+    {"imul", GP_OP_INT, SB_ARITH, "count"},
     {"sfu", GP_OP_SFU, SB_ARITH, "count"},
     {"conv", GP_OP_CONV, SB_ARITH, "count"},
     {"branch", GP_OP_BRANCH, SB_ARITH, "count"},
@@ -243,6 +244,8 @@ static void sb_range_check(const sb_ctx_t *c, int v, int t, gp_op_t *op, const g
 const char *sb_op_tag(const gp_op_t *op)
 {
     size_t i;
+    if (op->kind == GP_OP_INT && op->int_mul)
+        return "imul";
     for (i = 0; i < GP_ARRAY_LEN(sb_opspecs); i++)
         if (sb_opspecs[i].kind == op->kind)
             return sb_opspecs[i].tag;
@@ -443,6 +446,7 @@ static const sb_opspec_t *sb_op_check(const sb_ctx_t *c, int t, gp_op_t *op,
     memset(op, 0, sizeof *op);
     memset(info, 0, sizeof *info);
     op->kind = spec->kind;
+    op->int_mul = strcmp(spec->tag, "imul") == 0;
     op->ilp = 1;
     op->count = 1;
     op->access.buffer = UINT32_MAX;

@@ -24,7 +24,7 @@ local step = {
   sinf     = { gpuperf.fp32{ilp, ilp = ilp}, gpuperf.sfu{ilp, ilp = ilp} },
   expf     = { gpuperf.fp32{4 * ilp, ilp = ilp}, gpuperf.sfu{ilp, ilp = ilp} },
   dfma     = { gpuperf.fp64{ilp, ilp = ilp} },
-  imad     = { gpuperf.int{ilp, ilp = ilp} },
+  imad     = { gpuperf.imul{ilp, ilp = ilp} },
   iadd_xor = { gpuperf.int{2 * ilp, ilp = ilp} },
   cvt      = { gpuperf.conv{ilp, ilp = ilp}, gpuperf.int{ilp, ilp = ilp},
                gpuperf.conv{ilp, ilp = ilp} },

@@ -122,6 +122,12 @@ static void test_measured_keys(void **state)
     op = op_of(GP_OP_INT);
     assert_int_equal(cost(&d, g, &op, 8, &c, msg, sizeof msg), 0);
     assert_true(c.pipe_cycles[GP_PIPE_INT] < 0.6 * 32 / d.int32_lanes);
+    /* gpuperf.imul at the measured IMAD rate and latency */
+    op.int_mul = 1;
+    assert_true(d.int32_mul_lanes > 0 && d.int32_mul_cycles > 0);
+    assert_int_equal(cost(&d, g, &op, 8, &c, msg, sizeof msg), 0);
+    assert_true(fabs(c.pipe_cycles[GP_PIPE_INT] - 32 / d.int32_mul_lanes) < 1e-9);
+    assert_true(c.latency_cycles == d.int32_mul_cycles);
     /* a conversion: half F2I on the conversion pipe, half I2F */
     op = op_of(GP_OP_CONV);
     assert_int_equal(cost(&d, g, &op, 8, &c, msg, sizeof msg), 0);
@@ -256,6 +262,54 @@ static void test_shared_atomic_inc(void **state)
     assert_true(fabs(c.pipe_cycles[GP_PIPE_SHARED] - d.shared_atomic_inc_cycles) < 1e-9);
 }
 
+/* An atomic whose lane sample leaves every lane of some warps inactive (the
+   index function gives nil): those warps branch around it and cost nothing
+   at the memory system or the shared pipe; the others cost what a warp of
+   the same sharing costs. */
+static void test_atomic_idle_warps(void **state)
+{
+    gp_device_t d;
+    const gp_arch_t *a;
+    const gp_generation_t *g;
+    gp_op_t op = op_of(GP_OP_ATOMIC);
+    gp_op_cost_t all, quarter;
+    gp_lane_sample_t s;
+    int64_t off[4 * 32];
+    char msg[256];
+    uint32_t w, j;
+    (void)state;
+    open_dev("h200-sxm", &d, &a, &g);
+    memset(&s, 0, sizeof s);
+    s.n_warps = 4;
+    s.lanes = 32;
+    s.byte_offset = off;
+    s.grid_footprint_bytes = 4;
+    s.warp_footprint_bytes = s.block_footprint_bytes = 4;
+    for (w = 0; w < 4; w++)
+        for (j = 0; j < 32; j++)
+            off[w * 32 + j] = j == 7 ? 28 : -1; /* one lane per warp, word 7 */
+    op.access.elem_bytes = 4;
+    op.access.footprint_bytes = 4;
+    op.access.sample = &s;
+    op.access.atomic_op = GP_ATOMIC_OP_ADD;
+    op.space = GP_SPACE_GLOBAL;
+    assert_int_equal(cost(&d, g, &op, 8, &all, msg, sizeof msg), 0);
+    for (w = 1; w < 4; w++) /* now only the first of four warps has a lane */
+        off[w * 32 + 7] = -1;
+    assert_int_equal(cost(&d, g, &op, 8, &quarter, msg, sizeof msg), 0);
+    assert_true(all.l2_bytes > 0);
+    assert_true(fabs(quarter.l2_bytes - all.l2_bytes / 4) < 1e-6 * all.l2_bytes);
+    assert_true(fabs(quarter.transactions - all.transactions / 4) < 1e-9 * all.transactions);
+    op.space = GP_SPACE_SHARED;
+    op.access.atomic_op = GP_ATOMIC_OP_INC;
+    assert_int_equal(cost(&d, g, &op, 8, &quarter, msg, sizeof msg), 0);
+    assert_true(fabs(quarter.pipe_cycles[GP_PIPE_SHARED] - d.shared_atomic_inc_cycles / 4) < 1e-9);
+    for (w = 1; w < 4; w++)
+        off[w * 32 + 7] = 28;
+    assert_int_equal(cost(&d, g, &op, 8, &all, msg, sizeof msg), 0);
+    assert_true(fabs(all.pipe_cycles[GP_PIPE_SHARED] - d.shared_atomic_inc_cycles) < 1e-9);
+}
+
 /* Shared atomics: each lane on a word another lane hits adds the measured
    conflict cost. */
 static void test_shared_atomic(void **state)
@@ -289,6 +343,7 @@ int main(void)
         cmocka_unit_test(test_shared_atomic),
         cmocka_unit_test(test_atomic_uniform),
         cmocka_unit_test(test_shared_atomic_inc),
+        cmocka_unit_test(test_atomic_idle_warps),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

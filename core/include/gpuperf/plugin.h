@@ -400,7 +400,11 @@ typedef struct gp_op {
     uint32_t tensor_type; /* TENSOR: gp_tensor_type_t */
     gp_access_t access; /* memory ops */
     uint32_t line;      /* script line that described the op */
-    uint32_t reserved[7];
+    /* INT: 1 when the instructions are integer multiplies (IMAD, mul.lo,
+       mad.lo), which some generations run at a lower rate than adds and
+       logic; 0 (the default) for adds, logic and compares */
+    uint32_t int_mul;
+    uint32_t reserved[6];
 } gp_op_t;
 
 /* A kernel launch as the engine hands it to a plugin. */

@@ -62,7 +62,7 @@ elseif variant == "shared_atomics" then
       gpuperf.loop{n / G, var = "i", body = {
         gpuperf.load{inp, bytes = 1, space = "texture", index = byte},
         gpuperf.int(3),                                 -- i += stride (64-bit), &in[i]
-        gpuperf.atomic{space = "shared", index = bin},
+        gpuperf.atomic{space = "shared", index = bin, update = "inc"},   -- atomicAdd(&s[b], 1u)
       }},
       gpuperf.barrier(),
       gpuperf.shared_load{index = function(t) return t.x end},    -- s[b]
