@@ -13,13 +13,26 @@ expect_out "68 within 2x"
 
 # All calibration rows, including the evaluation rows moved here after they
 # were examined (validation/README.md log): the naive 7x7 convolution among
-# them is still far off. The gate holds today's 9.8%.
+# them is still far off. The 139 rows other than `mlp` are at 7.9% (137 within
+# 2x); the 36 `mlp` rows (straight-line memory-level parallelism, bench_mlp)
+# are at 34.2%: the model lacks the block dispatch cost of 64 waves of one
+# block per SM (about 20 us on every pinned row) and underestimates the L1
+# load throughput of the full-occupancy L1 rows. The gate holds today's
+# 13.3% and 161 of 175 rows within 2x.
 case_ "H200 table, all rows: accuracy gate"
-gp validate validation/h200/calibration.csv --max-mape 10 --min-within-2x 0.98 --json
+gp validate validation/h200/calibration.csv --max-mape 13.5 --min-within-2x 0.92 --json
 expect_status 0
 n=$(json .overall.rows)
 expect_between "$n" 122 1000
 expect_json_has .families.stream.mape_pct
+
+# Straight-line memory-level parallelism: 49 independent loads overlap (about
+# 20 in flight in 32 registers), chained ones do not. The 49-tap rows from L2
+# and DRAM are within 14%; the L1 ones (-13% to -55%) and the short rows,
+# mostly the fixed dispatch cost, are not.
+case_ "H200 mlp family: accuracy gate"
+gp validate validation/h200/calibration.csv --family mlp --max-mape 35 --min-within-2x 0.66
+expect_status 0
 
 # The evaluation set (nothing is set from it): the target is 10% and 95% of
 # rows within 1.5x; the gate holds what the model reaches today (36.7%, 258 of

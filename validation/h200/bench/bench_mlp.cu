@@ -9,128 +9,75 @@
 // usage: bench_mlp OUT.csv [device]
 #include "common.cuh"
 
-// in[] holds (i % 4) * 0.5: values below 2.0, so (bits >> 30) of every value is 0,
-// which the compiler cannot know: a chained address depends on the loaded value
+// in[i] = (i % 4) * 0.5: every value is below 2.0, so (bits >> 30) is 0, which the
+// compiler cannot know: a chained address depends on the value loaded before it
 // but lands where the independent one does (same lines, same coalescing).
-static const unsigned kPeriod = 4;
-static const float kScale = 0.5f;
+#define W(k) (1.0f + (k) / 64.0f)  // weight of tap k (an FFMA immediate), exact in fp32
 
-// Weight of tap k (an immediate operand of the FFMA): exact in fp32.
-__host__ __device__ static inline float tap_weight(int k) { return 1.0f + k / 64.0f; }
-
-// One thread: N unrolled taps s = fma(in[idx_k & mask], w_k, s);
-// idx_k = k * T + g (T threads in the grid), plus (value of tap k-1 >> 30) when CHAIN.
-template <int N, bool CHAIN>
+// One thread: N unrolled taps s = fma(in[idx & mask], W(k), s), idx = k * T + g
+// (T threads in the grid), plus (the bits of tap k-1's value >> 30) when C (chain).
+template <int N, bool C>
 __global__ void k_mlp(const float *__restrict__ in, float *out, unsigned mask, unsigned T) {
-  unsigned g = blockIdx.x * blockDim.x + threadIdx.x;
-  unsigned idx = g;
-  float s = 0.0f;
+  unsigned g = blockIdx.x * blockDim.x + threadIdx.x, i = g;
+  float s = 0;
 #pragma unroll
   for (int k = 0; k < N; ++k) {
-    float v = in[idx & mask];
-    s = fmaf(v, tap_weight(k), s);
-    idx = (unsigned)(k + 1) * T + g;
-    if (CHAIN) idx += __float_as_uint(v) >> 30;
+    float v = in[i & mask];
+    s = fmaf(v, W(k), s);
+    i = (k + 1) * T + g + (C ? __float_as_uint(v) >> 30 : 0);
   }
   out[g] = s;
 }
 
-// Host mirror of k_mlp for thread g.
-static float mlp_want(int n, bool chain, unsigned mask, unsigned T, unsigned g) {
-  unsigned idx = g;
-  float s = 0.0f;
-  for (int k = 0; k < n; ++k) {
-    float v = pattern_at(idx & mask, kPeriod, kScale);
-    s = fmaf(v, tap_weight(k), s);
-    idx = (unsigned)(k + 1) * T + g;
-    if (chain) {
-      unsigned bits;
-      memcpy(&bits, &v, sizeof bits);
-      idx += bits >> 30;
-    }
-  }
+// Host mirror of k_mlp for thread g (the chain term is always 0, see above).
+static float want(int n, unsigned mask, unsigned T, unsigned g) {
+  float s = 0;
+  for (int k = 0; k < n; ++k) s = fmaf(pattern_at((k * T + g) & mask, 4, 0.5f), W(k), s);
   return s;
 }
 
-typedef void (*mlp_kernel_t)(const float *, float *, unsigned, unsigned);
-
-struct Variant {
-  int n;
-  bool chain;
-  mlp_kernel_t k;
-};
-
-static const Variant kVariants[] = {
-    {1, false, k_mlp<1, false>},   {4, false, k_mlp<4, false>},
-    {16, false, k_mlp<16, false>}, {49, false, k_mlp<49, false>},
-    {1, true, k_mlp<1, true>},     {4, true, k_mlp<4, true>},
-    {16, true, k_mlp<16, true>},   {49, true, k_mlp<49, true>},
-};
-
-struct WorkingSet {
-  const char *name;
-  unsigned log2_floats;
-  bool cold;
-};
-
-static const WorkingSet kSets[] = {
-    {"l1", 12, false},   // 16 KiB: every SM's L1 holds it after the warm-ups
-    {"l2", 22, false},   // 16 MiB: L2-resident, far more than an SM's L1 sees again
-    {"dram", 28, true},  // 1 GiB, L2 flushed before each repetition
-};
+typedef void (*kern_t)(const float *, float *, unsigned, unsigned);
 
 int main(int argc, char **argv) {
   if (argc < 2) {
     fprintf(stderr, "usage: %s OUT.csv [device]\n", argv[0]);
     return 2;
   }
-  int dev = argc > 2 ? atoi(argv[2]) : 0;
   Bench b;
-  bench_open(b, argv[1], dev);
-  fprintf(stderr, "bench_mlp on %s (%d SMs)\n", b.prop.name, b.sm_count);
-
-  const size_t nin = size_t(1) << 28;
+  bench_open(b, argv[1], argc > 2 ? atoi(argv[2]) : 0);
+  const int ns[8] = {1, 4, 16, 49, 1, 4, 16, 49};
+  const kern_t ks[8] = {k_mlp<1, 0>, k_mlp<4, 0>, k_mlp<16, 0>, k_mlp<49, 0>,
+                        k_mlp<1, 1>, k_mlp<4, 1>, k_mlp<16, 1>, k_mlp<49, 1>};
+  const char *wsn[3] = {"l1", "l2", "dram"};
+  const int wsl[3] = {12, 22, 28};  // log2 of the working set in floats: 16 KiB, 16 MiB, 1 GiB
   float *in, *out;
-  CK(cudaMalloc(&in, nin * sizeof(float)));
-  fill_pattern(in, nin, kPeriod, kScale);
-
+  CK(cudaMalloc(&in, (size_t(1) << 28) * 4));
+  fill_pattern(in, size_t(1) << 28, 4, 0.5f);
   // pinned: one 256-thread block per SM (dynamic shared memory), 64 waves;
-  // full: 4224 blocks of 256 without shared memory (as many per SM as registers allow).
-  const int block = 256;
-  const unsigned pinned_grid = 64u * b.sm_count, full_grid = 32u * b.sm_count;
-  const size_t pinned_dyn = dyn_smem_for_bpsm(b.prop, 1);
-  CK(cudaMalloc(&out, (size_t)pinned_grid * block * sizeof(float)));
-  for (const Variant &v : kVariants) allow_dyn_smem(v.k, pinned_dyn);
-
-  for (int shape = 0; shape < 2; ++shape) {
-    const unsigned grid = shape == 0 ? pinned_grid : full_grid;
-    const size_t dyn = shape == 0 ? pinned_dyn : 0;
-    const unsigned T = grid * block;
-    for (const WorkingSet &ws : kSets) {
-      const unsigned mask = (1u << ws.log2_floats) - 1;
-      for (const Variant &v : kVariants) {
-        if (shape == 1 && v.n != 49 && v.n != 16) continue;
+  // full: 32 blocks of 256 per SM, no shared memory (as many resident as registers allow).
+  size_t pdyn = dyn_smem_for_bpsm(b.prop, 1);
+  CK(cudaMalloc(&out, (size_t)64 * b.sm_count * 256 * 4));
+  for (int v = 0; v < 8; ++v) allow_dyn_smem(ks[v], pdyn);
+  for (int sh = 0; sh < 2; ++sh)
+    for (int w = 0; w < 3; ++w)
+      for (int v = 0; v < 8; ++v) {
+        if (sh && ns[v] < 16) continue;
+        unsigned grid = (sh ? 32 : 64) * b.sm_count, T = grid * 256, mask = (1u << wsl[w]) - 1;
+        size_t dyn = sh ? 0 : pdyn;
+        kern_t k = ks[v];
         Row r;
         r.family = "mlp";
-        r.name = std::string(v.chain ? "chain" : "indep") + "_n" + std::to_string(v.n);
-        r.params = std::string("ws=") + ws.name + " shape=" + (shape == 0 ? "pinned" : "full");
-        row_shape(r, v.k, dim3(grid), dim3(block), dyn);
-        r.t = time_case(b, 7, ws.cold, [&] {
-          v.k<<<grid, block, dyn, b.stream>>>(in, out, mask, T);
-        });
-        r.bytes = (unsigned long long)T * 4ull * (v.n + 1);
-        r.flops = (unsigned long long)T * 2ull * v.n;
+        r.name = std::string(v < 4 ? "indep_n" : "chain_n") + std::to_string(ns[v]);
+        r.params = std::string("ws=") + wsn[w] + (sh ? " shape=full" : " shape=pinned");
+        row_shape(r, k, dim3(grid), dim3(256), dyn);
+        r.t = time_case(b, 7, w == 2, [&] { k<<<grid, 256, dyn, b.stream>>>(in, out, mask, T); });
+        r.bytes = 4ull * T * (ns[v] + 1);
+        r.flops = 2ull * T * ns[v];
         emit(b, r);
-        check_spread(r.name.c_str(), out, T, [&](size_t g) {
-          return mlp_want(v.n, v.chain, mask, T, (unsigned)g);
-        });
+        check_spread(r.name.c_str(), out, T, [&](size_t g) { return want(ns[v], mask, T, g); });
       }
-    }
-  }
-
   CK(cudaFree(in));
   CK(cudaFree(out));
   bench_close(b);
-  fprintf(stderr, "bench_mlp: done\n");
   return 0;
 }
