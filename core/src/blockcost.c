@@ -107,10 +107,11 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
  *  - the straight run ends: a loop, a divergent branch, a branch, a barrier,
  *    an atomic, an asynchronous copy or a store (a load the compiler cannot
  *    prove apart from a store's address stays below it).
- * The run of bench_mlp (validation/h200/measured/run5) shows it: 49
- * independent loads each followed by an FMA take 6.5x (L2) and 7x (DRAM)
- * less time than the same loads chained, and ptxas keeps about 20 of them in
- * flight in 32 registers: 32 - GP_MLP_BASE_REGS [sources: h200-calibrated].
+ * The mlp rows of the H200 calibration table (bench_mlp.cu, raw output in
+ * validation/h200/measured/run5) show it: 49 independent loads each followed
+ * by an FMA take 6.5x (L2) and 6.9x (DRAM) less time than the same loads
+ * chained, and the SASS keeps about 20 of them in flight in 32 registers:
+ * 32 - GP_MLP_BASE_REGS [sources: h200-cal] mlp rows.
  */
 typedef struct load_group {
     double latency; /* the longest, cycles */
