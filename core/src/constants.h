@@ -31,7 +31,10 @@
    flight (pointers, counter, bound, accumulator): the 12 that ptxas gives
    the calibration's dependent-chain kernels (k_latency, 12 registers in
    validation/h200/measured/run3/ptxas_cal.txt) [sources: h200-calibrated].
-   Only registers above it hold the loads of unrolled iterations. */
+   Only registers above it hold the loads of unrolled iterations, and the
+   loads a straight run of code keeps in flight: the SASS of bench_mlp's
+   49-tap kernel (32 registers) holds 19 to 20 loads in flight, 32 - 12
+   (validation/h200/measured/run5/sass_mlp.txt.gz) [sources: h200-cal]. */
 #define GP_MLP_BASE_REGS 12.0
 /* Bytes a thread slot of an SM can have in flight from memory: the 16-byte
    vector load, the widest a thread issues [sources: ptx] ld.v4, which every

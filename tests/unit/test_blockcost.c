@@ -1,6 +1,8 @@
 /*
  * test_blockcost.c - the walk over a kernel's ops (blockcost.c):
  * dependent loads add their latencies,
+ * independent loads of a straight run overlap each other and the arithmetic
+ * (in batches the registers hold; a barrier, store or atomic ends the run),
  * independent loads of unrolled iterations overlap the arithmetic (limited
  * by registers), a pointer chase does not, a block of one thread is never
  * slower than one of 32 doing the same, and a load's latency follows where
@@ -183,6 +185,84 @@ static void test_one_thread_not_slower(void **state)
     }
 }
 
+/* A straight run of N taps (int, load, FMA), as a fully unrolled
+   convolution: the independent loads overlap each other and the arithmetic,
+   in batches of as many as the registers above the loop's base hold; with
+   `depends` each waits for the one before. Bounded below by the arithmetic
+   chain (the FMA accumulation stays serial). */
+static void build_taps(gp_op_t *ops, uint32_t taps, int depends)
+{
+    uint32_t k;
+    for (k = 0; k < taps; k++) {
+        ops[3 * k] = arith(GP_OP_INT, 2);
+        ops[3 * k + 1] = load(GP_PATTERN_UNIT, 1u << 30, depends && k > 0);
+        ops[3 * k + 2] = arith(GP_OP_FP32, 1);
+    }
+}
+
+static void test_straight_loads_overlap_arithmetic(void **state)
+{
+    gp_op_t ind[3 * 49], dep[3 * 49], arith_only[2];
+    gp_block_cost_t i, d, a, i64, narrow;
+    (void)state;
+    build_taps(ind, 49, 0);
+    build_taps(dep, 49, 1);
+    arith_only[0] = arith(GP_OP_INT, 2 * 49);
+    arith_only[1] = arith(GP_OP_FP32, 49);
+    i = cost(ind, 3 * 49, 256, 32); /* 20 spare registers: 3 batches */
+    d = cost(dep, 3 * 49, 256, 32);
+    a = cost(arith_only, 2, 256, 32);
+    /* chained: 49 memory latencies; independent: 3 (49 loads, 20 a batch) */
+    assert_true(d.latency_cycles >= 49 * g_dev.dram_cycles * 0.95);
+    assert_true(i.latency_cycles < d.latency_cycles / 8);
+    assert_true(i.latency_cycles >= 3 * g_dev.dram_cycles * 0.95);
+    assert_true(i.latency_cycles <= 3 * g_dev.dram_cycles * 1.05 + a.latency_cycles);
+    /* never below the arithmetic chain, nor below one latency */
+    assert_true(i.latency_cycles >= a.latency_cycles);
+    assert_true(i.time_cycles < d.time_cycles);
+    /* more registers, fewer batches, down to what the SM keeps in flight:
+       52 spare registers hold all 49, but a warp's share of the SM's bytes
+       in flight (16 per thread slot, 8 warps) is 32 lines of 128 bytes: 2;
+       with no spare register, one load a batch */
+    i64 = cost(ind, 3 * 49, 256, 64);
+    assert_true(i64.latency_cycles < i.latency_cycles);
+    assert_true(i64.latency_cycles >= 2 * g_dev.dram_cycles * 0.95);
+    assert_true(i64.latency_cycles <= 2 * g_dev.dram_cycles * 1.05 + a.latency_cycles);
+    narrow = cost(ind, 3 * 49, 256, 12);
+    assert_true(narrow.latency_cycles >= d.latency_cycles * 0.95);
+}
+
+/* A barrier, a store or an atomic ends the straight run: loads on either
+   side do not share a batch. Loads listed back to back share one whatever
+   the registers (ptxas counted them). */
+static void test_straight_run_boundaries(void **state)
+{
+    uint32_t ends[3] = {GP_OP_BARRIER, GP_OP_STORE, GP_OP_ATOMIC}, k;
+    gp_op_t open[5] = {load(GP_PATTERN_UNIT, 1u << 30, 0), arith(GP_OP_FP32, 1),
+                       arith(GP_OP_INT, 1), load(GP_PATTERN_UNIT, 1u << 30, 0),
+                       arith(GP_OP_FP32, 1)};
+    gp_op_t pair[3] = {load(GP_PATTERN_UNIT, 1u << 30, 0), load(GP_PATTERN_UNIT, 1u << 30, 0),
+                       arith(GP_OP_FP32, 1)};
+    gp_block_cost_t o = cost(open, 5, 256, 32), p;
+    (void)state;
+    assert_true(o.latency_cycles < 1.5 * g_dev.dram_cycles);
+    for (k = 0; k < 3; k++) {
+        gp_op_t cut[5];
+        gp_block_cost_t c;
+        memcpy(cut, open, sizeof cut);
+        cut[2] = arith(ends[k], 1);
+        if (ends[k] != GP_OP_BARRIER) {
+            cut[2].space = GP_SPACE_GLOBAL;
+            cut[2].access = open[0].access;
+            cut[2].access.buffer = 1;
+        }
+        c = cost(cut, 5, 256, 32);
+        assert_true(c.latency_cycles >= 1.9 * g_dev.dram_cycles);
+    }
+    p = cost(pair, 3, 256, 12); /* no spare register, yet back to back */
+    assert_true(p.latency_cycles < 1.5 * g_dev.dram_cycles);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -190,6 +270,8 @@ int main(void)
         cmocka_unit_test(test_chase_does_not_overlap),
         cmocka_unit_test(test_unrolled_loads_overlap_arithmetic),
         cmocka_unit_test(test_one_thread_not_slower),
+        cmocka_unit_test(test_straight_loads_overlap_arithmetic),
+        cmocka_unit_test(test_straight_run_boundaries),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }
