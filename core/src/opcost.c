@@ -185,6 +185,14 @@ static int irm_addresses(const gp_kernel_t *k, const gp_op_t *op)
     return op->access.pattern == GP_PATTERN_RANDOM && !chases(k, op);
 }
 
+/* A chase whose addresses are draws of gpuperf.random over a known range. */
+static int drawn_chase(const gp_kernel_t *k, const gp_op_t *op)
+{
+    const gp_lane_sample_t *s = op->access.sample;
+    return s && s->drawn && s->drawn_range_bytes > 0 &&
+           op->access.pattern == GP_PATTERN_RANDOM && chases(k, op);
+}
+
 /* Lanes of a warp that access: a block smaller than a warp leaves the rest
    of its one warp idle; a sample counts its active lanes. */
 static double active_lanes(const gp_device_t *d, const gp_kernel_t *k, const gp_access_t *a)
@@ -455,10 +463,58 @@ static double reread_distance(const gp_kernel_t *k, const gp_op_t *op, double fo
  * share of the op's reads that are first reads of the buffer, not left warm:
  * misses whatever the short re-use hits.
  */
+/*
+ * The footprint of an op counted as fetched_bytes counts its reads: a chase
+ * fetches a whole `unit` per read, so where its addresses are draws of
+ * gpuperf.random each distinct element it touches is a distinct unit of its
+ * own, up to the units of the range drawn from (a dense chase through a
+ * small buffer shares them). Otherwise the footprint itself.
+ */
+static double fetched_footprint(const gp_kernel_t *k, const gp_op_t *op, double unit)
+{
+    const gp_access_t *a = &op->access;
+    double fp = footprint_of(a), e = a->elem_bytes ? a->elem_bytes : 4;
+    if (drawn_chase(k, op) && unit > e) {
+        /* the draws that leave fp / e distinct of the range's r elements,
+           r (1 - (1 - 1/r)^draws), then the distinct units those draws hit
+           among the range's ru units [sources: feller1968] ch. IV.2 */
+        double r = (double)a->sample->drawn_range_bytes / e, de = fp / e;
+        double ru = ceil((double)a->sample->drawn_range_bytes / unit), draws;
+        if (!(r > 1) || !(ru > 1) || de >= r)
+            return GP_MAX(fp, ru * unit);
+        draws = log1p(-de / r) / log1p(-1.0 / r);
+        fp = GP_MAX(fp, unit * ru * -expm1(draws * log1p(-1.0 / ru)));
+    }
+    return fp;
+}
+
+/*
+ * The footprint behind the latency of a drawn chase, counted as
+ * fetched_bytes counts its reads: each thread's chase brings in the units
+ * its own draws hit first (a compulsory miss per unit, one hop waiting on
+ * each), whatever the other lanes brought; so threads x the distinct units
+ * of one thread's draws. A lone thread and each lane of a full warp then wait
+ * alike (the lanes' first touches of a shared unit are not counted as the
+ * other lanes' hits). Otherwise fetched_footprint.
+ */
+static double latency_footprint(const gp_kernel_t *k, const gp_op_t *op, double unit)
+{
+    const gp_access_t *a = &op->access;
+    double e = a->elem_bytes ? a->elem_bytes : 4, threads, draws, ru;
+    if (!drawn_chase(k, op) || !(unit > e))
+        return fetched_footprint(k, op, unit);
+    threads = GP_MAX(1.0, (double)k->total_blocks * (double)k->launch.threads_per_block);
+    draws = gp_op_grid_bytes(k, op) / e / threads;
+    ru = ceil((double)a->sample->drawn_range_bytes / unit);
+    if (!(ru > 1))
+        return threads * unit;
+    return threads * unit * GP_MIN(draws, ru * -expm1(draws * log1p(-1.0 / ru)));
+}
+
 static double reuse_hit(const gp_kernel_t *k, const gp_op_t *op, double cache, double unit,
                         int whole_buffer, int warm, int spread, int near, double *cold)
 {
-    double footprint = footprint_of(&op->access);
+    double footprint = fetched_footprint(k, op, unit);
     double total = 0, before = 0, lo = 0, hi = 0, mine, first_reach, rest, keep, w = 0;
     int shifted = 1, first = 1, seen = 0, cyclic = !spread && !irm_addresses(k, op);
     uint32_t i;
@@ -469,12 +525,18 @@ static double reuse_hit(const gp_kernel_t *k, const gp_op_t *op, double cache, d
     if (op->access.pattern == GP_PATTERN_BROADCAST && footprint <= 0)
         footprint = op->access.elem_bytes;
     if (warm && reads_buffer(op) && footprint > 0 && footprint <= cache)
-        w = GP_MIN(1.0, warm_bytes(k, op->access.buffer) / footprint);
+        /* draws spread over their range: the warm bytes' share of it */
+        w = GP_MIN(1.0, warm_bytes(k, op->access.buffer) /
+                            GP_MAX(footprint, op->access.sample && op->access.sample->drawn
+                                                  ? (double)op->access.sample->drawn_range_bytes
+                                                  : 0.0));
     if (!whole_buffer || !reads_buffer(op) || op < k->ops || op >= k->ops + k->n_ops) {
-        double acc = fetched_bytes(k, op, unit), re;
+        double acc = fetched_bytes(k, op, unit), re, first_reads = footprint;
+        if (!whole_buffer) /* the re-reads' distance stays the grid's footprint */
+            first_reads = latency_footprint(k, op, unit);
         if (!(acc > 0) || !(footprint > 0))
             return 0;
-        re = acc > footprint ? (acc - footprint) / acc : 0;
+        re = acc > first_reads ? (acc - first_reads) / acc : 0;
         return re * lru_hit(reread_distance(k, op, footprint, 0, near), cache, cyclic) +
                (1 - re) * w;
     }
@@ -489,7 +551,7 @@ static double reuse_hit(const gp_kernel_t *k, const gp_op_t *op, double cache, d
             seen = 1;
         else if (!seen)
             before += bytes;
-        footprint = GP_MAX(footprint, footprint_of(&o->access)); /* the buffer's */
+        footprint = GP_MAX(footprint, fetched_footprint(k, o, unit)); /* the buffer's */
         off = (double)o->access.offset_elems * o->access.elem_bytes;
         lo = first ? off : GP_MIN(lo, off);
         hi = first ? off : GP_MAX(hi, off);
@@ -821,7 +883,8 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
        for its slowest lane, and lanes drawn at random hit or miss
        independently, so a request of n sectors hits L1 only when all do */
     if (sp != GP_SPACE_CONSTANT) {
-        double n = a->pattern == GP_PATTERN_RANDOM ? GP_MAX(1.0, txn) : 1.0;
+        /* a drawn chase's shares are already a thread's (latency_footprint) */
+        double n = a->pattern == GP_PATTERN_RANDOM && !drawn_chase(k, op) ? GP_MAX(1.0, txn) : 1.0;
         double below = r->has_l2 ? 1 - (1 - l1h) * (1 - l2h) : l1h; /* L1 or L2 */
         out->l1_hit = pow(l1h, n);
         out->dram_hit = 1 - pow(below, n);

@@ -66,6 +66,7 @@ typedef struct sb_index_cache {
     uint64_t smem;
     uint32_t n_named;
     double trips[GP_SCRIPT_MAX_DEPTH + 2];
+    double iterations;             /* of every enclosing loop, named or not */
     int n_up;                      /* upvalues fingerprinted */
     int up_type[SB_CACHE_UPVALUES];
     double up_num[SB_CACHE_UPVALUES];
@@ -1047,6 +1048,61 @@ static uint64_t sb_loop_span(const sb_job_t *j)
     return best;
 }
 
+/* Iterations of every loop around the op, named or not: each one runs the
+   index function again (and draws its gpuperf.random again). */
+static double sb_iterations(const sb_job_t *j)
+{
+    double n = 1;
+    uint32_t i;
+    for (i = 0; i < j->f->n_loops; i++)
+        n *= GP_MAX(j->f->loops[i].trips, 1.0);
+    return n;
+}
+
+/* Expected distinct values among d uniform draws from r values: the
+   classical occupancy problem, r (1 - (1 - 1/r)^d) cells hit by d balls
+   [sources: feller1968] ch. IV.2. */
+static double sb_expected_distinct(double r, double d)
+{
+    if (!(r > 1) || !(d > 0))
+        return GP_MIN(GP_MAX(r, 0.0), GP_MAX(d, 0.0));
+    return r * -expm1(d * log1p(-1.0 / r));
+}
+
+/*
+ * The distinct bytes of an index that draws gpuperf.random, over every
+ * iteration of its loops: the sample holds one draw per lane and sampled
+ * iteration, but each of the warp's (block's, grid's) active threads draws
+ * again at every iteration, named loop or not, so a level with D draws from
+ * the range's R elements touches R (1 - (1 - 1/R)^D) of them (at most the
+ * bound: the buffer, or the range). Raises fp[] to that; the pointer chase
+ * through a buffer (one thread, a loop of dependent random loads) then
+ * covers the buffer, not one line.
+ */
+static void sb_drawn_footprints(const sb_job_t *j, double fp[3])
+{
+    const gp_launch_t *ln = j->f->launch;
+    const gp_access_t *a = &j->op->access;
+    double iters = sb_iterations(j), r = (double)(j->rs.hi - j->rs.lo + 1);
+    double lim = GP_MIN((double)j->elems, r), active = 0, lanes[3];
+    uint32_t lane, k;
+    for (lane = 0; lane < j->ws; lane++) /* the origin warp's active lanes */
+        active += j->off[lane] >= 0;
+    if (!(active > 0))
+        return;
+    /* lanes of a full warp that draw, of the threads the block runs */
+    lanes[0] = active;
+    lanes[1] = (double)ln->threads_per_block * active /
+               GP_MIN((double)j->ws, (double)ln->threads_per_block);
+    lanes[2] = lanes[1] * (double)j->f->total_blocks;
+    lanes[1] = GP_MAX(lanes[1], lanes[0]);
+    lanes[2] = GP_MAX(lanes[2], lanes[1]);
+    for (k = 0; k < 3; k++) {
+        double e = GP_MIN(sb_expected_distinct(r, lanes[k] * iters), lim);
+        fp[k] = GP_MAX(fp[k], e * a->elem_bytes);
+    }
+}
+
 /* Store the sample in the workload; returns it. */
 static gp_lane_sample_t *sb_keep_sample(lua_State *L, const sb_job_t *j, const double fp[3])
 {
@@ -1073,6 +1129,10 @@ static gp_lane_sample_t *sb_keep_sample(lua_State *L, const sb_job_t *j, const d
         smp->next_iteration = (uint32_t)j->step[j->n_axes - 1];
     smp->loop_span_bytes = sb_loop_span(j);
     smp->drawn = j->rs.random_used != 0;
+    if (smp->drawn)
+        smp->drawn_range_bytes =
+            (uint64_t)GP_MIN((double)j->elems, (double)(j->rs.hi - j->rs.lo + 1)) *
+            j->op->access.elem_bytes;
     ev->wl.samples[ev->wl.n_samples++] = smp;
     return smp;
 }
@@ -1147,6 +1207,8 @@ static int sb_sample_run(lua_State *L)
         fp[1] = GP_MAX(fp[0], GP_MIN(GP_MIN(fp[1], cap_b), lim));
         fp[2] = GP_MAX(fp[1], GP_MIN(GP_MIN(fp[2], cap_g), lim));
     }
+    if (j->rs.random_used)
+        sb_drawn_footprints(j, fp);
     sb_nearest_pattern(j, a, fp[2]);
     a->sample = sb_keep_sample(L, j, fp);
     return 0;
@@ -1233,6 +1295,7 @@ static int sb_cache_key(lua_State *L, const sb_job_t *j, int t, int fn, sb_index
     e->smem = ln->static_smem_bytes + ln->dynamic_smem_bytes;
     for (k = SB_FIXED_AXES; k < j->n_axes; k++)
         e->trips[e->n_named++] = j->trips[k];
+    e->iterations = sb_iterations(j);
     return sb_fingerprint(L, fn, e);
 }
 
@@ -1241,7 +1304,8 @@ static int sb_cache_same(const sb_index_cache_t *a, const sb_index_cache_t *b)
     return a->table == b->table && a->fn == b->fn && a->smem == b->smem &&
            memcmp(&a->grid, &b->grid, sizeof a->grid) == 0 &&
            memcmp(&a->block, &b->block, sizeof a->block) == 0 && a->n_named == b->n_named &&
-           memcmp(a->trips, b->trips, sizeof(double) * a->n_named) == 0 && a->n_up == b->n_up &&
+           memcmp(a->trips, b->trips, sizeof(double) * a->n_named) == 0 &&
+           a->iterations == b->iterations && a->n_up == b->n_up &&
            memcmp(a->up_type, b->up_type, sizeof a->up_type) == 0 &&
            memcmp(a->up_num, b->up_num, sizeof a->up_num) == 0 &&
            memcmp(a->up_ptr, b->up_ptr, sizeof a->up_ptr) == 0;

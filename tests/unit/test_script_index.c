@@ -436,6 +436,38 @@ static void test_fp_chase(void **state)
     assert_near(fp[0], fp[2], 0.001);
 }
 
+/* The same chase in a loop without a counter: each iteration draws again,
+   so the footprint is the expected distinct count of the draws, r (1 - (1 -
+   1/r)^d), not the one element a sampled iteration names; a range smaller
+   than the draws is covered nearly whole. */
+static void test_fp_chase_unnamed_loop(void **state)
+{
+    static const char big[] =
+        "local n = 2^24\n"
+        "local next = gpuperf.buffer('next', 4 * n)\n"
+        "gpuperf.launch{ name = 'chase', grid = 1, block = 1, regs = 8,\n"
+        "  work = { gpuperf.loop(10000, { gpuperf.load{next, depends = true,\n"
+        "    index = function(t) return gpuperf.random(0, n - 1) end} }) } }\n";
+    static const char small[] =
+        "local n = 4096\n"
+        "local next = gpuperf.buffer('next', 4 * n)\n"
+        "gpuperf.launch{ name = 'chase', grid = 1, block = 32, regs = 8,\n"
+        "  work = { gpuperf.loop(100, { gpuperf.load{next, depends = true,\n"
+        "    index = function(t) return gpuperf.random(0, n - 1) end} }) } }\n";
+    double fp[3], r = 4096, d = 3200;
+    gp_workload_t wl;
+    (void)state;
+    footprints_of(big, 1, fp); /* 10000 draws among 2^24: nearly all distinct */
+    assert_near(fp[2], 4.0 * 16777216 * -expm1(10000 * log1p(-1.0 / 16777216)), 0.001);
+    assert_near(fp[0], fp[2], 0.001);
+    footprints_of(small, 1, fp); /* 32 lanes x 100 draws among 4096 */
+    assert_near(fp[0], 4.0 * r * -expm1(d * log1p(-1.0 / r)), 0.001);
+    run_good(big, &wl);
+    assert_int_equal(op_at(&wl, 0, 1)->access.sample->drawn, 1);
+    assert_int_equal(op_at(&wl, 0, 1)->access.sample->drawn_range_bytes, 4u * 16777216u);
+    gp_workload_free(&wl);
+}
+
 /* ----------------------------------------------------------------- errors */
 
 static void test_index_past_end(void **state)
@@ -772,6 +804,7 @@ int main(void)
         cmocka_unit_test(test_fp_sgemm_tiles),
         cmocka_unit_test(test_fp_gather),
         cmocka_unit_test(test_fp_chase),
+        cmocka_unit_test(test_fp_chase_unnamed_loop),
         cmocka_unit_test(test_index_past_end),
         cmocka_unit_test(test_index_bad_values),
         cmocka_unit_test(test_index_runaway),

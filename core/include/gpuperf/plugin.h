@@ -352,7 +352,10 @@ typedef struct gp_lane_sample {
        over the sampled iterations of the named loops (0: no named loop):
        how far apart in the buffer a thread's own reads lie */
     uint64_t loop_span_bytes;
-    uint64_t reserved[2];
+    /* drawn: the bytes of the range gpuperf.random draws from (the
+       buffer's where smaller); 0 otherwise */
+    uint64_t drawn_range_bytes;
+    uint64_t reserved[1];
 } gp_lane_sample_t;
 
 /*

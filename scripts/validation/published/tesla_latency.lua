@@ -13,13 +13,17 @@ local footprint = gpuperf.param("footprint", 1048576, "bytes the pointer chase w
 local ops       = gpuperf.param("ops", 1048576, "dependent operations in the chain")
 local unroll    = 256
 
+-- A chase's body is j = A[j]: the next index is the value just loaded (an
+-- index the data decide: gpuperf.random over the array) and waits on the
+-- load before it (depends = true).
 local chain = space ~= "shared" and gpuperf.buffer("chain", footprint) or nil
+local n = footprint / 4
 local body
 if op == "load" and space == "shared" then
   body = gpuperf.shared_load{bytes = 4, pattern = "broadcast", count = unroll}
 elseif op == "load" then
-  body = gpuperf.load{chain, bytes = 4, pattern = "broadcast", space = space,
-                      count = unroll}
+  body = gpuperf.load{chain, bytes = 4, space = space, count = unroll, depends = true,
+                      index = function(t) return gpuperf.random(0, n - 1) end}
 elseif op == "fp32" or op == "fp64" or op == "sfu" or op == "int" then
   body = gpuperf[op](unroll)
 else
