@@ -47,4 +47,4 @@ local kernel = gpuperf.kernel{
   name = (chain == 1 and "chain_n" or "indep_n") .. n, grid = grid, block = 256, regs = regs,
   dynamic_smem = shape == "pinned" and 232448 or 0, work = work,
 }
-for _ = 1, reps do gpuperf.launch(kernel) end
+for _ = 1, reps do gpuperf.launch(kernel); gpuperf.synchronize() end
