@@ -15,7 +15,8 @@ local shape = gpuperf.param("shape", "pinned",
   "pinned (one block per SM, dynamic shared memory, 64 waves) | full (32 blocks per SM)")
 local regs  = gpuperf.param("regs", 32, "registers per thread, as ptxas reports")
 local reps  = gpuperf.param("reps", 1,
-  "launches back to back (bench_mlp times 7 after 2 warm-ups without flushing L2 for l1 and l2)")
+  "launches, each waited for (bench_mlp times 7 after 2 warm-ups without flushing L2 for l1 and l2,"
+  .. " one launch between two events, then cudaEventSynchronize)")
 local log2 = ({ l1 = 12, l2 = 22, dram = 28 })[ws]
 assert(log2, "ws must be l1, l2 or dram, got '" .. tostring(ws) .. "'")
 assert(shape == "pinned" or shape == "full", "shape must be pinned or full, got '" .. tostring(shape) .. "'")
