@@ -171,6 +171,7 @@ static const key_spec_t SCHEMA[] = {
     {"launch", "launch_overhead_us", T_F64, OFF(launch_overhead_us), REQ, 0, 1e5, "us per back-to-back launch"},
     {"launch", "launch_latency_us", T_F64, OFF(launch_latency_us), REQ, 0, 1e5, "us, submission to completion of a null kernel"},
     {"launch", "block_launch_cycles", T_F64, OFF(block_launch_cycles), REQ, 0, 1e7, "cycles per block per SM"},
+    {"launch", "block_turnaround_cycles", T_F64, OFF(block_turnaround_cycles), OPT, 0, 1e7, "cycles, shortest start-to-start period of a block slot; 0: not known"},
     {"launch", "graph_launch_us", T_F64, OFF(graph_launch_us), OPT, 0, 1e5, "us of host time per CUDA graph launch; 0: not known"},
     {"launch", "graph_node_us", T_F64, OFF(graph_node_us), OPT, 0, 1e5, "us of host time per node of a launched graph; 0: not known"},
 };

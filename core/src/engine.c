@@ -1382,6 +1382,10 @@ int gp_predict(const gp_device_t *dev, const gp_arch_t *arch, const gp_workload_
         if (gp_eng_fast_forward(&s, next_external(&s) - s.now)) {
             s.events++;
             sample(&s);
+            /* the skipped waves may have dispatched a kernel's last blocks:
+               their slots will not be refilled (block_turnaround_cycles) */
+            if (gp_eng_update_rates(&s))
+                goto done;
         }
         if (advance(&s))
             goto done;

@@ -416,11 +416,28 @@ static int bandwidth_shares(sim_t *s, gpu_t *u, uint32_t n, uint32_t act)
     return 0;
 }
 
+/* Whether a kernel running on GPU u (index d) has blocks left to dispatch:
+   a block slot that empties will be refilled. */
+static int refill_pending(const sim_t *s, uint32_t d)
+{
+    uint32_t i;
+    for (i = 0; i < s->dispatching.n; i++)
+        if (s->kerns[s->dispatching.v[i]].device == d && s->kerns[s->dispatching.v[i]].left > 0)
+            return 1;
+    return 0;
+}
+
 /* Recompute every cohort's progress rate on GPU u for the current residency
    and memory shares. */
 static int update_gpu_rates(sim_t *s, gpu_t *u)
 {
     uint32_t gi, ci, act = gp_eng_active_sms(u), n = running_kernels(s, u);
+    /* the slot's turnaround counts only when another block will take the
+       slot: the last blocks' exit and the kernel's completion are part of
+       launch_latency_us (a null kernel's time between two events) */
+    double turnaround = refill_pending(s, (uint32_t)(u - s->gpus))
+                            ? s->dev->block_turnaround_cycles
+                            : 0.0;
     if (n == 0)
         return 0;
     l2_capacities(s, n);
@@ -435,14 +452,17 @@ static int update_gpu_rates(sim_t *s, gpu_t *u)
             kern_t *k = &s->kerns[c->kern];
             const gp_block_cost_t *bc = NULL;
             uint32_t same = blocks_of(g, c->kern);
-            double dur;
+            double dur, min_period;
             if (block_cost(s, c->kern, same, (uint32_t)warps, act, k->dram_share, k->l2_share,
                            k->l2_capacity, &bc))
                 return -1;
             /* the SM starts one block per block_launch_cycles, whichever
                kernel it belongs to: blocks resident together cannot turn
-               over faster than that (alone: this cohort's blocks) */
-            dur = GP_MAX(bc->time_cycles, (double)blocks * s->dev->block_launch_cycles);
+               over faster than that (alone: this cohort's blocks); and a
+               slot to be refilled cannot turn over faster than the
+               start-to-start period of a minimal block on it */
+            min_period = GP_MAX((double)blocks * s->dev->block_launch_cycles, turnaround);
+            dur = GP_MAX(bc->time_cycles, min_period);
             c->rate = 1.0 / (dur * s->cycle_us);
             c->dram_pb = bc->dram_bytes;
             c->l2_pb = bc->l2_bytes;
@@ -451,7 +471,7 @@ static int update_gpu_rates(sim_t *s, gpu_t *u)
                 k->cost = *bc;
                 k->cost_per_sm = same;
                 k->cost_set = 1;
-                if ((double)blocks * s->dev->block_launch_cycles > bc->time_cycles)
+                if (min_period > bc->time_cycles)
                     k->cost.bound = GP_BOUND_LAUNCH;
             }
         }

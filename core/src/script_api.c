@@ -455,8 +455,8 @@ static const struct sb_dev_field {
     SB_DEV(shared_memory_cycles), SB_DEV(l1_hit_cycles), SB_DEV(l2_hit_cycles),
     SB_DEV(dram_cycles), SB_DEV(constant_cycles), SB_DEV(barrier_cycles),
     SB_DEV(atomic_cycles), SB_DEV(tensor_cycles), SB_DEV(launch_overhead_us),
-    SB_DEV(launch_latency_us), SB_DEV(block_launch_cycles), SB_DEV(graph_launch_us),
-    SB_DEV(graph_node_us),
+    SB_DEV(launch_latency_us), SB_DEV(block_launch_cycles), SB_DEV(block_turnaround_cycles),
+    SB_DEV(graph_launch_us), SB_DEV(graph_node_us),
 };
 
 /* Push the read-only gpuperf.device table. */

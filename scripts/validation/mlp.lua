@@ -15,7 +15,7 @@ local shape = gpuperf.param("shape", "pinned",
   "pinned (one block per SM, dynamic shared memory, 64 waves) | full (32 blocks per SM)")
 local regs  = gpuperf.param("regs", 32, "registers per thread, as ptxas reports")
 local reps  = gpuperf.param("reps", 1,
-  "launches back to back (bench_mlp times 7 after 2 warm-ups without flushing L2 for l1 and l2)")
+  "launches, each one timed between two events and waited for (bench_mlp: 7 after 2 warm-ups)")
 local log2 = ({ l1 = 12, l2 = 22, dram = 28 })[ws]
 assert(log2, "ws must be l1, l2 or dram, got '" .. tostring(ws) .. "'")
 assert(shape == "pinned" or shape == "full", "shape must be pinned or full, got '" .. tostring(shape) .. "'")
@@ -47,4 +47,6 @@ local kernel = gpuperf.kernel{
   name = (chain == 1 and "chain_n" or "indep_n") .. n, grid = grid, block = 256, regs = regs,
   dynamic_smem = shape == "pinned" and 232448 or 0, work = work,
 }
-for _ = 1, reps do gpuperf.launch(kernel) end
+-- bench_mlp times each launch alone (events around it, cudaEventSynchronize; L2
+-- not flushed for l1 and l2): every launch pays the launch latency
+for _ = 1, reps do gpuperf.launch(kernel); gpuperf.synchronize() end

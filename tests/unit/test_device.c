@@ -52,6 +52,7 @@ static void test_h200_loads(void **state)
     assert_int_equal(dev.l2_bytes, 62914560);
     assert_int_equal(dev.max_grid_x, 2147483647);
     assert_true(dev.core_clock_mhz == 1980);
+    assert_true(dev.block_turnaround_cycles == 657);
 }
 
 static void test_open_by_name_and_path(void **state)
@@ -181,6 +182,7 @@ static void test_bad_values(void **state)
     expect_error("compute_capability", "compute_capability = 9", "write major.minor", 0);
     expect_error("compute_capability", "compute_capability = 9.0.1", "write major.minor", 0);
     expect_error("dram_bytes", "dram_bytes = 1e30", "out of range", 0);
+    expect_error("block_turnaround_cycles", "block_turnaround_cycles = -1", "out of range", 0);
 }
 
 static void test_expressions_accepted(void **state)

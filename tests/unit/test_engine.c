@@ -126,6 +126,68 @@ static void test_waves_and_tails(void **state)
     assert_true(fabs((t528 - lat) - 4 * wave) < 0.01 * wave);
 }
 
+/* Time of one kernel of `blocks` blocks of `fma` FMAs per thread on device d,
+   `dyn` bytes of dynamic shared memory each; *bound gets its bound. */
+static double kernel_time_on(const gp_device_t *d, uint64_t blocks, double fma, uint64_t dyn,
+                             uint32_t *bpsm, uint32_t *bound)
+{
+    gp_workload_t wl;
+    gp_prediction_t p;
+    gp_err_t err;
+    gp_engine_opts_t o = {1};
+    double t;
+    wl_init(&wl, 1);
+    launch(&wl, 0, blocks, 256, fma, dyn);
+    if (gp_predict(d, g_arch, &wl, &o, &p, &err))
+        fail_msg("%s", err.msg);
+    t = p.total_us;
+    *bpsm = p.cmds[0].occ.blocks_per_sm;
+    *bound = p.cmds[0].bound;
+    gp_prediction_free(&p);
+    gp_workload_free(&wl);
+    return t;
+}
+
+/* A block slot that will be refilled turns over no faster than
+   block_turnaround_cycles; the last wave does not pay it (its exit is part of
+   the launch latency); long blocks and full SMs do not see it. */
+static void test_block_turnaround(void **state)
+{
+    gp_device_t none = g_dev;
+    double cyc_us = 1.0 / g_dev.core_clock_mhz, lat = g_dev.launch_latency_us;
+    double t1, t64, n1, n64, l1, lnone, f, fnone;
+    uint32_t sms = g_dev.sm_count, bpsm, bound;
+    (void)state;
+    assert_true(g_dev.block_turnaround_cycles > 2 * g_dev.block_launch_cycles);
+    none.block_turnaround_cycles = 0;
+    /* 4 FMAs per thread, one block per SM: a minimal block */
+    t1 = kernel_time_on(&g_dev, sms, 4, 232448, &bpsm, &bound);
+    assert_int_equal(bpsm, 1);
+    t64 = kernel_time_on(&g_dev, 64ull * sms, 4, 232448, &bpsm, &bound);
+    assert_string_equal(gp_bound_name(bound), "block_dispatch");
+    n1 = kernel_time_on(&none, sms, 4, 232448, &bpsm, &bound);
+    n64 = kernel_time_on(&none, 64ull * sms, 4, 232448, &bpsm, &bound);
+    /* one wave: the same with or without the turnaround */
+    assert_true(fabs(t1 - n1) < 1e-9);
+    assert_true(t1 - lat < g_dev.block_turnaround_cycles * cyc_us);
+    /* 63 waves more: 63 turnarounds */
+    assert_true(fabs((t64 - t1) - 63 * g_dev.block_turnaround_cycles * cyc_us) <
+                0.01 * (t64 - t1));
+    /* without it, the block launch rate alone */
+    assert_true(fabs((n64 - n1) - 63 * g_dev.block_launch_cycles * cyc_us) < 0.01 * (n64 - n1));
+    /* long blocks (one wave of 32768 FMAs is far above the turnaround): unchanged */
+    l1 = kernel_time_on(&g_dev, 4ull * sms, 32768, 232448, &bpsm, &bound);
+    lnone = kernel_time_on(&none, 4ull * sms, 32768, 232448, &bpsm, &bound);
+    assert_true(fabs(l1 - lnone) < 1e-9);
+    assert_true(l1 - lat > 4 * g_dev.block_turnaround_cycles * cyc_us);
+    /* eight blocks per SM start no faster than 8 x block_launch_cycles, above
+       the turnaround: unchanged */
+    f = kernel_time_on(&g_dev, 64ull * 8 * sms, 4, 0, &bpsm, &bound);
+    assert_int_equal(bpsm, 8);
+    fnone = kernel_time_on(&none, 64ull * 8 * sms, 4, 0, &bpsm, &bound);
+    assert_true(fabs(f - fnone) < 1e-9);
+}
+
 static void test_launch_overhead(void **state)
 {
     gp_workload_t wl;
@@ -882,6 +944,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_waves_and_tails),
+        cmocka_unit_test(test_block_turnaround),
         cmocka_unit_test(test_launch_overhead),
         cmocka_unit_test(test_largest_grid_is_closed_form),
         cmocka_unit_test(test_breadth_first_placement),

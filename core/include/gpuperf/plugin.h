@@ -213,7 +213,14 @@ typedef struct gp_device {
        the lanes per address; 0: not known */
     double shared_atomic_inc_cycles;
 
-    uint64_t reserved[4];
+    /* [launch], added within ABI 2 (taken from the reserved space): the
+       shortest time from one block's start to the next one's on an SM slot
+       whose block must leave before the next can start (dispatch, shared
+       memory allocation, warp start, a minimal block's load, store and exit,
+       resources released); 0: not known (block_launch_cycles alone) */
+    double block_turnaround_cycles;
+
+    uint64_t reserved[3];
 } gp_device_t;
 
 /* ------------------------------------------------------------------------ */
