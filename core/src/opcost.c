@@ -1008,9 +1008,15 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
     }
 
     out->pipe_cycles[GP_PIPE_LDST] = (double)d->warp_size / d->ldst_lanes;
-    /* the L1 data path moves one line per clock */
+    /* the L1 data path moves one line per clock, or for loads what the
+       card is measured to return per clock (l1_load_bytes_per_cycle) */
     out->pipe_cycles[GP_PIPE_L1] =
-        cached || sp == GP_SPACE_LOCAL ? txn * seg / (double)d->l1_line_bytes : 0;
+        cached || sp == GP_SPACE_LOCAL
+            ? txn * seg /
+                  (op->kind == GP_OP_LOAD && d->l1_load_bytes_per_cycle > 0
+                       ? GP_MIN(d->l1_load_bytes_per_cycle, (double)d->l1_line_bytes)
+                       : (double)d->l1_line_bytes)
+            : 0;
     out->transactions = txn;
     out->l1_bytes = cached ? h1 * bytes : 0;
     out->l2_bytes = (1 - h1) * lbytes;

@@ -212,8 +212,13 @@ typedef struct gp_device {
        constant with the result unused (one ATOMS.POPC.INC on sm_90), whatever
        the lanes per address; 0: not known */
     double shared_atomic_inc_cycles;
+    /* [throughput], added within ABI 2 (taken from the reserved space): the
+       bytes per SM cycle the L1 returns to the warps' loads that hit it
+       (128-byte requests, all resident warps loading); 0: not known, a line
+       per clock (l1_line_bytes) */
+    double l1_load_bytes_per_cycle;
 
-    uint64_t reserved[4];
+    uint64_t reserved[3];
 } gp_device_t;
 
 /* ------------------------------------------------------------------------ */
