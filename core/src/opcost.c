@@ -658,6 +658,7 @@ static double block_reuse(const gp_kernel_t *k, const gp_op_t *op, const gp_occu
                 v[n0++] = o->access.sample->byte_offset[l] / (int64_t)unit;
         reads += (double)distinct_i64(v + start, n0 - start);
     }
+    u0 = (double)distinct_i64(v, n0);
     n01 = n0;
     for (i = 0; two && i < k->n_ops; i++) {
         const gp_op_t *o = &k->ops[i];
@@ -668,7 +669,6 @@ static double block_reuse(const gp_kernel_t *k, const gp_op_t *op, const gp_occu
                 v[n01++] = o->access.sample->byte_offset[lanes + l] / (int64_t)unit;
     }
     u01 = (double)distinct_i64(v, n01);
-    u0 = (double)distinct_i64(v, n0); /* v[0..n0) still holds warp 0's units */
     free(v);
     if (!(reads > 0) || !(u0 > 0))
         return -1;
