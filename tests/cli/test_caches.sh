@@ -68,6 +68,13 @@ expect_between "$(json .launches[0].dram_bytes)" 33554432 36000000
 expect_between "$(json .launches[0].l2_bytes)" 16777216 55000000
 expect_between "$(json .launches[0].l2_hit_rate)" 0.25 1
 
+case_ "a 7x7 convolution's blocks re-read their own windows in L1: L2 sees a few images, not 49"
+gp predict --device h200-sxm $R -p case=conv7 --json
+expect_status 0
+# 49 taps of a 256 MiB image are 12.5 GiB of requests; about 15 GB reached
+# L2 when only the footprint's distance judged the L1
+expect_between "$(json .launches[0].l2_bytes)" 268435456 2000000000
+
 case_ "a thread re-reading its own pixel (two passes) is no neighbour's re-read: still judged by the footprint"
 gp predict --device h200-sxm $R -p case=reread --json
 expect_between "$(json .launches[0].l2_hit_rate)" 0 0.05
