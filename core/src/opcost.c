@@ -14,7 +14,7 @@
 
 #include <math.h>
 #include <stdio.h>
-#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "arch.h"
@@ -577,6 +577,107 @@ static double reuse_hit(const gp_kernel_t *k, const gp_op_t *op, double cache, d
     return (rest * keep + first_reach * w) / mine;
 }
 
+/* Ascending order of int64 units, for distinct counts. */
+static int cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Distinct values among n sorted in place. */
+static size_t distinct_i64(int64_t *v, size_t n)
+{
+    size_t i, d = 0;
+    qsort(v, n, sizeof *v, cmp_i64);
+    for (i = 0; i < n; i++)
+        d += i == 0 || v[i] != v[i - 1];
+    return d;
+}
+
+/*
+ * Re-use within a block: the share of a block's reads of op's buffer that
+ * re-read a `unit` the same block read before, where every read op of the
+ * buffer runs once per thread (no loop around it) and is sampled (index
+ * functions). A convolution's or stencil's taps read what the block's
+ * other threads read a few ops earlier: between the first read of a unit
+ * and its re-read the SM touches at most what its resident blocks touch
+ * over their whole life, each its own window of the buffer, so that is the
+ * re-read's stack distance ([sources: mattson1970]; thread blocks as the
+ * unit of locality in L1, [sources: nugteren2014]). The block's distinct
+ * units: the first sampled warp's over all the buffer's ops, plus, for each
+ * further warp, the units warp 1 adds to warp 0 (exact for affine indices,
+ * where each warp shifts the window by one step). `*dist` is that distance
+ * in bytes per SM (the other buffers in proportion, as near_distance).
+ * Returns -1 when the addresses do not say.
+ */
+static double block_reuse(const gp_kernel_t *k, const gp_op_t *op, const gp_occupancy_t *occ,
+                          double unit, double *dist)
+{
+    const gp_lane_sample_t *s0 = op->access.sample;
+    double warps, threads, reads = 0, u0, u01, ub, fp = 0, all;
+    uint32_t i, l, lanes, m = 0, two;
+    int64_t *v;
+    size_t n0 = 0, n01 = 0;
+    *dist = 0;
+    if (!s0 || !s0->byte_offset || s0->n_warps == 0 || s0->lanes == 0 || s0->drawn ||
+        !(unit > 0) || !reads_buffer(op) || op < k->ops || op >= k->ops + k->n_ops)
+        return -1;
+    warps = ceil((double)k->launch.threads_per_block / GP_MAX(1u, s0->lanes));
+    threads = (double)k->total_blocks * (double)k->launch.threads_per_block;
+    two = warps > 1; /* instance 1 is warp 1 of block 0 (the warp axis first) */
+    lanes = s0->lanes;
+    if (!(threads > 0) || (two && s0->n_warps < 2))
+        return -1;
+    for (i = 0; i < k->n_ops; i++) {
+        const gp_op_t *o = &k->ops[i];
+        const gp_lane_sample_t *s = o->access.sample;
+        double e = o->access.elem_bytes ? o->access.elem_bytes : 4;
+        if (!near_takes(o, op, 1))
+            continue;
+        if (!s || !s->byte_offset || s->lanes != lanes || s->drawn || s->loop_span_bytes ||
+            s->next_iteration || (two && s->n_warps < 2) ||
+            gp_op_grid_bytes(k, o) > threads * e * (1 + 1e-9))
+            return -1;
+        fp = GP_MAX(fp, footprint_of(&o->access));
+        m++;
+    }
+    if (m < 2 || !(fp > 0))
+        return -1;
+    v = malloc(sizeof *v * (size_t)m * lanes * 2);
+    if (!v)
+        return -1;
+    /* the units of warp 0 (then warps 0 and 1) over the buffer's ops, and
+       the units each op's request reads */
+    for (i = 0; i < k->n_ops; i++) {
+        const gp_op_t *o = &k->ops[i];
+        size_t start = n0;
+        if (!near_takes(o, op, 1))
+            continue;
+        for (l = 0; l < lanes; l++)
+            if (o->access.sample->byte_offset[l] >= 0)
+                v[n0++] = o->access.sample->byte_offset[l] / (int64_t)unit;
+        reads += (double)distinct_i64(v + start, n0 - start);
+    }
+    u0 = (double)distinct_i64(v, n0);
+    n01 = n0;
+    for (i = 0; two && i < k->n_ops; i++) {
+        const gp_op_t *o = &k->ops[i];
+        if (!near_takes(o, op, 1))
+            continue;
+        for (l = 0; l < lanes; l++)
+            if (o->access.sample->byte_offset[lanes + l] >= 0)
+                v[n01++] = o->access.sample->byte_offset[lanes + l] / (int64_t)unit;
+    }
+    u01 = (double)distinct_i64(v, n01);
+    free(v);
+    if (!(reads > 0) || !(u0 > 0))
+        return -1;
+    ub = two ? u0 + (warps - 1) * GP_MAX(0.0, GP_MIN(u0, u01 - u0)) : u0;
+    all = kernel_bytes(k);
+    *dist = (double)GP_MAX(occ->blocks_per_sm, 1u) * ub * unit * GP_MAX(1.0, all / fp);
+    return GP_MAX(0.0, 1.0 - ub / (reads * warps));
+}
+
 /* SMs whose L1s share a launch's reads: the grid's footprint over the
    footprint one SM's blocks touch (the blocks it runs over the launch,
    within what the whole grid touches). */
@@ -812,6 +913,15 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
                 near_hit = near * lru_hit(near_dist, l1, 0);
                 far1 = reuse_hit(k, at, l1 * sharers, d->sector_bytes, 1, 0, 1, 0, NULL);
                 far1l = reuse_hit(k, at, l1 * sharers, d->sector_bytes, 0, 0, 1, 0, NULL);
+                {
+                    /* the block's own re-reads of its window stay in its SM's L1 */
+                    double bdist, fb = block_reuse(k, at, occ, unit, &bdist);
+                    if (fb > 0) {
+                        fb *= lru_hit(bdist, l1, 0);
+                        far1 = GP_MAX(far1, fb);
+                        far1l = GP_MAX(far1l, fb);
+                    }
+                }
                 h1 = near_hit + (1 - near) * far1;
                 l1h = near_hit + (1 - near) * far1l;
             }
@@ -898,9 +1008,15 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
     }
 
     out->pipe_cycles[GP_PIPE_LDST] = (double)d->warp_size / d->ldst_lanes;
-    /* the L1 data path moves one line per clock */
+    /* the L1 data path moves one line per clock, or for loads what the
+       card is measured to return per clock (l1_load_bytes_per_cycle) */
     out->pipe_cycles[GP_PIPE_L1] =
-        cached || sp == GP_SPACE_LOCAL ? txn * seg / (double)d->l1_line_bytes : 0;
+        cached || sp == GP_SPACE_LOCAL
+            ? txn * seg /
+                  (op->kind == GP_OP_LOAD && d->l1_load_bytes_per_cycle > 0
+                       ? GP_MIN(d->l1_load_bytes_per_cycle, (double)d->l1_line_bytes)
+                       : (double)d->l1_line_bytes)
+            : 0;
     out->transactions = txn;
     out->l1_bytes = cached ? h1 * bytes : 0;
     out->l2_bytes = (1 - h1) * lbytes;

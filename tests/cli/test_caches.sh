@@ -60,10 +60,20 @@ for c in stencil5 conv7 conv7loop rows cols; do
     expect_between "$(json .launches[0].dram_bytes)" 536870912 600000000
 done
 
-case_ "a stencil whose image fits the L2 moves it once and hits L2"
+case_ "a stencil whose image fits the L2 moves it once; L1 keeps each block's own re-reads"
 gp predict --device h200-sxm $R -p case=stencil5 -p n=2048 --json
 expect_between "$(json .launches[0].dram_bytes)" 33554432 36000000
-expect_between "$(json .launches[0].l2_hit_rate)" 0.5 1
+# 5 taps of a 16 MiB image read 80 MiB; a block of a row re-reads its own
+# row's taps in L1, the rows above and below reach L2: 3 rows' worth
+expect_between "$(json .launches[0].l2_bytes)" 16777216 55000000
+expect_between "$(json .launches[0].l2_hit_rate)" 0.25 1
+
+case_ "a 7x7 convolution's blocks re-read their own windows in L1: L2 sees a few images, not 49"
+gp predict --device h200-sxm $R -p case=conv7 --json
+expect_status 0
+# 49 taps of a 256 MiB image are 12.5 GiB of requests; about 15 GB reached
+# L2 when only the footprint's distance judged the L1
+expect_between "$(json .launches[0].l2_bytes)" 268435456 2000000000
 
 case_ "a thread re-reading its own pixel (two passes) is no neighbour's re-read: still judged by the footprint"
 gp predict --device h200-sxm $R -p case=reread --json

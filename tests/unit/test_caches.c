@@ -3,7 +3,8 @@
  * sample's next iteration, LRU thrash of a re-read beyond the L2, the L2
  * left warm by earlier launches, the lanes a small block leaves idle,
  * where requests are served (l1_hit, l2_hit, dram_hit), and the re-use
- * distance of neighbours' re-reads from the sampled addresses.
+ * distance of neighbours' re-reads from the sampled addresses, and a block's
+ * re-reads of its own window of the buffer in its SM's L1.
  */
 #include <math.h>
 #include <stdarg.h>
@@ -256,6 +257,99 @@ static void test_one_thread_one_lane(void **state)
     assert_true(one.dram_hit > 0.9); /* 1 GiB: DRAM */
 }
 
+/* A 3x3 convolution of an n x n image of floats (texture loads, no loop):
+   32x8 blocks, op (dy, dx) of lane t in warp w reads pixel (8 + w + dy - 1,
+   32 + t + dx - 1) of a 4 * n * n byte buffer, scaled by `apart` bytes per
+   tap (0: the taps are neighbours). Returns op `which`'s cost. */
+static gp_op_cost_t taps3x3(uint64_t n, int64_t apart, int drawn, uint32_t which)
+{
+    gp_device_t dev;
+    const gp_arch_t *arch;
+    gp_kernel_t k;
+    gp_op_t ops[9];
+    gp_lane_sample_t s[9];
+    static int64_t off[9][2 * 32];
+    gp_occupancy_t occ;
+    gp_residency_t res;
+    gp_op_cost_t c;
+    gp_err_t err;
+    char msg[256];
+    uint32_t i, t, w;
+    memset(&k, 0, sizeof k);
+    memset(ops, 0, sizeof ops);
+    memset(&res, 0, sizeof res);
+    assert_int_equal(gp_device_open("h200-sxm", &dev, &arch, &err), 0);
+    for (i = 0; i < 9; i++) {
+        int64_t dy = i / 3, dx = i % 3;
+        for (w = 0; w < 2; w++)
+            for (t = 0; t < 32; t++)
+                off[i][w * 32 + t] =
+                    4 * ((int64_t)(8 + w + dy - 1) * (int64_t)n + 32 + t + dx - 1) + apart * i;
+        memset(&s[i], 0, sizeof s[i]);
+        s[i].n_warps = 2;
+        s[i].lanes = 32;
+        s[i].byte_offset = off[i];
+        s[i].drawn = (uint32_t)drawn;
+        s[i].warp_footprint_bytes = 128;
+        s[i].block_footprint_bytes = 1024;
+        s[i].grid_footprint_bytes = 4 * n * n;
+        ops[i].kind = GP_OP_LOAD;
+        ops[i].space = GP_SPACE_TEXTURE;
+        ops[i].count = 1;
+        ops[i].ilp = 1;
+        ops[i].access.elem_bytes = 4;
+        ops[i].access.footprint_bytes = 4 * n * n;
+        ops[i].access.buffer = 0;
+        ops[i].access.pattern = GP_PATTERN_UNIT;
+        ops[i].access.sample = &s[i];
+    }
+    k.name = "conv3";
+    k.launch.grid.x = n / 32;
+    k.launch.grid.y = n / 8;
+    k.launch.grid.z = 1;
+    k.launch.block.x = 32;
+    k.launch.block.y = 8;
+    k.launch.block.z = 1;
+    k.launch.threads_per_block = 256;
+    k.launch.regs_per_thread = 32;
+    k.launch.carveout_percent = -1;
+    k.ops = ops;
+    k.n_ops = 9;
+    k.total_blocks = (n / 32) * (n / 8);
+    res.blocks = 1;
+    res.dram_share = res.l2_share = 1;
+    assert_int_equal(gp_arch_occupancy(arch, &dev, &k.launch, &occ, &err), 0);
+    assert_int_equal(
+        gp_arch_call_op_cost(arch, &dev, &k, &ops[which], &occ, &res, &c, msg, sizeof msg), 0);
+    assert_true(fabs(c.l1_hit + c.l2_hit + c.dram_hit - 1) < 1e-9);
+    return c;
+}
+
+/* The taps of a block re-read its (32 + 2) x (8 + 2) window, which its SM's
+   L1 keeps while the resident blocks run: of the 9 requests of 4 or 5
+   sectors each warp makes, L2 sees about the window once (10 rows of 34
+   floats, some 5 sectors each, a fifth of the requests' sectors); taps 1 MiB
+   apart share nothing, and offsets drawn at random say nothing: their reads
+   go below L1 as before. */
+static void test_block_window_hits_l1(void **state)
+{
+    double near = 0, far = 0, drawn = 0;
+    uint32_t op;
+    (void)state;
+    for (op = 0; op < 9; op++) {
+        gp_op_cost_t c = taps3x3(8192, 0, 0, op);
+        near += c.l2_bytes;
+        if (op > 0) /* the first tap's reads are the window's first reads */
+            assert_true(c.l1_hit > 0.6);
+        c = taps3x3(8192, 1 << 20, 0, op);
+        far += c.l2_bytes;
+        assert_true(c.l1_hit < 0.1);
+        drawn += taps3x3(8192, 0, 1, op).l2_bytes;
+    }
+    assert_true(near < 0.45 * far);
+    assert_true(drawn > 0.9 * far);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -265,6 +359,7 @@ int main(void)
         cmocka_unit_test(test_one_thread_one_lane),
         cmocka_unit_test(test_near_rereads_hit_l2),
         cmocka_unit_test(test_own_or_whole_rereads_thrash),
+        cmocka_unit_test(test_block_window_hits_l1),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

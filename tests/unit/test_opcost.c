@@ -1,7 +1,8 @@
 /*
  * test_opcost.c - the core's op cost: warp operations and division (the
  * plugins' op rules and the measured device keys), the integer and
- * conversion rates, barriers by warps, and atomic contention.
+ * conversion rates, barriers by warps, atomic contention, and the L1
+ * load rate.
  */
 #include "test_common.h"
 
@@ -262,6 +263,40 @@ static void test_shared_atomic_inc(void **state)
     assert_true(fabs(c.pipe_cycles[GP_PIPE_SHARED] - d.shared_atomic_inc_cycles) < 1e-9);
 }
 
+/* A warp's load of 32 consecutive floats (one 128-byte line) that hits L1
+   holds the L1 data path for 128 / l1_load_bytes_per_cycle cycles (the
+   H200's measured rate); a card without the key moves a line a clock, and
+   stores keep the line a clock. */
+static void test_l1_load_rate(void **state)
+{
+    gp_device_t d;
+    const gp_arch_t *a;
+    const gp_generation_t *g;
+    gp_op_t op = op_of(GP_OP_LOAD);
+    gp_op_cost_t c;
+    char msg[256];
+    (void)state;
+    open_dev("h200-sxm", &d, &a, &g);
+    assert_true(d.l1_load_bytes_per_cycle > 0 && d.l1_load_bytes_per_cycle < d.l1_line_bytes);
+    op.space = GP_SPACE_TEXTURE;
+    op.access.elem_bytes = 4;
+    op.access.pattern = GP_PATTERN_UNIT;
+    op.access.buffer = 0;
+    op.access.footprint_bytes = 16384;
+    assert_int_equal(cost(&d, g, &op, 8, &c, msg, sizeof msg), 0);
+    assert_true(fabs(c.pipe_cycles[GP_PIPE_L1] - 128 / d.l1_load_bytes_per_cycle) < 1e-9);
+    op.space = GP_SPACE_GLOBAL;
+    assert_int_equal(cost(&d, g, &op, 8, &c, msg, sizeof msg), 0);
+    assert_true(fabs(c.pipe_cycles[GP_PIPE_L1] - 128 / d.l1_load_bytes_per_cycle) < 1e-9);
+    d.l1_load_bytes_per_cycle = 0;
+    assert_int_equal(cost(&d, g, &op, 8, &c, msg, sizeof msg), 0);
+    assert_true(fabs(c.pipe_cycles[GP_PIPE_L1] - 1.0) < 1e-9);
+    /* above a line a clock, the line stands */
+    d.l1_load_bytes_per_cycle = 4096;
+    assert_int_equal(cost(&d, g, &op, 8, &c, msg, sizeof msg), 0);
+    assert_true(fabs(c.pipe_cycles[GP_PIPE_L1] - 1.0) < 1e-9);
+}
+
 /* An atomic whose lane sample leaves every lane of some warps inactive (the
    index function gives nil): those warps branch around it and cost nothing
    at the memory system or the shared pipe; the others cost what a warp of
@@ -344,6 +379,7 @@ int main(void)
         cmocka_unit_test(test_atomic_uniform),
         cmocka_unit_test(test_shared_atomic_inc),
         cmocka_unit_test(test_atomic_idle_warps),
+        cmocka_unit_test(test_l1_load_rate),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

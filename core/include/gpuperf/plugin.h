@@ -212,6 +212,11 @@ typedef struct gp_device {
        constant with the result unused (one ATOMS.POPC.INC on sm_90), whatever
        the lanes per address; 0: not known */
     double shared_atomic_inc_cycles;
+    /* [throughput], added within ABI 2 (taken from the reserved space): the
+       bytes per SM cycle the L1 returns to the warps' loads that hit it
+       (128-byte requests, all resident warps loading); 0: not known, a line
+       per clock (l1_line_bytes) */
+    double l1_load_bytes_per_cycle;
 
     /* [launch], added within ABI 2 (taken from the reserved space): the
        shortest time from one block's start to the next one's on an SM slot
@@ -220,7 +225,7 @@ typedef struct gp_device {
        resources released); 0: not known (block_launch_cycles alone) */
     double block_turnaround_cycles;
 
-    uint64_t reserved[3];
+    uint64_t reserved[2];
 } gp_device_t;
 
 /* ------------------------------------------------------------------------ */
