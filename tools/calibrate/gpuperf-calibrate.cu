@@ -636,6 +636,14 @@ __global__ void k_l2_read(const float4 *__restrict__ in, float *__restrict__ out
 // Does nothing: launch overhead, launch latency and block scheduling.
 __global__ void k_empty() {}
 
+// Block start period (phase block_start): a block that does nothing, and one whose
+// threads copy one float each (the least memory work a block can have).
+__global__ void k_start_empty() {}
+__global__ void k_start_copy(const float *__restrict__ in, float *__restrict__ out) {
+  size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+  out[i] = in[i];
+}
+
 // ---------------------------------------------------------------- extended kernels
 
 // Barrier cost: `iters` iterations of one FFMA followed (BAR) by __syncthreads()
@@ -1343,6 +1351,51 @@ static double per_sm_span(const std::vector<BlockRec> &recs, double *blocks) {
   for (auto &kv : count) n.push_back(kv.second);
   if (blocks) *blocks = n.empty() ? 0 : median(n);
   return v.empty() ? 0 : median(v);
+}
+
+// Block start period against warps per block, blocks resident per SM and the work per
+// block: whether an SM starts blocks at one rate (block_launch_cycles) or the rate depends
+// on the block's warps, on how many are resident or on what the block does. Dynamic shared
+// memory caps residency at exactly b blocks per SM, as in measure_barriers. Per block per
+// SM: (t(512 blocks/SM) - t(64 blocks/SM)) / 448, event-timed (the launch cancels), in SM
+// clocks under load.
+static void measure_block_start(Ctx &c, const Measured &m, Ext &x) {
+  const int warps[6] = {1, 2, 4, 8, 16, 32}, bpsm[6] = {1, 2, 4, 8, 16, 32};
+  const int lo = 64, hi = 512;
+  const int sms = c.prop.multiProcessorCount;
+  const int max_warps = c.prop.maxThreadsPerMultiProcessor / 32;
+  const int max_blocks = c.prop.maxBlocksPerMultiProcessor;
+  const int optin = (int)c.prop.sharedMemPerBlockOptin;
+  const size_t n = (size_t)sms * hi * 1024;
+  float *in = nullptr, *out = nullptr;
+  CK(cudaMalloc(&in, n * sizeof(float)));
+  CK(cudaMalloc(&out, n * sizeof(float)));
+  CK(cudaMemset(in, 0, n * sizeof(float)));
+  CK(cudaFuncSetAttribute(k_start_empty, cudaFuncAttributeMaxDynamicSharedMemorySize, optin));
+  CK(cudaFuncSetAttribute(k_start_copy, cudaFuncAttributeMaxDynamicSharedMemorySize, optin));
+  for (int copy = 0; copy < 2; ++copy)
+    for (int w : warps)
+      for (int b : bpsm) {
+        if (w * b > max_warps || b > max_blocks) continue;
+        int smem = (int)std::min<size_t>(c.prop.sharedMemPerMultiprocessor / b -
+                                             c.prop.reservedSharedMemPerBlock, optin);
+        double t[2];
+        for (int k = 0; k < 2; ++k) {
+          int grid = (k ? hi : lo) * sms;
+          t[k] = time_ms(c, 7, [&] {
+            if (copy) k_start_copy<<<grid, 32 * w, smem, c.s>>>(in, out);
+            else k_start_empty<<<grid, 32 * w, smem, c.s>>>();
+            CK_LAUNCH();
+          });
+        }
+        double cyc = (t[1] - t[0]) * 1e-3 * m.clock_mhz * 1e6 / (hi - lo);
+        x.raw.row("block_start", copy ? "copy" : "empty", "warps_per_block", w, "blocks_per_sm", b,
+                  "cycles_per_block", cyc, "cycles");
+        fprintf(stderr, "  block start: %s, %2d warps x %2d blocks/SM: %.1f cycles per block per SM\n",
+                copy ? "copy " : "empty", w, b, cyc);
+      }
+  CK(cudaFree(in));
+  CK(cudaFree(out));
 }
 
 // Barrier cost against warps per block and blocks per SM. Dynamic shared memory of
@@ -2127,7 +2180,7 @@ static std::string write_ini(const IniInputs &in) {
 }
 
 // Phases of the extended measurements that --only can select, in run order.
-static const char *const kPhases[] = {"barrier", "atomic_global", "atomic_shared",
+static const char *const kPhases[] = {"barrier", "block_start", "atomic_global", "atomic_shared",
                                       "instruction", "graph", "chase", "tlb"};
 static const int kNumPhases = sizeof kPhases / sizeof kPhases[0];
 
@@ -2280,6 +2333,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "%s\n", ph.c_str());
     double t0 = wall_s();
     if (ph == "barrier") measure_barriers(c, x);
+    else if (ph == "block_start") measure_block_start(c, m, x);
     else if (ph == "atomic_global") measure_atomics(c, m, x);
     else if (ph == "atomic_shared") measure_smem_atomics(c, x);
     else if (ph == "instruction") measure_instructions(c, a, x);
