@@ -185,12 +185,25 @@ static int irm_addresses(const gp_kernel_t *k, const gp_op_t *op)
     return op->access.pattern == GP_PATTERN_RANDOM && !chases(k, op);
 }
 
+/*
+ * The bytes of the range a random access draws its addresses from: an index
+ * function's gpuperf.random range (the buffer's where smaller), or for
+ * `pattern = "random"` without a function, its shorthand, the footprint (the
+ * buffer, or `range`); 0 when the addresses are not drawn.
+ */
+static double drawn_range(const gp_access_t *a)
+{
+    if (a->pattern != GP_PATTERN_RANDOM)
+        return 0;
+    if (a->sample)
+        return a->sample->drawn ? (double)a->sample->drawn_range_bytes : 0;
+    return (double)a->footprint_bytes;
+}
+
 /* A chase whose addresses are draws of gpuperf.random over a known range. */
 static int drawn_chase(const gp_kernel_t *k, const gp_op_t *op)
 {
-    const gp_lane_sample_t *s = op->access.sample;
-    return s && s->drawn && s->drawn_range_bytes > 0 &&
-           op->access.pattern == GP_PATTERN_RANDOM && chases(k, op);
+    return drawn_range(&op->access) > 0 && chases(k, op);
 }
 
 /* Lanes of a warp that access: a block smaller than a warp leaves the rest
@@ -478,8 +491,8 @@ static double fetched_footprint(const gp_kernel_t *k, const gp_op_t *op, double 
         /* the draws that leave fp / e distinct of the range's r elements,
            r (1 - (1 - 1/r)^draws), then the distinct units those draws hit
            among the range's ru units [sources: feller1968] ch. IV.2 */
-        double r = (double)a->sample->drawn_range_bytes / e, de = fp / e;
-        double ru = ceil((double)a->sample->drawn_range_bytes / unit), draws;
+        double r = drawn_range(a) / e, de = fp / e;
+        double ru = ceil(drawn_range(a) / unit), draws;
         if (!(r > 1) || !(ru > 1) || de >= r)
             return GP_MAX(fp, ru * unit);
         draws = log1p(-de / r) / log1p(-1.0 / r);
@@ -505,7 +518,7 @@ static double latency_footprint(const gp_kernel_t *k, const gp_op_t *op, double 
         return fetched_footprint(k, op, unit);
     threads = GP_MAX(1.0, (double)k->total_blocks * (double)k->launch.threads_per_block);
     draws = gp_op_grid_bytes(k, op) / e / threads;
-    ru = ceil((double)a->sample->drawn_range_bytes / unit);
+    ru = ceil(drawn_range(a) / unit);
     if (!(ru > 1))
         return threads * unit;
     return threads * unit * GP_MIN(draws, ru * -expm1(draws * log1p(-1.0 / ru)));
