@@ -92,65 +92,41 @@ gpuperf.launch{ name = "chase", grid = 1, block = threads, regs = 32,
            gpuperf.store{out, index = function(t) return t.x end} } }
 LUA
 
-for th in 1 32; do
-  case_ "$th-thread random-index chase through 16 KiB: about the L1 latency (32 cycles) per step"
-  gp predict --device h200-sxm --json "$S/ichase.lua" -p bytes=16384 -p threads=$th
-  expect_status 0
-  expect_between "$(awk -v c="$(json .launches[1].latency_cycles)" 'BEGIN { print c / 100000 }')" 30 36
-
-  case_ "$th-thread random-index chase through 4 MiB: about the L2 latency (279.6 cycles) per step"
-  gp predict --device h200-sxm --json "$S/ichase.lua" -p bytes=4194304 -p threads=$th
-  expect_status 0
-  expect_between "$(awk -v c="$(json .launches[1].latency_cycles)" 'BEGIN { print c / 100000 }')" 265 295
-
-  case_ "$th-thread random-index chase through 1 GiB: about the DRAM latency (667.8 cycles, random) per step"
-  gp predict --device h200-sxm --json "$S/ichase.lua" -p bytes=1073741824 -p threads=$th
-  expect_status 0
-  expect_between "$(awk -v c="$(json .launches[1].latency_cycles)" 'BEGIN { print c / 100000 }')" 620 720
-done
-
-for b in 16384 4194304 67108864 1073741824; do
-  for w in 0 1; do
-    case_ "a 1-thread random-index chase through $b bytes (warm=$w) is not slower than 32 threads"
-    gp predict --device h200-sxm --json "$S/ichase.lua" -p bytes=$b -p threads=32 -p warm=$w
-    expect_status 0
-    t32=$(json .launches[$w].time_us)
-    gp predict --device h200-sxm --json "$S/ichase.lua" -p bytes=$b -p threads=1 -p warm=$w
-    expect_between "$(awk -v a="$(json .launches[$w].time_us)" -v b="$t32" 'BEGIN { print a / b }')" 0 1
-  done
-done
-
 # The same chase written with the shorthand pattern = "random" (no index
 # function, no lane sample): the same rule, per-thread first touches.
 sed 's/index = function(t) return gpuperf.random(0, n - 1) end/pattern = "random"/' \
   "$S/ichase.lua" >"$S/pchase.lua"
 
-for th in 1 32; do
-  case_ "$th-thread pattern-random chase through 16 KiB: about the L1 latency (32 cycles) per step"
-  gp predict --device h200-sxm --json "$S/pchase.lua" -p bytes=16384 -p threads=$th
-  expect_status 0
-  expect_between "$(awk -v c="$(json .launches[1].latency_cycles)" 'BEGIN { print c / 100000 }')" 30 36
-
-  case_ "$th-thread pattern-random chase through 4 MiB: about the L2 latency (279.6 cycles) per step"
-  gp predict --device h200-sxm --json "$S/pchase.lua" -p bytes=4194304 -p threads=$th
-  expect_status 0
-  expect_between "$(awk -v c="$(json .launches[1].latency_cycles)" 'BEGIN { print c / 100000 }')" 265 295
-
-  case_ "$th-thread pattern-random chase through 1 GiB: about the DRAM latency (667.8 cycles, random) per step"
-  gp predict --device h200-sxm --json "$S/pchase.lua" -p bytes=1073741824 -p threads=$th
-  expect_status 0
-  expect_between "$(awk -v c="$(json .launches[1].latency_cycles)" 'BEGIN { print c / 100000 }')" 620 720
-done
-
-for b in 16384 4194304 67108864 1073741824; do
-  for w in 0 1; do
-    case_ "a 1-thread pattern-random chase through $b bytes (warm=$w) is not slower than 32 threads"
-    gp predict --device h200-sxm --json "$S/pchase.lua" -p bytes=$b -p threads=32 -p warm=$w
+for form in random-index:ichase pattern-random:pchase; do
+  what=${form%%:*}
+  script="$S/${form##*:}.lua"
+  for th in 1 32; do
+    case_ "$th-thread $what chase through 16 KiB: about the L1 latency (32 cycles) per step"
+    gp predict --device h200-sxm --json "$script" -p bytes=16384 -p threads=$th
     expect_status 0
-    t32=$(json .launches[$w].time_us)
-    gp predict --device h200-sxm --json "$S/pchase.lua" -p bytes=$b -p threads=1 -p warm=$w
+    expect_between "$(awk -v c="$(json .launches[1].latency_cycles)" 'BEGIN { print c / 100000 }')" 30 36
+
+    case_ "$th-thread $what chase through 4 MiB: about the L2 latency (279.6 cycles) per step"
+    gp predict --device h200-sxm --json "$script" -p bytes=4194304 -p threads=$th
     expect_status 0
-    expect_between "$(awk -v a="$(json .launches[$w].time_us)" -v b="$t32" 'BEGIN { print a / b }')" 0 1
+    expect_between "$(awk -v c="$(json .launches[1].latency_cycles)" 'BEGIN { print c / 100000 }')" 265 295
+
+    case_ "$th-thread $what chase through 1 GiB: about the DRAM latency (667.8 cycles, random) per step"
+    gp predict --device h200-sxm --json "$script" -p bytes=1073741824 -p threads=$th
+    expect_status 0
+    expect_between "$(awk -v c="$(json .launches[1].latency_cycles)" 'BEGIN { print c / 100000 }')" 620 720
+  done
+
+  for b in 16384 4194304 67108864 1073741824; do
+    for w in 0 1; do
+      case_ "a 1-thread $what chase through $b bytes (warm=$w) is not slower than 32 threads"
+      gp predict --device h200-sxm --json "$script" -p bytes=$b -p threads=32 -p warm=$w
+      expect_status 0
+      t32=$(json .launches[$w].time_us)
+      gp predict --device h200-sxm --json "$script" -p bytes=$b -p threads=1 -p warm=$w
+      expect_status 0
+      expect_between "$(awk -v a="$(json .launches[$w].time_us)" -v b="$t32" 'BEGIN { print a / b }')" 0 1
+    done
   done
 done
 
