@@ -155,76 +155,64 @@ static uint32_t sb_sort_digits(uint64_t or_all, uint64_t and_all)
     return m;
 }
 
+/*
+ * One least-significant-digit radix sort for an array of TYPE whose
+ * non-negative key is KEY(element): NAME(a, n, tmp) sorts a ascending by key,
+ * stably; tmp holds n.
+ */
+#define SB_DEFINE_RADIX_SORT(NAME, TYPE, KEY)                                 \
+    static void NAME(TYPE *a, size_t n, TYPE *tmp)                            \
+    {                                                                         \
+        TYPE *src = a, *dst = tmp, *t;                                        \
+        uint64_t o = 0, an = ~0ull;                                           \
+        uint32_t digits, d;                                                   \
+        size_t i;                                                             \
+        for (i = 0; i < n; i++) {                                             \
+            o |= KEY(a[i]);                                                   \
+            an &= KEY(a[i]);                                                  \
+        }                                                                     \
+        digits = sb_sort_digits(o, an);                                       \
+        for (d = 0; d < 8; d++) {                                             \
+            size_t count[257] = {0};                                          \
+            uint32_t sh = 8 * d, b;                                           \
+            if (!(digits & (1u << d)))                                        \
+                continue;                                                     \
+            for (i = 0; i < n; i++)                                           \
+                count[((KEY(src[i]) >> sh) & 0xff) + 1]++;                    \
+            for (b = 0; b < 256; b++)                                         \
+                count[b + 1] += count[b];                                     \
+            for (i = 0; i < n; i++)                                           \
+                dst[count[(KEY(src[i]) >> sh) & 0xff]++] = src[i];            \
+            t = src;                                                          \
+            src = dst;                                                        \
+            dst = t;                                                          \
+        }                                                                     \
+        if (src != a)                                                         \
+            memcpy(a, src, n * sizeof *a);                                    \
+    }
+
+#define SB_OFFSET_KEY(x) ((uint64_t)(x))
+#define SB_WENT_KEY(x) ((uint64_t)(x).off)
+
+SB_DEFINE_RADIX_SORT(sb_radix_offsets, int64_t, SB_OFFSET_KEY)
+/* Sort the n window lanes e by offset (non-negative); tmp holds n. */
+SB_DEFINE_RADIX_SORT(sb_sort_went, sb_went_t, SB_WENT_KEY)
+
 /* Sort the n non-negative keys a ascending; tmp holds n. */
 static void sb_sort_offsets(int64_t *a, size_t n, int64_t *tmp)
 {
-    int64_t *src = a, *dst = tmp, *t;
-    uint64_t o = 0, an = ~0ull;
-    uint32_t digits, d;
     size_t i;
-    if (n <= SB_SORT_SMALL) {
-        for (i = 1; i < n; i++) {
-            int64_t v = a[i];
-            size_t k = i;
-            for (; k > 0 && a[k - 1] > v; k--)
-                a[k] = a[k - 1];
-            a[k] = v;
-        }
+    if (n > SB_SORT_SMALL) {
+        sb_radix_offsets(a, n, tmp);
         return;
     }
-    for (i = 0; i < n; i++) {
-        o |= (uint64_t)a[i];
-        an &= (uint64_t)a[i];
+    for (i = 1; i < n; i++) {
+        int64_t v = a[i];
+        size_t k = i;
+        for (; k > 0 && a[k - 1] > v; k--)
+            a[k] = a[k - 1];
+        a[k] = v;
     }
-    digits = sb_sort_digits(o, an);
-    for (d = 0; d < 8; d++) {
-        size_t count[257] = {0};
-        uint32_t sh = 8 * d, b;
-        if (!(digits & (1u << d)))
-            continue;
-        for (i = 0; i < n; i++)
-            count[(((uint64_t)src[i] >> sh) & 0xff) + 1]++;
-        for (b = 0; b < 256; b++)
-            count[b + 1] += count[b];
-        for (i = 0; i < n; i++)
-            dst[count[((uint64_t)src[i] >> sh) & 0xff]++] = src[i];
-        t = src;
-        src = dst;
-        dst = t;
-    }
-    if (src != a)
-        memcpy(a, src, n * sizeof *a);
-}
-
-/* Sort the n window lanes e by offset (non-negative); tmp holds n. */
-static void sb_sort_went(sb_went_t *e, size_t n, sb_went_t *tmp)
-{
-    sb_went_t *src = e, *dst = tmp, *t;
-    uint64_t o = 0, an = ~0ull;
-    uint32_t digits, d;
-    size_t i;
-    for (i = 0; i < n; i++) {
-        o |= (uint64_t)e[i].off;
-        an &= (uint64_t)e[i].off;
-    }
-    digits = sb_sort_digits(o, an);
-    for (d = 0; d < 8; d++) {
-        size_t count[257] = {0};
-        uint32_t sh = 8 * d, b;
-        if (!(digits & (1u << d)))
-            continue;
-        for (i = 0; i < n; i++)
-            count[(((uint64_t)src[i].off >> sh) & 0xff) + 1]++;
-        for (b = 0; b < 256; b++)
-            count[b + 1] += count[b];
-        for (i = 0; i < n; i++)
-            dst[count[((uint64_t)src[i].off >> sh) & 0xff]++] = src[i];
-        t = src;
-        src = dst;
-        dst = t;
-    }
-    if (src != e)
-        memcpy(e, src, n * sizeof *e);
 }
 
 /* Distinct bytes of n accesses of `bytes` each at offs (negatives skipped);
