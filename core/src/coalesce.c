@@ -38,12 +38,6 @@ static int64_t floor_div(int64_t a, int64_t b)
     return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
 }
 
-static int cmp_i64(const void *a, const void *b)
-{
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return (x > y) - (x < y);
-}
-
 void gp_pattern_lanes(const gp_access_t *a, uint32_t first, uint32_t n, uint64_t span_bytes,
                       int64_t *out)
 {
@@ -115,7 +109,7 @@ static double coalesce_group(const int64_t *off, uint32_t n, uint32_t elem, uint
     for (i = 1; i < m && segs[i - 1] <= segs[i]; i++)
         ;
     if (i < m) /* unit and positive strides arrive sorted */
-        qsort(segs, m, sizeof segs[0], cmp_i64);
+        qsort(segs, m, sizeof segs[0], gp_cmp_i64);
     for (i = 0; i < m; i++) {
         uint32_t size = seg;
         if (i > 0 && segs[i] == segs[i - 1])

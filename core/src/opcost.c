@@ -590,18 +590,11 @@ static double reuse_hit(const gp_kernel_t *k, const gp_op_t *op, double cache, d
     return (rest * keep + first_reach * w) / mine;
 }
 
-/* Ascending order of int64 units, for distinct counts. */
-static int cmp_i64(const void *a, const void *b)
-{
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return (x > y) - (x < y);
-}
-
 /* Distinct values among n sorted in place. */
 static size_t distinct_i64(int64_t *v, size_t n)
 {
     size_t i, d = 0;
-    qsort(v, n, sizeof *v, cmp_i64);
+    qsort(v, n, sizeof *v, gp_cmp_i64);
     for (i = 0; i < n; i++)
         d += i == 0 || v[i] != v[i - 1];
     return d;

@@ -133,12 +133,6 @@ static uint64_t sb_rand_next(uint64_t *s)
     return z ^ (z >> 31);
 }
 
-static int sb_cmp_i64(const void *a, const void *b)
-{
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return (x > y) - (x < y);
-}
-
 /* Sorting the lanes' byte offsets for distinct-byte counts: a
    least-significant-digit radix sort (8 bits a pass; passes where every key
    has the same digit are skipped), insertion sort for a few keys. */
@@ -228,7 +222,7 @@ static double sb_distinct(int64_t *offs, size_t n, uint32_t bytes)
     if (m > SB_SORT_SMALL) {
         tmp = malloc(m * sizeof *tmp);
         if (!tmp) { /* no room for the radix sort: sort in place */
-            qsort(offs, m, sizeof *offs, sb_cmp_i64);
+            qsort(offs, m, sizeof *offs, gp_cmp_i64);
             tmp = small;
         } else {
             sb_sort_offsets(offs, m, tmp);

@@ -81,6 +81,12 @@ int gp_snprintf(char *dst, size_t size, const char *fmt, ...)
 }
 
 /* calloc that reports failure loudly; callers in the library check NULL. */
+int gp_cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
 void *gp_xcalloc(size_t n, size_t size)
 {
     return calloc(n ? n : 1, size ? size : 1);

@@ -30,6 +30,9 @@ int gp_strlcpy(char *dst, const char *src, size_t size);
 int gp_snprintf(char *dst, size_t size, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* qsort comparator: int64_t values in ascending order. */
+int gp_cmp_i64(const void *a, const void *b);
+
 /* Allocation that never returns NULL: on failure the process reports and
    exits from the CLI layer's handler (library code checks NULL itself). */
 void *gp_xcalloc(size_t n, size_t size);
