@@ -540,9 +540,7 @@ static double reuse_hit(const gp_kernel_t *k, const gp_op_t *op, double cache, d
     if (warm && reads_buffer(op) && footprint > 0 && footprint <= cache)
         /* draws spread over their range: the warm bytes' share of it */
         w = GP_MIN(1.0, warm_bytes(k, op->access.buffer) /
-                            GP_MAX(footprint, op->access.sample && op->access.sample->drawn
-                                                  ? (double)op->access.sample->drawn_range_bytes
-                                                  : 0.0));
+                            GP_MAX(footprint, drawn_range(&op->access)));
     if (!whole_buffer || !reads_buffer(op) || op < k->ops || op >= k->ops + k->n_ops) {
         double acc = fetched_bytes(k, op, unit), re, first_reads = footprint;
         if (!whole_buffer) /* the re-reads' distance stays the grid's footprint */
