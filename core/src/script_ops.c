@@ -138,6 +138,16 @@ typedef struct sb_fields {
 static _Thread_local sb_fields_t sb_fields;
 
 /* Push t[key] (raw); 1 if it is not nil. */
+static int sb_rawget(lua_State *L, int t, const char *key)
+{
+    lua_pushstring(L, key);
+    lua_rawget(L, t);
+    return !lua_isnil(L, -1);
+}
+
+/* sb_rawget for the fields of the table sb_op_check is reading (sb_fields).
+   Only sb_op_check and what it calls use it: a check that raised an error
+   leaves sb_fields set, so code outside a check reads with sb_rawget. */
 static int sb_get(lua_State *L, int t, const char *key)
 {
     const sb_fields_t *fs = &sb_fields;
@@ -152,9 +162,7 @@ static int sb_get(lua_State *L, int t, const char *key)
         lua_pushnil(L);
         return 0;
     }
-    lua_pushstring(L, key);
-    lua_rawget(L, t);
-    return !lua_isnil(L, -1);
+    return sb_rawget(L, t, key);
 }
 
 /* Gather the string keys of table t and their values for sb_get; a table
@@ -738,7 +746,7 @@ static void sb_flatten_op(const sb_ctx_t *c, int idx, const sb_path_t *path, int
     }
     if (spec->kind == GP_OP_LOOP)
         sb_flatten_var(&sub, idx, f, &f->ops[pos]);
-    if (!sb_get(L, idx, "body") || lua_type(L, -1) != LUA_TTABLE)
+    if (!sb_rawget(L, idx, "body") || lua_type(L, -1) != LUA_TTABLE)
         sb_fail_value(&sub, lua_gettop(L), "body", "a list of operations");
     if (spec->kind == GP_OP_LOOP)
         f->n_loops++;

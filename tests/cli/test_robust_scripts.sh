@@ -279,4 +279,12 @@ case_ "workload: a stride of 1e18 elements"
 refused "$P: $S/rb_huge_stride.lua:4: gpuperf.load: 'stride' must be an integer from -281474976710656 to 281474976710656, got 1e+18" \
     predict --device h200-sxm $S/rb_huge_stride.lua
 
+case_ "workload: op checks that failed inside pcall change nothing after them"
+gp predict --device h200-sxm --json $S/rb_failed_check.lua -p errors=0
+expect_status 0
+clean=$(json .total_us)
+gp predict --device h200-sxm --json $S/rb_failed_check.lua -p errors=1
+expect_status 0
+expect_json .total_us "$clean"
+
 finish
