@@ -598,6 +598,28 @@ static size_t distinct_i64(int64_t *v, size_t n)
     return d;
 }
 
+/* Append to v at *n the `unit`s that sampled warp w (of block 0) reads
+   through the loads of op's buffer; with reads, add each load's distinct
+   units (what its request fetches) to *reads. */
+static void block_units(const gp_kernel_t *k, const gp_op_t *op, uint32_t w, uint32_t lanes,
+                        double unit, int64_t *v, size_t *n, double *reads)
+{
+    uint32_t i, l;
+    for (i = 0; i < k->n_ops; i++) {
+        const gp_op_t *o = &k->ops[i];
+        const int64_t *off;
+        size_t start = *n;
+        if (!near_takes(o, op, 1))
+            continue;
+        off = o->access.sample->byte_offset + (size_t)w * lanes;
+        for (l = 0; l < lanes; l++)
+            if (off[l] >= 0)
+                v[(*n)++] = off[l] / (int64_t)unit;
+        if (reads)
+            *reads += (double)distinct_i64(v + start, *n - start);
+    }
+}
+
 /*
  * Re-use within a block: the share of a block's reads of op's buffer that
  * re-read a `unit` the same block read before, where every read op of the
@@ -619,9 +641,9 @@ static double block_reuse(const gp_kernel_t *k, const gp_op_t *op, const gp_occu
 {
     const gp_lane_sample_t *s0 = op->access.sample;
     double warps, threads, reads = 0, u0, u01, ub, fp = 0, all;
-    uint32_t i, l, lanes, m = 0, two;
+    uint32_t i, lanes, m = 0, two;
     int64_t *v;
-    size_t n0 = 0, n01 = 0;
+    size_t n = 0;
     *dist = 0;
     if (!s0 || !s0->byte_offset || s0->n_warps == 0 || s0->lanes == 0 || s0->drawn ||
         !(unit > 0) || !reads_buffer(op) || op < k->ops || op >= k->ops + k->n_ops)
@@ -652,27 +674,11 @@ static double block_reuse(const gp_kernel_t *k, const gp_op_t *op, const gp_occu
         return -1;
     /* the units of warp 0 (then warps 0 and 1) over the buffer's ops, and
        the units each op's request reads */
-    for (i = 0; i < k->n_ops; i++) {
-        const gp_op_t *o = &k->ops[i];
-        size_t start = n0;
-        if (!near_takes(o, op, 1))
-            continue;
-        for (l = 0; l < lanes; l++)
-            if (o->access.sample->byte_offset[l] >= 0)
-                v[n0++] = o->access.sample->byte_offset[l] / (int64_t)unit;
-        reads += (double)distinct_i64(v + start, n0 - start);
-    }
-    u0 = (double)distinct_i64(v, n0);
-    n01 = n0;
-    for (i = 0; two && i < k->n_ops; i++) {
-        const gp_op_t *o = &k->ops[i];
-        if (!near_takes(o, op, 1))
-            continue;
-        for (l = 0; l < lanes; l++)
-            if (o->access.sample->byte_offset[lanes + l] >= 0)
-                v[n01++] = o->access.sample->byte_offset[lanes + l] / (int64_t)unit;
-    }
-    u01 = (double)distinct_i64(v, n01);
+    block_units(k, op, 0, lanes, unit, v, &n, &reads);
+    u0 = (double)distinct_i64(v, n);
+    if (two)
+        block_units(k, op, 1, lanes, unit, v, &n, NULL);
+    u01 = (double)distinct_i64(v, n);
     free(v);
     if (!(reads > 0) || !(u0 > 0))
         return -1;
