@@ -174,7 +174,9 @@ static const key_spec_t SCHEMA[] = {
     {"launch", "block_launch_cycles", T_F64, OFF(block_launch_cycles), REQ, 0, 1e7, "cycles per block per SM"},
     {"launch", "block_turnaround_cycles", T_F64, OFF(block_turnaround_cycles), OPT, 0, 1e7, "cycles, shortest start-to-start period of a block slot; 0: not known"},
     {"launch", "graph_launch_us", T_F64, OFF(graph_launch_us), OPT, 0, 1e5, "us of host time per CUDA graph launch; 0: not known"},
-    {"launch", "graph_node_us", T_F64, OFF(graph_node_us), OPT, 0, 1e5, "us of host time per node of a launched graph; 0: not known"},
+    {"launch", "graph_node_us", T_F64, OFF(graph_node_us), OPT, 0, 1e5, "us per node of a launched graph: host time, and the GPU releases the nodes this far apart; 0: not known"},
+    {"launch", "kernel_dep_gap_us", T_F64, OFF(kernel_dep_gap_us), OPT, 0, 1e4, "us from a kernel's end to the start of a submitted kernel that waits for it (stream order or an event); 0: none"},
+    {"launch", "graph_dep_gap_us", T_F64, OFF(graph_dep_gap_us), OPT, 0, 1e4, "us from a graph kernel node's end to the start of a kernel node that depends on it; 0: none"},
 };
 #define N_SCHEMA GP_ARRAY_LEN(SCHEMA)
 

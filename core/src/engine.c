@@ -325,7 +325,13 @@ static int node_ready(sim_t *s, uint32_t ni)
     gpu_t *u = &s->gpus[n->device];
     switch (n->type) {
     case GP_CMD_LAUNCH:
-        return s->n_kqueues ? 0 : heap_push(s, &u->launches, ni); /* else: its queue */
+        if (s->n_kqueues)
+            return 0; /* its hardware queue holds it */
+        /* ready times of the heap grow with issue order; a launch still
+           waiting out a dependency gap joins it when the gap is over */
+        if (n->ready > s->now + gp_eng_tol(s->now))
+            return idx_push(s, &u->gapped, ni);
+        return heap_push(s, &u->launches, ni);
     case GP_CMD_FLUSH_L2:
         return idx_push(s, &s->flushes, ni);
     case GP_CMD_GRAPH:
@@ -389,6 +395,17 @@ static int submit(sim_t *s, uint32_t ni)
 
 static void fill_result(const sim_t *s, const node_t *n, gp_cmd_result_t *r);
 
+/* The shortest time from kernel n's end to the start of kernel w, submitted
+   already and waiting for it: the GPU's front end learns that n is done and
+   launches w (device file [launch] kernel_dep_gap_us in a stream or through
+   an event, graph_dep_gap_us between two kernel nodes of one replay). */
+static double dep_gap(const sim_t *s, const node_t *n, const node_t *w)
+{
+    if (w->parent != UINT32_MAX && w->parent == n->parent)
+        return s->dev->graph_dep_gap_us;
+    return s->dev->kernel_dep_gap_us;
+}
+
 /* Node ni finished at `end`: its row is written, its dependents may become
    ready, its replay may be done. */
 static int node_done(sim_t *s, uint32_t ni, double end)
@@ -406,6 +423,8 @@ static int node_done(sim_t *s, uint32_t ni, double end)
     for (e = n->first_dependent; e != UINT32_MAX;) {
         uint32_t next = s->edge_next[e];
         node_t *w = &s->nodes[s->edge_node[e]];
+        if (n->type == GP_CMD_LAUNCH && w->type == GP_CMD_LAUNCH)
+            w->ready = GP_MAX(w->ready, end + dep_gap(s, n, w));
         if (--w->waiting == 0 && !rc && node_ready(s, s->edge_node[e]))
             rc = -1;
         s->edge_next[e] = s->free_edge;
@@ -869,9 +888,19 @@ static int start_launches(sim_t *s, uint32_t d, int *changed)
     gpu_t *u = &s->gpus[d];
     double limit = s->now + gp_eng_tol(s->now);
     for (;;) {
-        uint32_t ni = UINT32_MAX, q;
+        uint32_t ni = UINT32_MAX, q, i, w;
         if (u->kernels_active >= s->info.max_concurrent_kernels)
             return 0;
+        for (i = 0, w = 0; i < u->gapped.n; i++) {
+            uint32_t g = u->gapped.v[i];
+            if (s->nodes[g].ready <= limit) {
+                if (heap_push(s, &u->launches, g))
+                    return -1;
+            } else {
+                u->gapped.v[w++] = g;
+            }
+        }
+        u->gapped.n = w;
         if (!s->n_kqueues) {
             /* ready times grow with issue order: the first decides */
             if (u->launches.n && s->nodes[u->launches.v[0]].ready <= limit) {
@@ -1019,6 +1048,9 @@ static double next_external(const sim_t *s)
         for (e = 0; e < GP_ARRAY_LEN(u->copies); e++)
             if (u->copies[e].n && s->nodes[u->copies[e].v[0]].ready > s->now + eps)
                 t = GP_MIN(t, GP_MAX(s->nodes[u->copies[e].v[0]].ready, u->engine_free[e]));
+        for (i = 0; i < u->gapped.n; i++) /* those past their gap wait for a slot */
+            if (s->nodes[u->gapped.v[i]].ready > s->now + eps)
+                t = GP_MIN(t, s->nodes[u->gapped.v[i]].ready);
         if (!s->n_kqueues) {
             if (u->launches.n && s->nodes[u->launches.v[0]].ready > s->now + eps)
                 t = GP_MIN(t, s->nodes[u->launches.v[0]].ready);

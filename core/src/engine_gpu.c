@@ -703,6 +703,7 @@ void gp_eng_gpu_free(gpu_t *u)
         free(u->groups[i].cohorts);
     free(u->groups);
     free(u->launches.v);
+    free(u->gapped.v);
     for (i = 0; i < GP_ARRAY_LEN(u->copies); i++)
         free(u->copies[i].v);
     free(u->hwq_head);

@@ -138,6 +138,8 @@ typedef struct gp_eng_gpu {
     double link_out_free, link_in_free; /* peer link, each direction */
     uint32_t kernels_active;            /* launches started, not done */
     gp_eng_idx_t launches;              /* ready launches (heap) */
+    gp_eng_idx_t gapped;                /* launches whose dependencies are done,
+                                           waiting out the dependency gap */
     gp_eng_idx_t copies[GP_COPY_P2P];   /* ready copies per engine (heaps) */
     uint32_t *hwq_head, *hwq_tail;      /* per hardware queue (kernel_queues) */
     gp_eng_l2_t l2;

@@ -259,6 +259,62 @@ static void test_graph_of_tiny_launches(void **state)
     gp_prediction_free(&pg);
 }
 
+/* A kernel that waits for another starts kernel_dep_gap_us (stream order,
+   events) or graph_dep_gap_us (kernel nodes of one replay) after it ends;
+   independent work does not wait, and a replay's independent chains overlap
+   until the GPU's release of one node per graph_node_us binds. */
+#define CHAIN_KERNEL                                                                        \
+    "local k = gpuperf.kernel{name = 'c', grid = 1, block = 32, regs = 8,\n"                \
+    "  work = {gpuperf.loop(1000, {gpuperf.fp32(1)})}}\n"
+
+static void test_dependency_gaps(void **state)
+{
+    gp_prediction_t p;
+    const double kgap = g_h200.kernel_dep_gap_us, ggap = g_h200.graph_dep_gap_us;
+    uint32_t i;
+    (void)state;
+    assert_true(kgap > 0 && ggap > 0);
+    /* two streams: a chain of 3 in s1, one kernel alone in s2 */
+    predict_src(CHAIN_KERNEL "local s1, s2 = gpuperf.stream(), gpuperf.stream()\n"
+                             "for i = 1, 3 do gpuperf.launch(k, {stream = s1}) end\n"
+                             "gpuperf.launch(k, {name = 'alone', stream = s2})\n",
+                &g_h200, g_h200_arch, 0, &p);
+    for (i = 1; i < 3; i++) /* the host is ahead: the gap alone separates them */
+        assert_float_equal(p.cmds[i].start_us, p.cmds[i - 1].end_us + kgap, 1e-6);
+    /* s2 waits for nothing: it starts one launch latency after its submission */
+    assert_float_equal(p.cmds[3].start_us, p.cmds[3].submit_us + g_h200.launch_latency_us, 1e-6);
+    gp_prediction_free(&p);
+    /* an event carries the gap too */
+    predict_src(CHAIN_KERNEL "local s1, s2 = gpuperf.stream(), gpuperf.stream()\n"
+                             "local e = gpuperf.event()\n"
+                             "gpuperf.launch(k, {stream = s1})\n"
+                             "gpuperf.record(e, s1)\n"
+                             "gpuperf.launch(k, {stream = s2, after = e})\n",
+                &g_h200, g_h200_arch, 0, &p);
+    assert_float_equal(p.cmds[1].start_us, p.cmds[0].end_us + kgap, 1e-6);
+    gp_prediction_free(&p);
+    /* a graph: a chain pays the graph gap; 8 chains of 20 overlap */
+    predict_src(CHAIN_KERNEL "local s = {}\n"
+                             "for b = 1, 8 do s[b] = gpuperf.stream() end\n"
+                             "local g = gpuperf.graph(function ()\n"
+                             "  for i = 1, 20 do\n"
+                             "    for b = 1, 8 do gpuperf.launch(k, {stream = s[b]}) end\n"
+                             "  end\n"
+                             "end)\n"
+                             "gpuperf.launch_graph(g)\n",
+                &g_h200, g_h200_arch, 0, &p);
+    assert_int_equal(p.n_cmds, 160);
+    for (i = 8; i < 160; i++) /* node i follows node i - 8 of its chain */
+        assert_true(p.cmds[i].start_us >= p.cmds[i - 8].end_us + ggap - 1e-6);
+    assert_float_equal(p.cmds[8].start_us, p.cmds[0].end_us + ggap, 1e-6);
+    /* the chains run side by side: the last one starts before the first ends */
+    assert_true(p.cmds[7].start_us < p.cmds[0].end_us);
+    /* and the whole takes about one chain, not eight */
+    assert_true(p.cmds[159].end_us - p.cmds[0].start_us <
+                2 * 20 * (p.cmds[0].end_us - p.cmds[0].start_us + ggap));
+    gp_prediction_free(&p);
+}
+
 static void test_graph_dependencies_and_replays(void **state)
 {
     gp_prediction_t p;
@@ -395,6 +451,7 @@ int main(void)
         cmocka_unit_test(test_l2_copies),
         cmocka_unit_test(test_graph_of_tiny_launches),
         cmocka_unit_test(test_graph_dependencies_and_replays),
+        cmocka_unit_test(test_dependency_gaps),
         cmocka_unit_test(test_graph_capture_is_not_run),
         cmocka_unit_test(test_graph_errors),
         cmocka_unit_test(test_graph_multi_device_refused),

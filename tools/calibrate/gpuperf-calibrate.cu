@@ -1747,10 +1747,44 @@ static void measure_instructions(Ctx &c, const OpArgs &a, Ext &x) {
                      "cvt.rn.f16x2.f32 (F2FP.F16.F32.PACK_AB)", 256);
 }
 
+// A node of the dependency-gap chains: `iters` dependent FMAs per thread, a store; block 0's
+// thread 0 stamps its start and end (%globaltimer, ns) into stamp[0..1] when stamp is set.
+__global__ void k_gap_node(float *out, int iters, unsigned long long *stamp) {
+  unsigned long long t0 = 0, t1;
+  if (stamp && blockIdx.x == 0 && threadIdx.x == 0) asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
+  float v = (float)threadIdx.x;
+  for (int i = 0; i < iters; ++i) v = fmaf(v, 0.999f, 0.5f);
+  out[blockIdx.x * blockDim.x + threadIdx.x] = v;
+  if (stamp && blockIdx.x == 0 && threadIdx.x == 0) {
+    __threadfence();
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t1));
+    stamp[0] = t0;
+    stamp[1] = t1;
+  }
+}
+
+// Mean gap (us) from one node's end to the next one's start over `n` stamped nodes.
+static double stamp_gap_us(const unsigned long long *d, int n) {
+  std::vector<unsigned long long> h(2 * (size_t)n);
+  CK(cudaMemcpy(h.data(), d, h.size() * sizeof h[0], cudaMemcpyDeviceToHost));
+  double sum = 0;
+  for (int k = 1; k < n; ++k) {
+    if (!(h[2 * k] >= h[2 * k - 1] && h[2 * k - 1] > 0)) {
+      fprintf(stderr, "gpuperf-calibrate: graph gap stamps of node %d out of order\n", k);
+      exit(1);
+    }
+    sum += double(h[2 * k] - h[2 * k - 1]);
+  }
+  return sum / (n - 1) * 1e-3;
+}
+
 // Graph launches of N empty kernel nodes against N stream launches. Back-to-back:
 // R = max(2, 1000 / N) launches between two events, per launch; single: one launch
-// between events. graph_node_us = (t(1000) - t(100)) / 900, graph_launch_us = t(1) -
-// graph_node_us (a one-node graph is the fixed cost plus one node).
+// between events. Then, with kernels that work (1000 dependent FMAs, a store): the gap from
+// a kernel's end to the start of the next one in a chain of 200, in a stream and in a graph
+// (kernel_dep_gap_us, graph_dep_gap_us, from in-kernel stamps), and 8 independent chains of
+// 200 store-only nodes in one graph, bound by the GPU releasing the nodes one at a time:
+// graph_node_us = t / 1600. graph_launch_us = t(one-node graph, back to back) - graph_node_us.
 static void measure_graphs(Ctx &c, Ext &x) {
   const int ns[4] = {1, 10, 100, 1000};
   double tg[4] = {0};
@@ -1780,9 +1814,68 @@ static void measure_graphs(Ctx &c, Ext &x) {
     fprintf(stderr, "  %4d empty kernels: graph %.1f us (single %.1f us), stream %.1f us\n", n,
             graph, graph1, stream);
   }
-  double node = (tg[3] - tg[2]) / 900.0;
-  x.key("graph_node_us", node, 3, "graph of empty kernel nodes, back to back: (t(1000)-t(100))/900");
+  x.raw.row("launch", "graph_chain_node", "kernels", 1000, "launches", 2, "us_per_node",
+            (tg[3] - tg[2]) / 900.0, "us");
+  // dependency gaps and the release of independent nodes
+  const int chain = 200, branches = 8;
+  float *out = nullptr;
+  unsigned long long *stamps = nullptr;
+  CK(cudaMalloc(&out, (size_t)branches * 32 * sizeof(float)));
+  CK(cudaMalloc(&stamps, (size_t)2 * chain * sizeof *stamps));
+  auto chain_of = [&](cudaStream_t st, int iters, float *o, bool stamp) {
+    for (int k = 0; k < chain; ++k)
+      k_gap_node<<<1, 32, 0, st>>>(o, iters, stamp ? stamps + 2 * k : nullptr);
+  };
+  double t = time_ms(c, 5, [&] { chain_of(c.s, 1000, out, true); });
+  (void)t;
+  CK(cudaDeviceSynchronize());
+  double stream_gap = stamp_gap_us(stamps, chain);
+  cudaGraph_t g = nullptr;
+  cudaGraphExec_t ge = nullptr;
+  CK(cudaStreamBeginCapture(c.s, cudaStreamCaptureModeThreadLocal));
+  chain_of(c.s, 1000, out, true);
+  CK(cudaStreamEndCapture(c.s, &g));
+  CK(cudaGraphInstantiate(&ge, g, 0));
+  CK(cudaGraphUpload(ge, c.s));
+  t = time_ms(c, 5, [&] { CK(cudaGraphLaunch(ge, c.s)); });
+  CK(cudaDeviceSynchronize());
+  double graph_gap = stamp_gap_us(stamps, chain);
+  CK(cudaGraphExecDestroy(ge));
+  CK(cudaGraphDestroy(g));
+  // 8 chains forked from and joined to c.s, captured into one graph
+  std::vector<cudaStream_t> br(branches);
+  std::vector<cudaEvent_t> ev(branches + 1);
+  for (auto &b : br) CK(cudaStreamCreateWithFlags(&b, cudaStreamNonBlocking));
+  for (auto &e : ev) CK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
+  CK(cudaStreamBeginCapture(c.s, cudaStreamCaptureModeThreadLocal));
+  CK(cudaEventRecord(ev[0], c.s));
+  for (int b = 0; b < branches; ++b) CK(cudaStreamWaitEvent(br[b], ev[0], 0));
+  for (int k = 0; k < chain; ++k)
+    for (int b = 0; b < branches; ++b) k_gap_node<<<1, 32, 0, br[b]>>>(out + 32 * b, 0, nullptr);
+  for (int b = 0; b < branches; ++b) {
+    CK(cudaEventRecord(ev[1 + b], br[b]));
+    CK(cudaStreamWaitEvent(c.s, ev[1 + b], 0));
+  }
+  CK(cudaStreamEndCapture(c.s, &g));
+  CK(cudaGraphInstantiate(&ge, g, 0));
+  CK(cudaGraphUpload(ge, c.s));
+  double wide = time_ms(c, 7, [&] { CK(cudaGraphLaunch(ge, c.s)); }) * 1e3;
+  CK(cudaGraphExecDestroy(ge));
+  CK(cudaGraphDestroy(g));
+  for (auto &b : br) CK(cudaStreamDestroy(b));
+  for (auto &e : ev) CK(cudaEventDestroy(e));
+  CK(cudaFree(out));
+  CK(cudaFree(stamps));
+  x.raw.row("launch", "stream_dep_gap", "kernels", chain, "fma", 1000, "gap", stream_gap, "us");
+  x.raw.row("launch", "graph_dep_gap", "kernels", chain, "fma", 1000, "gap", graph_gap, "us");
+  x.raw.row("launch", "graph_wide", "branches", branches, "kernels", branches * chain, "us_per_replay", wide, "us");
+  fprintf(stderr, "  dependency gap: stream %.3f us, graph %.3f us; %d x %d store-only nodes %.1f us\n",
+          stream_gap, graph_gap, branches, chain, wide);
+  double node = wide / (branches * chain);
+  x.key("graph_node_us", node, 3, "8 independent chains of 200 store-only nodes in one graph: t / 1600");
   x.key("graph_launch_us", tg[0] - node, 2, "graph of one empty kernel, back to back, less one node");
+  x.key("kernel_dep_gap_us", stream_gap, 2, "stream chain of 200 kernels of 1000 FMAs: end to next start");
+  x.key("graph_dep_gap_us", graph_gap, 2, "graph chain of 200 kernels of 1000 FMAs: end to next start");
 }
 
 // Random cyclic order of n nodes (Sattolo's shuffle, splitmix64 + multiply-shift).
@@ -2004,7 +2097,7 @@ static const char *cal_section(const std::string &k) {
     return k.size() >= n && k.compare(k.size() - n, n, suf) == 0;
   };
   if (k == "barrier_fma_cycles" || k.compare(0, 10, "int32_and_") == 0) return nullptr;
-  if (k.compare(0, 6, "graph_") == 0) return "launch";
+  if (k.compare(0, 6, "graph_") == 0 || k == "kernel_dep_gap_us") return "launch";
   if (k == "tlb_reach_bytes" || ends("_per_cycle")) return "memory";
   if (k.compare(0, 14, "shared_atomic_") == 0 || ends("_lanes")) return "throughput";
   if (ends("_cycles")) return "latency";

@@ -225,7 +225,13 @@ typedef struct gp_device {
        resources released); 0: not known (block_launch_cycles alone) */
     double block_turnaround_cycles;
 
-    uint64_t reserved[2];
+    /* [launch], added within ABI 2 (taken from the reserved space; later keys
+       grow the struct at its end): the shortest time from a kernel's end to
+       the start of a kernel that depends on it and is already submitted, in
+       a stream (or through an event) and between the kernel nodes of a
+       replayed graph; 0: not known (none) */
+    double kernel_dep_gap_us;
+    double graph_dep_gap_us;
 } gp_device_t;
 
 /* ------------------------------------------------------------------------ */
