@@ -16,6 +16,9 @@
 -- cycles, 30 times the 24-cycle latency of one instruction), a divergent `if`
 -- as a branch plus its reconvergence. A step of the tree runs only in warps
 -- with an active thread: its count is the fraction of the block's 4 warps.
+-- Global and shared addresses are the kernels' index expressions (index
+-- functions, nil for a thread its `if` leaves out), so the bank conflicts of
+-- kernel 2 and the coalescing follow from the addresses.
 local kernel = gpuperf.param("kernel", 7, "Harris's kernel number, 1 to 7")
 local n      = gpuperf.param("n", 4194304, "ints to sum")
 local blocks = gpuperf.param("blocks", 64, "kernel 7: blocks of the first level")

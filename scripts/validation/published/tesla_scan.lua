@@ -16,8 +16,12 @@
 --   D  down-sweep: log2(2t) levels, each a barrier, then in the threads
 --      thid < d: the same indices, a swap and an add
 --   E  a barrier, then two padded shared loads and coalesced stores
--- The padding of Listing 3 leaves no bank conflict (the paper's Figure 4):
--- conflicts = 1. A level runs only in the warps that hold an active thread.
+-- The shared-memory addresses are the sample's own expressions as index
+-- functions, padded by its default CONFLICT_FREE_OFFSET (i >> 4): no bank
+-- conflict at the levels of 32 or more active threads (the paper's Figure
+-- 4), two-way ones at the root levels of 2 to 16 (the sample's
+-- ZERO_BANK_CONFLICTS variant, off by default, pads those too). A level runs
+-- only in the warps that hold an active thread (its count).
 -- Work is counted one instruction per C operation, as tesla_reduction.lua.
 local n    = gpuperf.param("n", 1048576, "floats to scan")
 local regs = gpuperf.param("regs", 10,
