@@ -26,62 +26,102 @@ local img = gpuperf.buffer("img", bytes)   -- the input image
 local tmp = gpuperf.buffer("tmp", bytes)   -- the blurred image
 local out = gpuperf.buffer("out", bytes)   -- the edges
 
--- loads of a thread's window of `buf`: rows r0 .. r1, columns -1 .. 1
--- (`count` times each: more than 1 where some threads load extra columns)
-local function window(buf, part, r0, r1, count)
-  local ops = {}
-  for dy = r0, r1 do
-    for dx = -1, 1 do
-      ops[#ops + 1] = gpuperf.load{buf, offset = dy * n + dx, footprint = part, count = count}
-    end
+-- thread (x, y) of block (bx, by) computes the pixels (row0 + gy * k + j, gx),
+-- j = 0 .. k - 1: a warp is two 16-thread rows of the block, k image rows
+-- apart. The pixel at row offset `dy` and column offset `dx` from its column's
+-- first, `j` rows further down (nil outside the image: the bounds check)
+local function pixel(row0, dy, dx)
+  return function(t)
+    local r, c = row0 + t.gy * k + (t.j or 0) + dy, t.gx + dx
+    if r < 0 or r >= n or c < 0 or c >= n then return nil end
+    return r * n + c
   end
-  return ops
+end
+
+-- the three loads of row `dy` of a thread's window of `buf`
+local function row(buf, row0, dy)
+  return { gpuperf.load{buf, index = pixel(row0, dy, -1)},
+           gpuperf.load{buf, index = pixel(row0, dy, 0)},
+           gpuperf.load{buf, index = pixel(row0, dy, 1)} }
 end
 
 local index = gpuperf.int(12)        -- 2-D index, bounds checks
 
--- a kernel over `rows` rows of the image (all of it, or one half)
-local function stencil(name, rows, stream, src, dst, math)
-  local part = 4 * n * rows
+-- a kernel over `rows` rows of the image from row `row0` (all of it, or one
+-- half): rows -1 and 0 of the window are loaded first, then each step j of
+-- the walk down loads row j + 1, computes pixel j and stores it
+local function stencil(name, row0, rows, stream, src, dst, math)
   gpuperf.launch{
     name = name, grid = {n / 16, rows / (16 * k)}, block = {16, 16}, regs = regs,
     stream = stream, global_cache = cache,
-    work = { index, window(src, part, -1, k, 1), math, gpuperf.store{dst, count = k, footprint = part} },
+    work = { index, row(src, row0, -1), row(src, row0, 0),
+             gpuperf.loop{k, var = "j", body = {
+               row(src, row0, 1), math, gpuperf.store{dst, index = pixel(row0, 0, 0)} }} },
   }
 end
 
-local blur_math = gpuperf.fp32{9 * k, ilp = 3}            -- 9 weighted taps per pixel
-local edge_math = { gpuperf.fp32{15 * k, ilp = 2},       -- gx, gy and their squares
-                    gpuperf.sfu(k) }                      -- the square root
+local blur_math = gpuperf.fp32{9, ilp = 3}                -- 9 weighted taps per pixel
+local edge_math = { gpuperf.fp32{15, ilp = 2},           -- gx, gy and their squares
+                    gpuperf.sfu(1) }                      -- the square root
 
 if mode == "serial" then
-  stencil("blur", n, gpuperf.default_stream, img, tmp, blur_math)
-  stencil("edge", n, gpuperf.default_stream, tmp, out, edge_math)
+  stencil("blur", 0, n, gpuperf.default_stream, img, tmp, blur_math)
+  stencil("edge", 0, n, gpuperf.default_stream, tmp, out, edge_math)
 elseif mode == "streams" then
   local top, bottom = gpuperf.stream("top"), gpuperf.stream("bottom")
-  stencil("blur_top", n / 2, top, img, tmp, blur_math)
-  stencil("blur_bottom", n / 2, bottom, img, tmp, blur_math)
-  stencil("edge_top", n / 2, top, tmp, out, edge_math)
-  stencil("edge_bottom", n / 2, bottom, tmp, out, edge_math)
+  stencil("blur_top", 0, n / 2, top, img, tmp, blur_math)
+  stencil("blur_bottom", n / 2, n / 2, bottom, img, tmp, blur_math)
+  stencil("edge_top", 0, n / 2, top, tmp, out, edge_math)
+  stencil("edge_bottom", n / 2, n / 2, bottom, tmp, out, edge_math)
 elseif mode == "fused" then
   -- one kernel: each thread blurs the k + 2 pixels of its column that Sobel
-  -- needs (two of the 16 columns also blur the tile's side halo: 18 columns
-  -- for 16 threads) from a 5-row-taller window of the image, leaves them in
-  -- shared memory for its neighbours, and computes its k edges from its own
-  -- column (registers) and the two beside it (shared memory)
-  local halo = 18 / 16
+  -- needs (rows -1 .. k of its column, from image rows -2 .. k + 1), leaves
+  -- them in a shared tile of 16 * k + 2 rows by 18 columns for its
+  -- neighbours, and computes its k edges from its own column (registers) and
+  -- the two beside it (shared memory). The threads of columns 0 and 15 also
+  -- blur the tile's side halo (columns -1 and 16): one more image column each
+  local W = 18                                    -- tile row, words
+  local function tile(dy, col)                    -- tile (y * k + j + dy, col(x))
+    return function(t)
+      local c = col(t.x)
+      return c and (t.y * k + (t.j or 0) + dy) * W + c
+    end
+  end
+  local own = function(x) return x + 1 end
+  local left = function(x) return x end
+  local right = function(x) return x + 2 end
+  local side = function(x) return x == 0 and 0 or x == 15 and 17 or nil end
+  local function halo(dy)                         -- the side halo's extra image column
+    return function(t)
+      local d = t.x == 0 and -2 or t.x == 15 and 2 or nil
+      return d and pixel(0, dy, d)(t)
+    end
+  end
+  local function img_row(dy)
+    local ops = row(img, 0, dy)
+    ops[4] = gpuperf.load{img, index = halo(dy)}
+    return ops
+  end
   gpuperf.launch{
     name = "blur_edge", grid = {n / 16, n / (16 * k)}, block = {16, 16}, regs = regs,
-    global_cache = cache, smem = 4 * 18 * (16 * k + 2),
+    global_cache = cache, smem = 4 * W * (16 * k + 2),
     work = {
-      index,
-      window(img, bytes, -2, k + 1, halo),
-      gpuperf.fp32{9 * (k + 2) * halo, ilp = 3},                -- the blur
-      gpuperf.store{space = "shared", count = (k + 2) * halo},
+      index, img_row(-2), img_row(-1),
+      gpuperf.loop{k + 2, var = "j", body = {            -- blurred row j - 1
+        img_row(0), blur_math,
+        gpuperf.store{space = "shared", index = tile(0, own)},
+        gpuperf.branch(2), blur_math,                    -- if (x == 0 || x == 15): the halo
+        gpuperf.store{space = "shared", index = tile(0, side)} }},
       gpuperf.barrier(),
-      gpuperf.load{space = "shared", count = 2 * (k + 2), ilp = 8}, -- neighbour columns
-      edge_math,
-      gpuperf.store{out, count = k},
+      gpuperf.load{space = "shared", index = tile(0, left)},
+      gpuperf.load{space = "shared", index = tile(0, right)},
+      gpuperf.load{space = "shared", index = tile(1, left)},
+      gpuperf.load{space = "shared", index = tile(1, right)},
+      gpuperf.loop{k, var = "j", body = {                -- edge pixel j
+        gpuperf.load{space = "shared", index = tile(2, left)},
+        gpuperf.load{space = "shared", index = tile(2, right)},
+        edge_math,
+        gpuperf.store{out, index = pixel(0, 0, 0)} }},
     },
   }
 else

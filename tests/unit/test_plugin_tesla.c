@@ -11,6 +11,8 @@
 
 #include "arch.h"
 #include "device.h"
+#include "script.h"
+#include "workload.h"
 
 static gp_device_t g_g80;   /* geforce-8800-gtx, 1.0 */
 static gp_device_t g_gt200; /* tesla-c1060, 1.3 */
@@ -375,6 +377,61 @@ static void test_explicit_conflicts(void **state)
     assert_true(c.pipe_cycles[GP_PIPE_ISSUE] == 4);
 }
 
+/* The most bank passes of a warp's request (two half-warps) among the
+   shared-memory ops of the first launch of tesla_reduction.lua's `kernel`
+   on the 8800 GTX, from the addresses its index functions give. */
+static double reduction_passes(const char *kernel)
+{
+    char path[1024], value[8];
+    gp_param_kv_t kv = {"kernel", value};
+    gp_workload_t wl;
+    gp_err_t err;
+    const gp_kernel_t *k;
+    gp_occupancy_t occ;
+    gp_residency_t res;
+    double most = 0;
+    uint32_t i;
+    snprintf(path, sizeof path, "%s/scripts/validation/published/tesla_reduction.lua",
+             GP_SOURCE_DIR);
+    snprintf(value, sizeof value, "%s", kernel);
+    if (gp_script_run(path, NULL, &g_g80, &kv, 1, &wl, &err))
+        fail_msg("%s", err.msg);
+    assert_int_equal(wl.cmds[0].type, GP_CMD_LAUNCH);
+    k = &wl.cmds[0].kernel;
+    if (gp_arch_occupancy(g_arch, &g_g80, &k->launch, &occ, &err))
+        fail_msg("%s", err.msg);
+    memset(&res, 0, sizeof res);
+    res.blocks = occ.blocks_per_sm;
+    res.warps_sm = occ.active_warps;
+    res.active_sms = g_g80.sm_count;
+    res.dram_share = res.l2_share = 1.0 / g_g80.sm_count;
+    for (i = 0; i < k->n_ops; i++) {
+        gp_op_cost_t c;
+        char msg[256];
+        if (k->ops[i].space != GP_SPACE_SHARED)
+            continue;
+        assert_non_null(k->ops[i].access.sample); /* every shared op is indexed */
+        if (gp_arch_call_op_cost(g_arch, &g_g80, k, &k->ops[i], &occ, &res, &c, msg,
+                                 sizeof msg))
+            fail_msg("%s", msg);
+        most = GP_MAX(most, c.transactions);
+    }
+    gp_workload_free(&wl);
+    return most;
+}
+
+/* Harris's reduction kernels ([sources: harris-reduction]) as index
+   functions: kernel 2's `index = 2*s*tid` puts 2, 4, .. 16 threads of a
+   half-warp in one bank; kernel 1's `tid % (2*s) == 0` (divergent, but
+   one word per bank) and kernel 3's sequential `tid < s` never do. */
+static void test_reduction_bank_conflicts(void **state)
+{
+    (void)state;
+    assert_true(reduction_passes("1") <= 2);
+    assert_true(reduction_passes("2") > 2);
+    assert_true(reduction_passes("3") <= 2);
+}
+
 /* The constant cache serialises the distinct addresses of a half-warp. */
 static void test_constant_cache(void **state)
 {
@@ -620,6 +677,7 @@ int main(void)
         cmocka_unit_test(test_local_uncached),
         cmocka_unit_test(test_bank_conflicts),
         cmocka_unit_test(test_explicit_conflicts),
+        cmocka_unit_test(test_reduction_bank_conflicts),
         cmocka_unit_test(test_constant_cache),
         cmocka_unit_test(test_texture_cache),
         cmocka_unit_test(test_arithmetic),

@@ -16,6 +16,9 @@
 -- cycles, 30 times the 24-cycle latency of one instruction), a divergent `if`
 -- as a branch plus its reconvergence. A step of the tree runs only in warps
 -- with an active thread: its count is the fraction of the block's 4 warps.
+-- Global and shared addresses are the kernels' index expressions (index
+-- functions, nil for a thread its `if` leaves out), so the bank conflicts of
+-- kernel 2 and the coalescing follow from the addresses.
 local kernel = gpuperf.param("kernel", 7, "Harris's kernel number, 1 to 7")
 local n      = gpuperf.param("n", 4194304, "ints to sum")
 local blocks = gpuperf.param("blocks", 64, "kernel 7: blocks of the first level")
@@ -29,15 +32,22 @@ if kernel < 1 or kernel > 7 or kernel % 1 ~= 0 then error("kernel must be 1 to 7
 local data = gpuperf.buffer("data", n * 4)
 local partial = gpuperf.buffer("partial", n * 4 / 128 + 4)
 
--- one step `sdata[a] += sdata[b]` in a fraction `f` of the warps, `c`-way
--- bank conflicts per half-warp, `addr` instructions of address arithmetic
-local function step(f, c, addr)
+-- one step `sdata[a] += sdata[b]` in a fraction `f` of the warps, `addr`
+-- instructions of address arithmetic; `a(t)` and `b(t)` are the words the
+-- thread touches, nil for a thread the step's condition leaves out
+local function step(f, addr, a, b)
   return {
     int(addr * f),
-    gpuperf.shared_load{bytes = 4, count = 2 * f, conflicts = c},
+    gpuperf.shared_load{bytes = 4, count = f, index = a},
+    gpuperf.shared_load{bytes = 4, count = f, index = b},
     int(f),
-    gpuperf.shared_store{bytes = 4, count = f, conflicts = c},
+    gpuperf.shared_store{bytes = 4, count = f, index = a},
   }
+end
+
+-- the word tid + d of the threads tid < s (nil for the others)
+local function below(s, d)
+  return function(t) if t.x < s then return t.x + d end end
 end
 
 -- append the ops of list b to list a
@@ -55,41 +65,45 @@ local function tree(k)
     local s = k <= 2 and 2 ^ lvl or 2 ^ (6 - lvl)   -- 1, 2 .. 64 or 64, 32 .. 1
     if k == 5 and s <= 32 then break end          -- kernel 5 loops while s > 32
     if k == 1 then
-      -- tid % 2s == 0: a thread in every warp until 2s > 32
+      -- if (tid % (2*s) == 0) sdata[tid] += sdata[tid + s]: a thread in
+      -- every warp until 2s > 32
       local f = 2 * s <= 32 and 1 or block / (2 * s) / warps
+      local function a(t) if t.x % (2 * s) == 0 then return t.x end end
+      local function b(t) if t.x % (2 * s) == 0 then return t.x + s end end
       add(w, { int(1), int(30), int(1), br(2) })  -- 2*s, %, compare, if
-      add(w, step(f, 1, 2))
+      add(w, step(f, 2, a, b))
     elseif k == 2 then
-      -- index = 2*s*tid < 128: the threads tid < 64/s, 2s words apart
-      local active = 64 / s
-      local f = math.ceil(active / 32) / warps
-      local ways = math.min(2 * s, 16, active)        -- in an active half-warp
-      local c = active >= 32 and ways or math.max(1, ways / 2)  -- one half idle
+      -- index = 2*s*tid; if (index < blockDim.x) sdata[index] += sdata[index + s]:
+      -- the threads tid < 64/s, 2s words apart
+      local f = math.ceil(64 / s / 32) / warps
+      local function a(t) local i = 2 * s * t.x; if i < block then return i end end
+      local function b(t) local i = 2 * s * t.x; if i < block then return i + s end end
       add(w, { int(5), int(1), br(2) })  -- 2*s*tid (shift, 32-bit multiply), compare, if
-      add(w, step(f, c, 3))
+      add(w, step(f, 3, a, b))
     else
-      -- tid < s: the first s threads, consecutive words
+      -- if (tid < s) sdata[tid] += sdata[tid + s]: the first s threads
       local f = math.ceil(s / 32) / warps
       add(w, { int(1), br(2) })
-      add(w, step(f, 1, 1))
+      add(w, step(f, 1, below(s, 0), below(s, s)))
     end
     add(w, { bar(), int(2), br(1) })
   end
   return w
 end
 
--- kernels 5-7: `if (tid < 64)` then the last warp unrolled (6 steps in warp 0)
+-- kernels 5-7: `if (tid < 64)` then the last warp unrolled (6 steps in warp 0:
+-- sdata[tid] += sdata[tid + 32], + 16, .., + 1 in the threads tid < 32)
 local function unrolled(k)
   local w = {}
   if k == 5 then
     add(w, tree(5))                        -- the s = 64 iteration of the loop
   else
     add(w, { int(1), br(2) })              -- if (tid < 64) with blockSize constant
-    add(w, step(2 / warps, 1, 1))
+    add(w, step(2 / warps, 1, below(64, 0), below(64, 64)))
     add(w, { bar() })
   end
   add(w, { int(1), br(2) })                -- if (tid < 32)
-  for _ = 1, 6 do add(w, step(1 / warps, 1, 0)) end
+  for d = 5, 0, -1 do add(w, step(1 / warps, 0, below(32, 0), below(32, 2 ^ d))) end
   return w
 end
 
@@ -97,31 +111,49 @@ end
 local function level(m, first)
   local w, grid = {}, nil
   local src = first and data or partial
+  local function tid(t) return t.x end
   if kernel <= 3 then
+    -- sdata[tid] = g_idata[blockIdx.x * blockDim.x + tid]
     grid = math.ceil(m / block)
-    add(w, { int(3), gpuperf.load{src, bytes = 4}, int(1),
-             gpuperf.shared_store{bytes = 4}, bar() })
+    add(w, { int(3), gpuperf.load{src, bytes = 4, index = function(t) return t.gx end}, int(1),
+             gpuperf.shared_store{bytes = 4, index = tid}, bar() })
     add(w, tree(kernel))
   elseif kernel <= 6 then
+    -- i = blockIdx.x * (blockDim.x * 2) + tid; sdata[tid] = g[i] + g[i + blockDim.x]
     grid = math.ceil(m / (2 * block))
-    add(w, { int(3), gpuperf.load{src, bytes = 4, count = 2, ilp = 2}, int(1), int(1),
-             gpuperf.shared_store{bytes = 4}, bar() })
+    add(w, { int(3),
+             gpuperf.load{src, bytes = 4, index = function(t) return t.bx * 2 * block + t.x end},
+             gpuperf.load{src, bytes = 4,
+                          index = function(t) return t.bx * 2 * block + t.x + block end},
+             int(1), int(1), gpuperf.shared_store{bytes = 4, index = tid}, bar() })
     add(w, kernel == 4 and tree(4) or unrolled(kernel))
   else
+    -- i = blockIdx.x * (blockSize * 2) + tid; gridSize = blockSize * 2 * gridDim.x;
+    -- while (i < n) { sdata[tid] += g[i] + g[i + blockSize]; i += gridSize; }
     grid = first and blocks or 1
     local trips = math.max(1, m / (2 * block * grid))
-    add(w, { int(4), gpuperf.shared_store{bytes = 4} })  -- i, gridSize, sdata[tid] = 0
-    add(w, { gpuperf.loop(trips, {
-      int(2), gpuperf.load{src, bytes = 4, count = 2, ilp = 2}, int(1),  -- g[i] + g[i+blockSize]
-      gpuperf.shared_load{bytes = 4}, int(1), gpuperf.shared_store{bytes = 4},
-      int(2), br(1) }) })                                       -- i += gridSize; i < n
+    local function at(d)
+      return function(t)
+        local i = t.bx * 2 * block + t.x + t.it * 2 * block * grid
+        if i < m then return i + d end
+      end
+    end
+    add(w, { int(4), gpuperf.shared_store{bytes = 4, index = tid} })  -- i, gridSize, sdata[tid] = 0
+    add(w, { gpuperf.loop{trips, var = "it", body = {
+      int(2), gpuperf.load{src, bytes = 4, index = at(0)},            -- g[i] + g[i+blockSize]
+      gpuperf.load{src, bytes = 4, index = at(block)}, int(1),
+      gpuperf.shared_load{bytes = 4, index = tid}, int(1), gpuperf.shared_store{bytes = 4, index = tid},
+      int(2), br(1) }} })                                          -- i += gridSize; i < n
     add(w, { bar() })
     add(w, unrolled(7))
   end
-  -- if (tid == 0) g_odata[blockIdx.x] = sdata[0]: one 32-byte transaction
-  -- per block (a 4-byte store by one thread), 1/16 of a warp's 2 x 64 bytes
-  add(w, { int(1), br(1), gpuperf.shared_load{bytes = 4, count = 1 / warps},
-           int(2 / warps), gpuperf.store{partial, bytes = 4, count = 1 / (4 * warps)} })
+  -- if (tid == 0) g_odata[blockIdx.x] = sdata[0]: warp 0, one thread
+  local function lane0(v) return function(t) if t.x == 0 then return v(t) end end end
+  add(w, { int(1), br(1),
+           gpuperf.shared_load{bytes = 4, count = 1 / warps, index = lane0(function() return 0 end)},
+           int(2 / warps),
+           gpuperf.store{partial, bytes = 4, count = 1 / warps,
+                         index = lane0(function(t) return t.bx end)} })
   gpuperf.launch{ name = "reduce" .. kernel, grid = grid, block = block, regs = regs,
                   dynamic_smem = block * 4, work = w }
   return grid

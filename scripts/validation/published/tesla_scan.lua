@@ -16,8 +16,12 @@
 --   D  down-sweep: log2(2t) levels, each a barrier, then in the threads
 --      thid < d: the same indices, a swap and an add
 --   E  a barrier, then two padded shared loads and coalesced stores
--- The padding of Listing 3 leaves no bank conflict (the paper's Figure 4):
--- conflicts = 1. A level runs only in the warps that hold an active thread.
+-- The shared-memory addresses are the sample's own expressions as index
+-- functions, padded by its default CONFLICT_FREE_OFFSET (i >> 4): no bank
+-- conflict at the levels of 32 or more active threads (the paper's Figure
+-- 4), two-way ones at the root levels of 2 to 16 (the sample's
+-- ZERO_BANK_CONFLICTS variant, off by default, pads those too). A level runs
+-- only in the warps that hold an active thread (its count).
 -- Work is counted one instruction per C operation, as tesla_reduction.lua.
 local n    = gpuperf.param("n", 1048576, "floats to scan")
 local regs = gpuperf.param("regs", 10,
@@ -35,50 +39,84 @@ end
 local function pow2(x) return x > 0 and x % 1 == 0 and 2 ^ math.floor(math.log(x) / math.log(2) + 0.5) == x end
 local function floor_pow2(x) return 2 ^ math.floor(math.log(x) / math.log(2) + 1e-9) end
 
--- one block scan of 2t elements by t threads; `sums`: thread 0 stores the block total
-local function scan_work(t, src, dst, sums)
+-- CONFLICT_FREE_OFFSET(i) of the sample: i >> LOG_NUM_BANKS, 16 banks on the
+-- G80 (ZERO_BANK_CONFLICTS, the variant that also pads the root levels, is
+-- off by default)
+local function pad(i) return i + math.floor(i / 16) end
+
+-- one block scan of 2t elements by t threads. `base(t)`: the block's first
+-- element (__mul24(blockIdx.x, blockDim.x << 1), or the last block's base);
+-- `last`: the elements of a non-power-of-two block (loads of bi < last
+-- only), nil for a full one; `sums`: thread 0 stores the block total at
+-- element `slot(t)` of it
+local function scan_work(t, src, dst, sums, base, last, slot)
   local warps = math.ceil(t / 32)
   local levels = math.floor(math.log(2 * t) / math.log(2) + 0.5)
+  local function ai(th) return th.x end                        -- ai = thid
+  local function bi(th) return th.x + t end                    -- bi = thid + blockDim.x
+  local function mem(i) return function(th) return base(th) + i(th) end end
+  local function mem_b(th) if not last or bi(th) < last then return base(th) + bi(th) end end
+  local function sh(i) return function(th) return pad(i(th)) end end
   local w = {
     -- A: ai, bi, the block's base (__mul24), two paddings, two loads
-    int(6), gpuperf.load{src, bytes = 4, count = 2, ilp = 2},
-    gpuperf.shared_store{bytes = 4, count = 2, conflicts = 1},
+    int(6), gpuperf.load{src, bytes = 4, index = mem(ai)},
+    gpuperf.load{src, bytes = 4, index = mem_b},
+    gpuperf.shared_store{bytes = 4, index = sh(ai)},
+    gpuperf.shared_store{bytes = 4, index = sh(bi)},
   }
-  -- one level of B or D with d active threads (`swap`: the down-sweep's extra move)
+  -- one level of B or D with d active threads, stride = t / d: in the threads
+  -- thid < d, i = 2 * stride * thid, ai = i + stride - 1, bi = ai + stride,
+  -- both padded (`swap`: the down-sweep's t = s[ai]; s[ai] = s[bi]; s[bi] += t)
   local function level(d, swap)
     local f = math.ceil(d / 32) / warps
+    local stride = t / d
+    local function a(th) if th.x < d then return pad(2 * stride * th.x + stride - 1) end end
+    local function b(th) if th.x < d then return pad(2 * stride * th.x + 2 * stride - 1) end end
     add(w, { bar(), int(1), br(2) })                       -- if (thid < d)
     add(w, { int(8 * f),                                   -- ai, bi (2 mul24, 2 adds, 2 subs), 2 offsets
              int(4 * f),                                   -- CONFLICT_FREE_OFFSET: 2 shifts, 2 adds
-             gpuperf.shared_load{bytes = 4, count = 2 * f, conflicts = 1},
-             fp(f),
-             gpuperf.shared_store{bytes = 4, count = (swap and 2 or 1) * f, conflicts = 1} })
+             gpuperf.shared_load{bytes = 4, count = f, index = a},
+             gpuperf.shared_load{bytes = 4, count = f, index = b},
+             fp(f) })
+    if swap then add(w, { gpuperf.shared_store{bytes = 4, count = f, index = a} }) end
+    add(w, { gpuperf.shared_store{bytes = 4, count = f, index = b} })
     add(w, { int(2), br(1) })                              -- d >>= 1 or d *= 2, offset; loop
   end
   for k = levels - 1, 0, -1 do level(2 ^ k, false) end     -- up-sweep: d = t .. 1
-  -- C: if (thid == 0) { SUMS[blockIdx] = temp[last]; temp[last] = 0; }
-  add(w, { int(3), br(2), gpuperf.shared_load{bytes = 4, count = 1 / warps} })
-  if sums then add(w, { gpuperf.store{sums, bytes = 4, count = 1 / (16 * warps)} }) end
-  add(w, { gpuperf.shared_store{bytes = 4, count = 1 / warps} })
+  -- C: if (thid == 0) { SUMS[blockIndex] = temp[last]; temp[last] = 0; }
+  local function lane0(v) return function(th) if th.x == 0 then return v(th) end end end
+  local root = lane0(function() return pad(2 * t - 1) end)
+  add(w, { int(3), br(2), gpuperf.shared_load{bytes = 4, count = 1 / warps, index = root} })
+  if sums then add(w, { gpuperf.store{sums, bytes = 4, count = 1 / warps, index = lane0(slot)} }) end
+  add(w, { gpuperf.shared_store{bytes = 4, count = 1 / warps, index = root} })
   for k = 0, levels - 1 do level(2 ^ k, true) end          -- down-sweep: d = 1 .. t
-  -- E
-  add(w, { bar(), gpuperf.shared_load{bytes = 4, count = 2, conflicts = 1},
-           gpuperf.store{dst, bytes = 4, count = 2, ilp = 2} })
+  -- E: g_odata[mem_ai] = s[ai + bankOffsetA]; (bi < n) g_odata[mem_bi] = s[bi + bankOffsetB]
+  local function sh_b(th) if not last or bi(th) < last then return pad(bi(th)) end end
+  add(w, { bar(), gpuperf.shared_load{bytes = 4, index = sh(ai)},
+           gpuperf.shared_load{bytes = 4, index = sh_b},
+           gpuperf.store{dst, bytes = 4, index = mem(ai)},
+           gpuperf.store{dst, bytes = 4, index = mem_b} })
   return w
 end
 
--- uniformAdd: thread 0 reads INCR(j) into shared memory, a barrier, then
--- every thread adds it to its two elements (the second under a bounds test)
-local function uniform_work(data, incr, t)
+-- uniformAdd: thread 0 reads uniforms[blockIdx.x + blockOffset] into shared
+-- memory, a barrier, then every thread adds it to g_data[address] and
+-- g_data[address + blockDim.x] (the second times (thid + blockDim.x < n):
+-- past the array's end in the last block of a non-power-of-two size the
+-- sample touches words outside it, left out here)
+local function uniform_work(data, incr, t, base, last, slot)
   local warps = math.ceil(t / 32)
+  local function lane0(v) return function(th) if th.x == 0 then return v(th) end end end
+  local function a(th) return base(th) + th.x end
+  local function b(th) if not last or th.x + t < last then return base(th) + th.x + t end end
   return {
-    int(2), br(2), gpuperf.load{incr, bytes = 4, count = 1 / (16 * warps)},
-    gpuperf.shared_store{bytes = 4, count = 1 / warps},
+    int(2), br(2), gpuperf.load{incr, bytes = 4, count = 1 / warps, index = lane0(slot)},
+    gpuperf.shared_store{bytes = 4, count = 1 / warps, index = lane0(function() return 0 end)},
     int(4), bar(),                                         -- address (__mul24, shift, 2 adds)
-    gpuperf.shared_load{bytes = 4},
-    gpuperf.load{data, bytes = 4, count = 2, ilp = 2},
+    gpuperf.shared_load{bytes = 4, index = function() return 0 end},
+    gpuperf.load{data, bytes = 4, index = a}, gpuperf.load{data, bytes = 4, index = b},
     int(3), fp(2),                                         -- the bound test as a product, 2 adds
-    gpuperf.store{data, bytes = 4, count = 2, ilp = 2},
+    gpuperf.store{data, bytes = 4, index = a}, gpuperf.store{data, bytes = 4, index = b},
   }
 end
 
@@ -88,11 +126,13 @@ local function smem(t) return 4 * (2 * t + math.floor(2 * t / 16)) end
 local level_bufs = {}
 local function scan(m, src, dst, lvl)
   local blocks = math.max(1, math.ceil(m / B))
+  local zero = function() return 0 end
   if blocks == 1 then
     local t = pow2(m) and m / 2 or floor_pow2(m)
     t = math.max(1, t)
     gpuperf.launch{ name = "prescan_l" .. lvl, grid = 1, block = t, regs = regs,
-                    dynamic_smem = smem(t), work = scan_work(t, src, dst, nil) }
+                    dynamic_smem = smem(t),
+                    work = scan_work(t, src, dst, nil, zero, not pow2(m) and m or nil) }
     return
   end
   local sums = level_bufs[lvl]
@@ -103,22 +143,27 @@ local function scan(m, src, dst, lvl)
   local last = m - (blocks - 1) * B
   local np2 = last ~= B
   local full = math.max(1, blocks - (np2 and 1 or 0))
+  local function base(th) return th.bx * B end
+  local function bx(th) return th.bx end
+  local np2_base = function() return m - last end
+  local np2_slot = function() return blocks - 1 end
   gpuperf.launch{ name = "prescan_l" .. lvl, grid = gpuperf.grid(full), block = B / 2,
                   regs = regs, dynamic_smem = smem(B / 2),
-                  work = scan_work(B / 2, src, dst, sums) }
+                  work = scan_work(B / 2, src, dst, sums, base, nil, bx) }
   local tl = 1
   if np2 then
     tl = math.max(1, math.floor(last / 2))
     if not pow2(last) then tl = floor_pow2(last) end
     gpuperf.launch{ name = "prescan_np2_l" .. lvl, grid = 1, block = tl, regs = regs,
-                    dynamic_smem = smem(tl), work = scan_work(tl, src, dst, sums) }
+                    dynamic_smem = smem(tl),
+                    work = scan_work(tl, src, dst, sums, np2_base, last, np2_slot) }
   end
   scan(blocks, sums, sums, lvl + 1)
   gpuperf.launch{ name = "uniform_add_l" .. lvl, grid = gpuperf.grid(full), block = B / 2,
-                  regs = regs, smem = 4, work = uniform_work(dst, sums, B / 2) }
+                  regs = regs, smem = 4, work = uniform_work(dst, sums, B / 2, base, nil, bx) }
   if np2 then
     gpuperf.launch{ name = "uniform_add_np2_l" .. lvl, grid = 1, block = tl, regs = regs,
-                    smem = 4, work = uniform_work(dst, sums, tl) }
+                    smem = 4, work = uniform_work(dst, sums, tl, np2_base, last, np2_slot) }
   end
 end
 
