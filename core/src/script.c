@@ -702,7 +702,9 @@ int gp_script_eval(gp_script_t *s, const gp_device_t *dev, const gp_param_kv_t *
     ev.dev = dev;
     ev.kv = params;
     ev.n_kv = n_params;
-    run = malloc(sizeof *run); /* not zeroed whole: msg is a string */
+    if (!s->run)
+        s->run = malloc(sizeof *s->run); /* kept for the next evaluation */
+    run = s->run; /* not zeroed whole: msg is a string */
     if (!run) {
         gp_err_set(err, "%s: out of memory", s->chunkname + 1);
         goto done;
@@ -740,7 +742,6 @@ done:
         gp_workload_free(&ev.wl);
     s->wl_bytes = 0;
     free(ev.kv_used);
-    free(run);
     return rc;
 }
 
@@ -752,6 +753,7 @@ void gp_script_close(gp_script_t *s)
         lua_close(s->L);
     sb_small_release(s);
     free(s->scratch);
+    free(s->run);
     free(s);
 }
 

@@ -111,6 +111,8 @@ struct gp_script {
     int api_dev_set;
     gp_device_t api_dev;
     int string_mt_set;     /* the string metatable's __index is an evaluation's copy */
+    struct sb_run *run;    /* what an evaluation's protected call reports (script.c),
+                              allocated by the first evaluation and kept */
 };
 
 /* ------------------------------------------------------------ script.c */
