@@ -1102,7 +1102,6 @@ static void sim_free(sim_t *s)
         gp_eng_gpu_free(&s->gpus[d]);
         gp_eng_l2_free(&s->gpus[d]);
     }
-    free(s->gpus);
     free(s->nodes);
     free(s->deps);
     free(s->edge_node);
@@ -1123,20 +1122,13 @@ static void sim_free(sim_t *s)
         free(s->plans[i].dep_off);
         free(s->plans[i].deps);
     }
-    free(s->plans);
     free(s->child);
-    free(s->queue_last);
-    free(s->queue_dev);
-    free(s->event_marker);
     if (s->pending_waits)
         for (i = 0; i < s->n_queues; i++)
             free(s->pending_waits[i]);
-    free(s->pending_waits);
-    free(s->n_pending_waits);
     free(s->run_list);
-    free(s->buf_mark);
-    free(s->buf_bytes);
     free(s->samples);
+    free(s->fixed); /* gpus, plans, the queue and buffer arrays */
     free(s->names);
     free(s->graph_name0);
     free(s->rows);
@@ -1240,16 +1232,38 @@ static int sim_init(sim_t *s)
                           wl->script, (unsigned long long)rows, GP_ENGINE_MAX_ROWS);
     s->n_rows = (uint32_t)rows;
     graph_costs(s);
-    s->gpus = calloc(s->n_dev, sizeof *s->gpus);
+    {
+        /* the arrays of fixed size in one zeroed block (one allocation, not
+           ten, per prediction) */
+        size_t sz[9], off[9], total = 0;
+        sz[0] = (size_t)s->n_dev * sizeof *s->gpus;
+        sz[1] = ((size_t)wl->n_buffers + 1) * sizeof *s->buf_mark;
+        sz[2] = ((size_t)wl->n_buffers + 1) * sizeof *s->buf_bytes;
+        sz[3] = ((size_t)s->n_queues + 1) * sizeof *s->queue_last;
+        sz[4] = ((size_t)s->n_queues + 1) * sizeof *s->queue_dev;
+        sz[5] = ((size_t)wl->n_events + 1) * sizeof *s->event_marker;
+        sz[6] = ((size_t)s->n_queues + 1) * sizeof *s->pending_waits;
+        sz[7] = ((size_t)s->n_queues + 1) * sizeof *s->n_pending_waits;
+        sz[8] = ((size_t)wl->n_graphs + 1) * sizeof *s->plans;
+        for (i = 0; i < 9; i++) {
+            off[i] = total;
+            total += (sz[i] + 15) & ~(size_t)15; /* each array 16-byte aligned */
+        }
+        s->fixed = calloc(1, total);
+        if (s->fixed) {
+            char *b = s->fixed;
+            s->gpus = (void *)(b + off[0]);
+            s->buf_mark = (void *)(b + off[1]);
+            s->buf_bytes = (void *)(b + off[2]);
+            s->queue_last = (void *)(b + off[3]);
+            s->queue_dev = (void *)(b + off[4]);
+            s->event_marker = (void *)(b + off[5]);
+            s->pending_waits = (void *)(b + off[6]);
+            s->n_pending_waits = (void *)(b + off[7]);
+            s->plans = (void *)(b + off[8]);
+        }
+    }
     s->rows = calloc(s->n_rows + 1, sizeof *s->rows);
-    s->buf_mark = calloc(wl->n_buffers + 1, sizeof *s->buf_mark);
-    s->buf_bytes = calloc(wl->n_buffers + 1, sizeof *s->buf_bytes);
-    s->queue_last = malloc((s->n_queues + 1) * sizeof *s->queue_last);
-    s->queue_dev = calloc(s->n_queues + 1, sizeof *s->queue_dev);
-    s->event_marker = malloc((wl->n_events + 1) * sizeof *s->event_marker);
-    s->pending_waits = calloc(s->n_queues + 1, sizeof *s->pending_waits);
-    s->n_pending_waits = calloc(s->n_queues + 1, sizeof *s->n_pending_waits);
-    s->plans = calloc(wl->n_graphs + 1, sizeof *s->plans);
     if (!s->gpus || !s->rows || !s->buf_mark || !s->buf_bytes || !s->queue_last ||
         !s->queue_dev || !s->event_marker || !s->pending_waits || !s->n_pending_waits ||
         !s->plans)

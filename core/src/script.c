@@ -55,14 +55,21 @@ sb_eval_t *sb_ev(lua_State *L)
     return s->ev;
 }
 
-/* The innermost Lua frame with a line, at level or above. */
-static int sb_frame(lua_State *L, int level, lua_Debug *ar)
+/* The innermost Lua frame with a line, at level or above; what: the
+   lua_getinfo fields to fill, "l" among them. */
+static int sb_frame_info(lua_State *L, int level, lua_Debug *ar, const char *what)
 {
     for (; lua_getstack(L, level, ar); level++) {
-        if (lua_getinfo(L, "Sl", ar) && ar->currentline > 0)
+        if (lua_getinfo(L, what, ar) && ar->currentline > 0)
             return 1;
     }
     return 0;
+}
+
+/* sb_frame_info with the source too. */
+static int sb_frame(lua_State *L, int level, lua_Debug *ar)
+{
+    return sb_frame_info(L, level, ar, "Sl");
 }
 
 /* The frame's chunk as the user named it: Lua's short_src cuts names
@@ -104,7 +111,7 @@ void sb_whole_position(lua_State *L, const char *source)
 int sb_line(lua_State *L, int level)
 {
     lua_Debug ar;
-    return sb_frame(L, level, &ar) ? ar.currentline : 0;
+    return sb_frame_info(L, level, &ar, "l") ? ar.currentline : 0; /* (no source: not formatted) */
 }
 
 void sb_where(lua_State *L, int level, char *buf, size_t size)
