@@ -314,6 +314,9 @@ typedef struct sb_flat {
     uint64_t total_blocks;
     uint32_t n_loops;     /* loops around the current op */
     sb_loop_ctx_t loops[GP_SCRIPT_MAX_DEPTH + 2];
+    /* stack indices of the op metatable and the proxy -> state table while
+       the outermost sb_ops_flatten runs (0: not yet looked up) */
+    int op_mt_at, op_states_at;
 } sb_flat_t;
 
 /*

@@ -619,6 +619,22 @@ static sb_opstate_t *sb_op_state_at(lua_State *L, int idx, int fill)
     return st;
 }
 
+/* sb_op_state_at(L, idx, 0) with the proxy -> state table at stack index
+   states (idx absolute). */
+static sb_opstate_t *sb_op_state_in(lua_State *L, int idx, int states)
+{
+    sb_opstate_t *st;
+    lua_pushvalue(L, idx);
+    lua_rawget(L, states);
+    st = lua_type(L, -1) == LUA_TUSERDATA ? lua_touserdata(L, -1) : NULL;
+    if (st)
+        lua_getfenv(L, -1);
+    else
+        lua_newtable(L);
+    lua_replace(L, -2);
+    return st;
+}
+
 static sb_opstate_t *sb_op_state(lua_State *L, int idx)
 {
     return sb_op_state_at(L, idx, 1);
@@ -743,7 +759,8 @@ static void sb_flatten_op(const sb_ctx_t *c, int idx, const sb_path_t *path, int
     sub.up = c;
     sub.path = path;
     pos = f->n++;
-    st = sb_op_state_at(L, idx, 0); /* from here on idx is the fields table */
+    /* from here on idx is the fields table */
+    st = f->op_states_at ? sb_op_state_in(L, idx, f->op_states_at) : sb_op_state_at(L, idx, 0);
     idx = lua_gettop(L);
     if (st && st->checked) { /* unchanged since its check */
         f->ops[pos] = st->op;
@@ -818,9 +835,19 @@ void sb_ops_flatten(const sb_ctx_t *c, int idx, const sb_path_t *path, int depth
     char what[96];
     sb_path_t child = {path, NULL, 0};
     size_t len, i;
+    int tagged, outer = 0;
     if (idx < 0)
         idx = lua_gettop(L) + idx + 1;
     luaL_checkstack(L, 8, "work nested too deeply");
+    if (!f->op_states_at) { /* the outermost call: look the two tables up once */
+        outer = lua_gettop(L);
+        lua_pushlightuserdata(L, (void *)&sb_key_op_mt);
+        lua_rawget(L, LUA_REGISTRYINDEX);
+        f->op_mt_at = lua_gettop(L);
+        lua_pushlightuserdata(L, (void *)&sb_key_ops);
+        lua_rawget(L, LUA_REGISTRYINDEX);
+        f->op_states_at = lua_gettop(L);
+    }
     if (++f->visits > GP_SCRIPT_MAX_VISITS)
         sb_fail_path(c, path, ": more than %u work entries to walk (shared sub-lists count each "
                               "time)",
@@ -830,8 +857,18 @@ void sb_ops_flatten(const sb_ctx_t *c, int idx, const sb_path_t *path, int depth
         sb_fail_path(c, path, ": work nested more than %d levels deep (loops, diverges and "
                               "sub-lists)",
                      GP_SCRIPT_MAX_DEPTH);
-    if (sb_is_tagged(L, idx, &sb_key_op_mt)) {
+    /* sb_is_tagged(L, idx, &sb_key_op_mt), with the metatable at hand */
+    tagged = lua_type(L, idx) == LUA_TTABLE && lua_getmetatable(L, idx);
+    if (tagged) {
+        tagged = lua_rawequal(L, -1, f->op_mt_at);
+        lua_pop(L, 1);
+    }
+    if (tagged) {
         sb_flatten_op(c, idx, path, depth, f);
+        if (outer) {
+            lua_settop(L, outer);
+            f->op_mt_at = f->op_states_at = 0;
+        }
         return;
     }
     if (!sb_is_plain(L, idx)) {
@@ -851,6 +888,10 @@ void sb_ops_flatten(const sb_ctx_t *c, int idx, const sb_path_t *path, int depth
         child.index = i;
         sb_ops_flatten(c, lua_gettop(L), &child, depth + sb_is_plain(L, -1), f);
         lua_pop(L, 1);
+    }
+    if (outer) {
+        lua_settop(L, outer);
+        f->op_mt_at = f->op_states_at = 0;
     }
 }
 
