@@ -453,18 +453,22 @@ static void sb_check_var(const sb_ctx_t *c, int v)
                     s, s);
 }
 
-/* Check the op table t into *op; returns its spec. */
-static const sb_opspec_t *sb_op_check(const sb_ctx_t *c, int t, gp_op_t *op,
-                                      sb_opinfo_t *info)
+/* Check the op table t into *op; returns its spec. known: the spec a
+   constructor makes, with line its line (the table then lacks its op and
+   line fields, which sb_op_fill writes later); NULL: both are read from
+   the table. */
+static const sb_opspec_t *sb_op_check_as(const sb_ctx_t *c, int t, gp_op_t *op,
+                                         sb_opinfo_t *info, const sb_opspec_t *known,
+                                         int line)
 {
     lua_State *L = c->L;
-    const sb_opspec_t *spec = NULL;
+    const sb_opspec_t *spec = known;
     int entry = lua_gettop(L), top, v;
     size_t i;
     sb_fields_read(L, t);
     top = lua_gettop(L);
     v = top + 1;
-    if (sb_get(L, t, K_OP) && lua_type(L, v) == LUA_TSTRING) {
+    if (!known && sb_get(L, t, K_OP) && lua_type(L, v) == LUA_TSTRING) {
         const char *tag = lua_tostring(L, v);
         for (i = GP_ARRAY_LEN(sb_opspecs); i-- > 0 && !spec;) /* the last of a tag */
             if (tag[0] == sb_opspecs[i].tag[0] && strcmp(tag, sb_opspecs[i].tag) == 0)
@@ -480,9 +484,13 @@ static const sb_opspec_t *sb_op_check(const sb_ctx_t *c, int t, gp_op_t *op,
     op->ilp = 1;
     op->count = 1;
     op->access.buffer = UINT32_MAX;
-    if (sb_get(L, t, K_LINE) && lua_type(L, v) == LUA_TNUMBER && lua_tonumber(L, v) >= 0 &&
-        lua_tonumber(L, v) <= UINT32_MAX)
+    if (known) {
+        if (line >= 0)
+            op->line = (uint32_t)line;
+    } else if (sb_get(L, t, K_LINE) && lua_type(L, v) == LUA_TNUMBER &&
+               lua_tonumber(L, v) >= 0 && lua_tonumber(L, v) <= UINT32_MAX) {
         op->line = (uint32_t)lua_tonumber(L, v);
+    }
     lua_settop(L, top);
 
     if (sb_get(L, t, sb_fkey_find(spec->count_key, strlen(spec->count_key)))) {
@@ -516,6 +524,12 @@ static const sb_opspec_t *sb_op_check(const sb_ctx_t *c, int t, gp_op_t *op,
     return spec;
 }
 
+static const sb_opspec_t *sb_op_check(const sb_ctx_t *c, int t, gp_op_t *op,
+                                      sb_opinfo_t *info)
+{
+    return sb_op_check_as(c, t, op, info, NULL, 0);
+}
+
 /* Write the resolved values back into t, so that scripts can read them.
    Fields that other fields decide (the pattern of an index function, the
    footprint of a range, the scope of bins) stay absent, so that the
@@ -525,6 +539,11 @@ static void sb_op_fill(lua_State *L, int t, const sb_opspec_t *spec, const gp_op
 {
     const gp_access_t *a = &op->access;
     int has_index = info->has_index, has_range = info->has_range;
+    /* the tag and line a constructor gave (not written at construction) */
+    lua_pushstring(L, spec->tag);
+    lua_setfield(L, t, "op");
+    lua_pushinteger(L, (lua_Integer)op->line);
+    lua_setfield(L, t, "line");
     lua_pushnumber(L, op->count);
     lua_setfield(L, t, spec->count_key);
     if (spec->cls == SB_ARITH || spec->cls == SB_TENSOR || spec->cls == SB_MEM) {
@@ -897,8 +916,10 @@ void sb_ops_flatten(const sb_ctx_t *c, int idx, const sb_path_t *path, int depth
 
 /* ---------------------------------------------------------- constructors */
 
-/* Tag t (at the top) as an op of `tag`, stamp the caller's line, check it
-   (and its body) and write the resolved fields back. Leaves t on top. */
+/* Make t (at the top) an op of `tag` from the caller's line: check it (and
+   its body), keep the check with a proxy for it; the tag, the line and the
+   resolved fields go into t when the script first touches the op. Leaves
+   the proxy on top. */
 static int sb_op_finish(const sb_ctx_t *c, const char *tag)
 {
     lua_State *L = c->L;
@@ -906,11 +927,13 @@ static int sb_op_finish(const sb_ctx_t *c, const char *tag)
     const sb_opspec_t *spec;
     gp_op_t op;
     sb_opinfo_t info;
-    lua_pushstring(L, tag);
-    lua_setfield(L, t, "op");
-    lua_pushinteger(L, sb_line(L, 1));
-    lua_setfield(L, t, "line");
-    spec = sb_op_check(c, t, &op, &info);
+    size_t i;
+    /* the tag and the caller's line go into t when the script first
+       touches the op (sb_op_fill), with the resolved values */
+    for (i = GP_ARRAY_LEN(sb_opspecs); i-- > 0;) /* the last of a tag, as a check finds it */
+        if (strcmp(tag, sb_opspecs[i].tag) == 0)
+            break;
+    spec = sb_op_check_as(c, t, &op, &info, &sb_opspecs[i], sb_line(L, 1));
     if (spec->cls == SB_BODY) {
         sb_flat_t f;
         memset(&f, 0, sizeof f);
