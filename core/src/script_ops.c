@@ -1057,7 +1057,8 @@ static int l_mem(lua_State *L)
     if (lua_gettop(L) > 1)
         sb_fail(&c, "takes one table of fields: gpuperf.%s{...}", m->name);
     lua_settop(L, 1);
-    lua_createtable(L, 0, 16); /* 2: op, line and up to 12 fields */
+    lua_createtable(L, 0, 4); /* 2: the fields given (op, line and the resolved
+                                 fields come when the script touches the op) */
     if (has_buffer && sb_handle_index(L, 1, SB_BUFFER) >= 0) {
         sb_set_from(L, "buffer", 1);
     } else if (sb_is_plain(L, 1)) {
