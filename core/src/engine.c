@@ -1107,9 +1107,12 @@ static void sim_free(sim_t *s)
     free(s->edge_node);
     free(s->edge_next);
     for (i = 0; s->kerns && i < s->cap_kerns; i++) {
-        free(s->kerns[i].cache);
-        free(s->kerns[i].ws);
-        free(s->kerns[i].warm);
+        kern_t *k = &s->kerns[i];
+        if (k->cache || k->ws || k->warm) { /* (most slots never held a kernel) */
+            free(k->cache);
+            free(k->ws);
+            free(k->warm);
+        }
     }
     free(s->kerns);
     free(s->dispatching.v);
@@ -1128,9 +1131,7 @@ static void sim_free(sim_t *s)
             free(s->pending_waits[i]);
     free(s->run_list);
     free(s->samples);
-    free(s->fixed); /* gpus, plans, the queue and buffer arrays */
-    free(s->names);
-    free(s->graph_name0);
+    free(s->fixed); /* gpus, plans, names, the queue and buffer arrays */
     free(s->rows);
     free(s->name_pool);
 }
@@ -1158,6 +1159,16 @@ static void graph_costs(sim_t *s)
                                      : "as one stream launch (launch_overhead_us) per node");
 }
 
+/* Entries of s->names: every workload command, then every graph command. */
+static uint64_t names_count(const gp_workload_t *wl)
+{
+    uint64_t n = wl->n_cmds;
+    uint32_t gi;
+    for (gi = 0; gi < wl->n_graphs; gi++)
+        n += wl->graphs[gi].n_cmds;
+    return n;
+}
+
 /* The rows' names: a copy of each launch's name in one pool, and the fixed
    names of copies and flushes. */
 static int name_rows(sim_t *s)
@@ -1166,14 +1177,9 @@ static int name_rows(sim_t *s)
                                          "memcpy_p2p"};
     const gp_workload_t *wl = s->wl;
     size_t bytes = 1, at = 0;
-    uint64_t n = wl->n_cmds;
     uint32_t i, j, gi, k = 0;
-    for (gi = 0; gi < wl->n_graphs; gi++)
-        n += wl->graphs[gi].n_cmds;
-    s->names = calloc((size_t)n + 1, sizeof *s->names);
-    s->graph_name0 = calloc(wl->n_graphs + 1, sizeof *s->graph_name0);
-    if (!s->names || !s->graph_name0)
-        return gp_err_set(s->err, "out of memory");
+    /* (names and graph_name0 are zeroed, in sim_init's block of fixed
+       arrays: names_count entries) */
     for (gi = 0; gi <= wl->n_graphs; gi++) {
         const gp_command_t *cmds = gi < wl->n_graphs ? wl->graphs[gi].cmds : wl->cmds;
         uint32_t nc = gi < wl->n_graphs ? wl->graphs[gi].n_cmds : wl->n_cmds;
@@ -1235,7 +1241,7 @@ static int sim_init(sim_t *s)
     {
         /* the arrays of fixed size in one zeroed block (one allocation, not
            ten, per prediction) */
-        size_t sz[9], off[9], total = 0;
+        size_t sz[11], off[11], total = 0;
         sz[0] = (size_t)s->n_dev * sizeof *s->gpus;
         sz[1] = ((size_t)wl->n_buffers + 1) * sizeof *s->buf_mark;
         sz[2] = ((size_t)wl->n_buffers + 1) * sizeof *s->buf_bytes;
@@ -1245,7 +1251,9 @@ static int sim_init(sim_t *s)
         sz[6] = ((size_t)s->n_queues + 1) * sizeof *s->pending_waits;
         sz[7] = ((size_t)s->n_queues + 1) * sizeof *s->n_pending_waits;
         sz[8] = ((size_t)wl->n_graphs + 1) * sizeof *s->plans;
-        for (i = 0; i < 9; i++) {
+        sz[9] = ((size_t)names_count(wl) + 1) * sizeof *s->names;
+        sz[10] = ((size_t)wl->n_graphs + 1) * sizeof *s->graph_name0;
+        for (i = 0; i < 11; i++) {
             off[i] = total;
             total += (sz[i] + 15) & ~(size_t)15; /* each array 16-byte aligned */
         }
@@ -1261,6 +1269,8 @@ static int sim_init(sim_t *s)
             s->pending_waits = (void *)(b + off[6]);
             s->n_pending_waits = (void *)(b + off[7]);
             s->plans = (void *)(b + off[8]);
+            s->names = (void *)(b + off[9]);
+            s->graph_name0 = (void *)(b + off[10]);
         }
     }
     s->rows = calloc(s->n_rows + 1, sizeof *s->rows);
