@@ -218,7 +218,10 @@ void sb_grow(lua_State *L, void **arr, uint32_t *cap, uint32_t n, size_t elem,
         return;
     if (n >= limit)
         sb_error(L, "more than %u %s: a workload is limited to that many", limit, what);
-    ncap = *cap ? (*cap > limit / 2 ? limit : *cap * 2) : 8;
+    /* the first array: 8 entries, or as many as fit 1 KiB (which the C
+       library hands out from its per-thread cache), at least one */
+    ncap = *cap ? (*cap > limit / 2 ? limit : *cap * 2)
+                : (uint32_t)GP_MAX(1, GP_MIN(8, 1024 / elem));
     sb_account(L, (int64_t)((ncap - *cap) * elem));
     p = realloc(*arr, ncap * elem);
     if (!p) {

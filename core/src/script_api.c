@@ -1121,7 +1121,7 @@ void sb_api_push(lua_State *L)
     gp_script_t *s = sb_script(L);
     int dev_set = ev->dev != NULL;
     lua_pushlightuserdata(L, (void *)&sb_key_handles);
-    lua_newtable(L);
+    lua_createtable(L, 0, 8); /* room for a few handles without a rehash */
     lua_rawset(L, LUA_REGISTRYINDEX);
     ev->wl.n_devices = s->devices ? s->devices : 1;
 
