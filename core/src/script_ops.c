@@ -931,7 +931,7 @@ static int sb_op_finish(const sb_ctx_t *c, const char *tag)
     /* the tag and the caller's line go into t when the script first
        touches the op (sb_op_fill), with the resolved values */
     for (i = GP_ARRAY_LEN(sb_opspecs); i-- > 0;) /* the last of a tag, as a check finds it */
-        if (strcmp(tag, sb_opspecs[i].tag) == 0)
+        if (tag[0] == sb_opspecs[i].tag[0] && strcmp(tag, sb_opspecs[i].tag) == 0)
             break;
     spec = sb_op_check_as(c, t, &op, &info, &sb_opspecs[i], sb_line(L, 1));
     if (spec->cls == SB_BODY) {
