@@ -360,6 +360,7 @@ static int predict_row(table_ctx_t *c, size_t i, gp_err_t *err)
     for (k = 0; k < n; k++) {
         kv[k].key = split[k].key;
         kv[k].value = split[k].value;
+        kv[k].number = NULL;
     }
     if (c->cached) {
         rc = gp_script_eval(c->scripts[i], &c->devs[i], kv, (size_t)n, &wl, err);

@@ -240,6 +240,7 @@ int gp_cli_add_param(const char *cmd, gp_cli_params_t *p, char *arg)
         }
     p->kv[p->n].key = arg;
     p->kv[p->n].value = eq + 1;
+    p->kv[p->n].number = NULL;
     p->n++;
     return 0;
 }

@@ -1134,15 +1134,17 @@ static void sim_free(sim_t *s)
         gp_eng_gpu_free(&s->gpus[d]);
         gp_eng_l2_free(&s->gpus[d]);
     }
-    free(s->gpus);
     free(s->nodes);
     free(s->deps);
     free(s->edge_node);
     free(s->edge_next);
     for (i = 0; s->kerns && i < s->cap_kerns; i++) {
-        free(s->kerns[i].cache);
-        free(s->kerns[i].ws);
-        free(s->kerns[i].warm);
+        kern_t *k = &s->kerns[i];
+        if (k->cache || k->ws || k->warm) { /* (most slots never held a kernel) */
+            free(k->cache);
+            free(k->ws);
+            free(k->warm);
+        }
     }
     free(s->kerns);
     free(s->dispatching.v);
@@ -1155,22 +1157,13 @@ static void sim_free(sim_t *s)
         free(s->plans[i].dep_off);
         free(s->plans[i].deps);
     }
-    free(s->plans);
     free(s->child);
-    free(s->queue_last);
-    free(s->queue_dev);
-    free(s->event_marker);
     if (s->pending_waits)
         for (i = 0; i < s->n_queues; i++)
             free(s->pending_waits[i]);
-    free(s->pending_waits);
-    free(s->n_pending_waits);
     free(s->run_list);
-    free(s->buf_mark);
-    free(s->buf_bytes);
     free(s->samples);
-    free(s->names);
-    free(s->graph_name0);
+    free(s->fixed); /* gpus, plans, names, the queue and buffer arrays */
     free(s->rows);
     free(s->name_pool);
 }
@@ -1198,6 +1191,16 @@ static void graph_costs(sim_t *s)
                                      : "as one stream launch (launch_overhead_us) per node");
 }
 
+/* Entries of s->names: every workload command, then every graph command. */
+static uint64_t names_count(const gp_workload_t *wl)
+{
+    uint64_t n = wl->n_cmds;
+    uint32_t gi;
+    for (gi = 0; gi < wl->n_graphs; gi++)
+        n += wl->graphs[gi].n_cmds;
+    return n;
+}
+
 /* The rows' names: a copy of each launch's name in one pool, and the fixed
    names of copies and flushes. */
 static int name_rows(sim_t *s)
@@ -1206,14 +1209,9 @@ static int name_rows(sim_t *s)
                                          "memcpy_p2p"};
     const gp_workload_t *wl = s->wl;
     size_t bytes = 1, at = 0;
-    uint64_t n = wl->n_cmds;
     uint32_t i, j, gi, k = 0;
-    for (gi = 0; gi < wl->n_graphs; gi++)
-        n += wl->graphs[gi].n_cmds;
-    s->names = calloc((size_t)n + 1, sizeof *s->names);
-    s->graph_name0 = calloc(wl->n_graphs + 1, sizeof *s->graph_name0);
-    if (!s->names || !s->graph_name0)
-        return gp_err_set(s->err, "out of memory");
+    /* (names and graph_name0 are zeroed, in sim_init's block of fixed
+       arrays: names_count entries) */
     for (gi = 0; gi <= wl->n_graphs; gi++) {
         const gp_command_t *cmds = gi < wl->n_graphs ? wl->graphs[gi].cmds : wl->cmds;
         uint32_t nc = gi < wl->n_graphs ? wl->graphs[gi].n_cmds : wl->n_cmds;
@@ -1272,16 +1270,42 @@ static int sim_init(sim_t *s)
                           wl->script, (unsigned long long)rows, GP_ENGINE_MAX_ROWS);
     s->n_rows = (uint32_t)rows;
     graph_costs(s);
-    s->gpus = calloc(s->n_dev, sizeof *s->gpus);
+    {
+        /* the arrays of fixed size in one zeroed block (one allocation, not
+           ten, per prediction) */
+        size_t sz[11], off[11], total = 0;
+        sz[0] = (size_t)s->n_dev * sizeof *s->gpus;
+        sz[1] = ((size_t)wl->n_buffers + 1) * sizeof *s->buf_mark;
+        sz[2] = ((size_t)wl->n_buffers + 1) * sizeof *s->buf_bytes;
+        sz[3] = ((size_t)s->n_queues + 1) * sizeof *s->queue_last;
+        sz[4] = ((size_t)s->n_queues + 1) * sizeof *s->queue_dev;
+        sz[5] = ((size_t)wl->n_events + 1) * sizeof *s->event_marker;
+        sz[6] = ((size_t)s->n_queues + 1) * sizeof *s->pending_waits;
+        sz[7] = ((size_t)s->n_queues + 1) * sizeof *s->n_pending_waits;
+        sz[8] = ((size_t)wl->n_graphs + 1) * sizeof *s->plans;
+        sz[9] = ((size_t)names_count(wl) + 1) * sizeof *s->names;
+        sz[10] = ((size_t)wl->n_graphs + 1) * sizeof *s->graph_name0;
+        for (i = 0; i < 11; i++) {
+            off[i] = total;
+            total += (sz[i] + 15) & ~(size_t)15; /* each array 16-byte aligned */
+        }
+        s->fixed = calloc(1, total);
+        if (s->fixed) {
+            char *b = s->fixed;
+            s->gpus = (void *)(b + off[0]);
+            s->buf_mark = (void *)(b + off[1]);
+            s->buf_bytes = (void *)(b + off[2]);
+            s->queue_last = (void *)(b + off[3]);
+            s->queue_dev = (void *)(b + off[4]);
+            s->event_marker = (void *)(b + off[5]);
+            s->pending_waits = (void *)(b + off[6]);
+            s->n_pending_waits = (void *)(b + off[7]);
+            s->plans = (void *)(b + off[8]);
+            s->names = (void *)(b + off[9]);
+            s->graph_name0 = (void *)(b + off[10]);
+        }
+    }
     s->rows = calloc(s->n_rows + 1, sizeof *s->rows);
-    s->buf_mark = calloc(wl->n_buffers + 1, sizeof *s->buf_mark);
-    s->buf_bytes = calloc(wl->n_buffers + 1, sizeof *s->buf_bytes);
-    s->queue_last = malloc((s->n_queues + 1) * sizeof *s->queue_last);
-    s->queue_dev = calloc(s->n_queues + 1, sizeof *s->queue_dev);
-    s->event_marker = malloc((wl->n_events + 1) * sizeof *s->event_marker);
-    s->pending_waits = calloc(s->n_queues + 1, sizeof *s->pending_waits);
-    s->n_pending_waits = calloc(s->n_queues + 1, sizeof *s->n_pending_waits);
-    s->plans = calloc(wl->n_graphs + 1, sizeof *s->plans);
     if (!s->gpus || !s->rows || !s->buf_mark || !s->buf_bytes || !s->queue_last ||
         !s->queue_dev || !s->event_marker || !s->pending_waits || !s->n_pending_waits ||
         !s->plans)

@@ -89,8 +89,19 @@ static int new_group(sim_t *s, gpu_t *u, uint32_t n)
         group_t *ng = realloc(u->groups, cap * sizeof *ng);
         if (!ng)
             return gp_err_set(s->err, "out of memory");
+        u->groups = ng;
+        if (!u->cohort_block) { /* the first groups: one block */
+            u->cohort_block = malloc((size_t)cap * s->max_cohorts * sizeof(cohort_t));
+            if (!u->cohort_block)
+                return gp_err_set(s->err, "out of memory");
+            u->cohort_block_len = cap * s->max_cohorts;
+        }
         for (i = u->cap_groups; i < cap; i++) {
-            ng[i].cohorts = malloc(s->max_cohorts * sizeof(cohort_t)); /* entries below n_cohorts only */
+            /* entries below n_cohorts only */
+            if (u->cap_groups == 0)
+                ng[i].cohorts = u->cohort_block + (size_t)i * s->max_cohorts;
+            else
+                ng[i].cohorts = malloc(s->max_cohorts * sizeof(cohort_t));
             if (!ng[i].cohorts) {
                 u->groups = ng;
                 u->cap_groups = i;
@@ -686,10 +697,10 @@ int gp_eng_gpu_init(sim_t *s, gpu_t *u)
     if (new_group(s, u, s->dev->sm_count) < 0)
         return -1;
     if (s->n_kqueues) {
-        u->hwq_head = malloc(s->n_kqueues * sizeof *u->hwq_head);
-        u->hwq_tail = malloc(s->n_kqueues * sizeof *u->hwq_tail);
-        if (!u->hwq_head || !u->hwq_tail)
+        u->hwq_head = malloc(2 * s->n_kqueues * sizeof *u->hwq_head); /* and the tails */
+        if (!u->hwq_head)
             return gp_err_set(s->err, "out of memory");
+        u->hwq_tail = u->hwq_head + s->n_kqueues;
         memset(u->hwq_head, 0xff, s->n_kqueues * sizeof *u->hwq_head);
         memset(u->hwq_tail, 0xff, s->n_kqueues * sizeof *u->hwq_tail);
     }
@@ -699,15 +710,18 @@ int gp_eng_gpu_init(sim_t *s, gpu_t *u)
 void gp_eng_gpu_free(gpu_t *u)
 {
     uint32_t i;
-    for (i = 0; i < u->cap_groups; i++)
-        free(u->groups[i].cohorts);
+    for (i = 0; i < u->cap_groups; i++) {
+        uintptr_t c = (uintptr_t)u->groups[i].cohorts, b = (uintptr_t)u->cohort_block;
+        if (!(c >= b && c < b + u->cohort_block_len * sizeof(cohort_t)))
+            free(u->groups[i].cohorts);
+    }
+    free(u->cohort_block);
     free(u->groups);
     free(u->launches.v);
     free(u->gapped.v);
     for (i = 0; i < GP_ARRAY_LEN(u->copies); i++)
         free(u->copies[i].v);
-    free(u->hwq_head);
-    free(u->hwq_tail);
+    free(u->hwq_head); /* (the tails are in its allocation) */
 }
 
 /* 1 if op touches device memory through a buffer or a footprint. */

@@ -134,6 +134,10 @@ typedef struct gp_eng_l2 {
 typedef struct gp_eng_gpu {
     gp_eng_group_t *groups;
     uint32_t n_groups, cap_groups;
+    gp_eng_cohort_t *cohort_block; /* the first groups' cohorts, one allocation
+                                      (groups move: a group's cohorts are freed
+                                      unless they lie in it) */
+    uint32_t cohort_block_len;     /* cohorts in it */
     double engine_free[GP_COPY_KIND_COUNT];
     double link_out_free, link_in_free; /* peer link, each direction */
     uint32_t kernels_active;            /* launches started, not done */
@@ -208,6 +212,8 @@ typedef struct gp_eng_sim {
     uint32_t *run_list;    /* kernels running on one device (cap_kerns) */
     uint32_t *buf_mark;    /* per workload buffer */
     double *buf_bytes;
+    void *fixed;           /* one block holding the arrays whose size the workload
+                              fixes (gpus, plans, the queue and buffer arrays) */
     uint32_t epoch;
     double now;
     uint64_t events;

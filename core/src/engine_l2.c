@@ -27,11 +27,15 @@ static uint32_t head_of(const sim_t *s)
 int gp_eng_l2_init(sim_t *s, gpu_t *u)
 {
     uint32_t n = s->wl->n_buffers, h = head_of(s);
-    u->l2.bytes = calloc(n + 1, sizeof *u->l2.bytes);
-    u->l2.prev = malloc((n + 2) * sizeof *u->l2.prev);
-    u->l2.next = malloc((n + 2) * sizeof *u->l2.next);
-    if (!u->l2.bytes || !u->l2.prev || !u->l2.next)
+    /* one allocation: the bytes, then the two link arrays */
+    size_t nb = ((size_t)n + 1) * sizeof *u->l2.bytes, nl = ((size_t)n + 2) * sizeof *u->l2.prev;
+    char *b = malloc(nb + 2 * nl);
+    if (!b)
         return gp_err_set(s->err, "out of memory");
+    u->l2.bytes = (void *)b;
+    u->l2.prev = (void *)(b + nb);
+    u->l2.next = (void *)(b + nb + nl);
+    memset(u->l2.bytes, 0, nb);
     memset(u->l2.prev, 0xff, (n + 2) * sizeof *u->l2.prev); /* UINT32_MAX: not listed */
     memset(u->l2.next, 0xff, (n + 2) * sizeof *u->l2.next);
     u->l2.prev[h] = u->l2.next[h] = h;
@@ -41,9 +45,7 @@ int gp_eng_l2_init(sim_t *s, gpu_t *u)
 
 void gp_eng_l2_free(gpu_t *u)
 {
-    free(u->l2.bytes);
-    free(u->l2.prev);
-    free(u->l2.next);
+    free(u->l2.bytes); /* (prev and next are in its allocation) */
     memset(&u->l2, 0, sizeof u->l2);
 }
 

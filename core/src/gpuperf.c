@@ -156,6 +156,7 @@ GP_API int gp_run_script(const gp_gpu_t *gpu, const char *script_path, const gp_
             return fail_text(err, "a script parameter without key or value");
         kv[i].key = params[i].key;
         kv[i].value = params[i].value;
+        kv[i].number = NULL;
     }
     if (opts) {
         so.instruction_budget = opts->instruction_budget;

@@ -55,14 +55,21 @@ sb_eval_t *sb_ev(lua_State *L)
     return s->ev;
 }
 
-/* The innermost Lua frame with a line, at level or above. */
-static int sb_frame(lua_State *L, int level, lua_Debug *ar)
+/* The innermost Lua frame with a line, at level or above; what: the
+   lua_getinfo fields to fill, "l" among them. */
+static int sb_frame_info(lua_State *L, int level, lua_Debug *ar, const char *what)
 {
     for (; lua_getstack(L, level, ar); level++) {
-        if (lua_getinfo(L, "Sl", ar) && ar->currentline > 0)
+        if (lua_getinfo(L, what, ar) && ar->currentline > 0)
             return 1;
     }
     return 0;
+}
+
+/* sb_frame_info with the source too. */
+static int sb_frame(lua_State *L, int level, lua_Debug *ar)
+{
+    return sb_frame_info(L, level, ar, "Sl");
 }
 
 /* The frame's chunk as the user named it: Lua's short_src cuts names
@@ -104,7 +111,7 @@ void sb_whole_position(lua_State *L, const char *source)
 int sb_line(lua_State *L, int level)
 {
     lua_Debug ar;
-    return sb_frame(L, level, &ar) ? ar.currentline : 0;
+    return sb_frame_info(L, level, &ar, "l") ? ar.currentline : 0; /* (no source: not formatted) */
 }
 
 void sb_where(lua_State *L, int level, char *buf, size_t size)
@@ -211,7 +218,10 @@ void sb_grow(lua_State *L, void **arr, uint32_t *cap, uint32_t n, size_t elem,
         return;
     if (n >= limit)
         sb_error(L, "more than %u %s: a workload is limited to that many", limit, what);
-    ncap = *cap ? (*cap > limit / 2 ? limit : *cap * 2) : 8;
+    /* the first array: 8 entries, or as many as fit 1 KiB (which the C
+       library hands out from its per-thread cache), at least one */
+    ncap = *cap ? (*cap > limit / 2 ? limit : *cap * 2)
+                : (uint32_t)GP_MAX(1, GP_MIN(8, 1024 / elem));
     sb_account(L, (int64_t)((ncap - *cap) * elem));
     p = realloc(*arr, ncap * elem);
     if (!p) {
@@ -702,7 +712,9 @@ int gp_script_eval(gp_script_t *s, const gp_device_t *dev, const gp_param_kv_t *
     ev.dev = dev;
     ev.kv = params;
     ev.n_kv = n_params;
-    run = malloc(sizeof *run); /* not zeroed whole: msg is a string */
+    if (!s->run)
+        s->run = malloc(sizeof *s->run); /* kept for the next evaluation */
+    run = s->run; /* not zeroed whole: msg is a string */
     if (!run) {
         gp_err_set(err, "%s: out of memory", s->chunkname + 1);
         goto done;
@@ -740,7 +752,6 @@ done:
         gp_workload_free(&ev.wl);
     s->wl_bytes = 0;
     free(ev.kv_used);
-    free(run);
     return rc;
 }
 
@@ -752,6 +763,7 @@ void gp_script_close(gp_script_t *s)
         lua_close(s->L);
     sb_small_release(s);
     free(s->scratch);
+    free(s->run);
     free(s);
 }
 

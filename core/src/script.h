@@ -28,6 +28,10 @@
 typedef struct gp_param_kv {
     const char *key;
     const char *value; /* text as given; numbers accept 2^24, 4*2^20, 1e6 */
+    /* optional: what gp_parse_number reads from value, where the caller has
+       read it already (a sweep, once per value instead of once per point);
+       NULL: the script reads value itself */
+    const double *number;
 } gp_param_kv_t;
 
 typedef struct gp_script_opts {

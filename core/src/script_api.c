@@ -360,6 +360,7 @@ static int l_param(lua_State *L)
     sb_ctx_t c = SB_CTX(L, "gpuperf.param");
     gp_param_decl_t *d;
     const char *name, *value = NULL;
+    const double *number = NULL;
     size_t len, i;
     uint32_t j;
     name = lua_type(L, 1) == LUA_TSTRING ? lua_tolstring(L, 1, &len) : NULL;
@@ -386,6 +387,7 @@ static int l_param(lua_State *L)
         if (strcmp(ev->kv[i].key, name) == 0) {
             ev->kv_used[i] = 1;
             value = ev->kv[i].value;
+            number = ev->kv[i].number;
         }
     sb_grow(L, (void **)&ev->wl.params, &ev->cap_params, ev->wl.n_params, sizeof *d,
             GP_SCRIPT_MAX_PARAMS, "parameters");
@@ -398,7 +400,9 @@ static int l_param(lua_State *L)
     if (lua_type(L, 2) == LUA_TNUMBER) {
         gp_err_t err;
         d->default_value = d->value = (double)lua_tonumber(L, 2);
-        if (value && gp_parse_number(value, &d->value, &err))
+        if (value && number)
+            d->value = *number; /* read by the caller, as below */
+        else if (value && gp_parse_number(value, &d->value, &err))
             sb_error(L, "-p %s=%s: %s", name, value, err.msg);
         lua_pushnumber(L, d->value);
     } else {
@@ -1117,7 +1121,7 @@ void sb_api_push(lua_State *L)
     gp_script_t *s = sb_script(L);
     int dev_set = ev->dev != NULL;
     lua_pushlightuserdata(L, (void *)&sb_key_handles);
-    lua_newtable(L);
+    lua_createtable(L, 0, 8); /* room for a few handles without a rehash */
     lua_rawset(L, LUA_REGISTRYINDEX);
     ev->wl.n_devices = s->devices ? s->devices : 1;
 

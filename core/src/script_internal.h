@@ -111,6 +111,8 @@ struct gp_script {
     int api_dev_set;
     gp_device_t api_dev;
     int string_mt_set;     /* the string metatable's __index is an evaluation's copy */
+    struct sb_run *run;    /* what an evaluation's protected call reports (script.c),
+                              allocated by the first evaluation and kept */
 };
 
 /* ------------------------------------------------------------ script.c */
@@ -312,6 +314,9 @@ typedef struct sb_flat {
     uint64_t total_blocks;
     uint32_t n_loops;     /* loops around the current op */
     sb_loop_ctx_t loops[GP_SCRIPT_MAX_DEPTH + 2];
+    /* stack indices of the op metatable and the proxy -> state table while
+       the outermost sb_ops_flatten runs (0: not yet looked up) */
+    int op_mt_at, op_states_at;
 } sb_flat_t;
 
 /*

@@ -121,19 +121,40 @@ static const struct sb_memctor {
 
 /* ---------------------------------------------------------------- checks */
 
-/* The string keys of the op table sb_op_check is reading and their values
-   (on the stack from base), so that a probe for a field costs a few
-   comparisons instead of interning the key and a table look-up: an op
-   gives a few of the twenty fields a check asks for. Set up afresh by
-   every sb_op_check for its table and dropped when it returns. */
-#define SB_FIELDS_MAX 24
+/* The fields a check asks an op table for. */
+enum sb_fkey {
+    K_OP, K_LINE, K_COUNT, K_FLOPS, K_TRIPS, K_PATHS, K_ILP, K_TYPE, K_VAR, K_SPACE, K_BYTES,
+    K_BUFFER, K_INDEX, K_PATTERN, K_STRIDE, K_OFFSET, K_FOOTPRINT, K_CONFLICTS, K_SCOPE,
+    K_DEPENDS, K_BINS, K_RANGE, K_UPDATE, SB_FKEYS
+};
+static const char *const sb_fkey_names[SB_FKEYS] = {
+    "op",     "line",  "count",   "flops",  "trips",     "paths",     "ilp",   "type",
+    "var",    "space", "bytes",   "buffer", "index",     "pattern",   "stride", "offset",
+    "footprint", "conflicts", "scope", "depends", "bins", "range", "update"};
+
+/* The sb_fkey named s (of len bytes); -1: none. */
+static int sb_fkey_find(const char *s, size_t len)
+{
+    static const unsigned char lens[SB_FKEYS] = {2, 4, 5, 5, 5, 5, 3, 4, 3, 5, 5, 6,
+                                                 5, 7, 6, 6, 9, 9, 5, 7, 4, 5, 6};
+    int i;
+    for (i = 0; i < SB_FKEYS; i++)
+        if (lens[i] == len && sb_fkey_names[i][0] == s[0] &&
+            memcmp(sb_fkey_names[i], s, len) == 0)
+            return i;
+    return -1;
+}
+
+/* The fields of the op table sb_op_check is reading that a check asks for,
+   their values on the stack, so that a probe for a field costs a bit test
+   instead of interning the key and a table look-up: an op gives a few of
+   the twenty fields a check asks for. Set up afresh by every sb_op_check
+   for its table (one lua_next walk) and dropped when it returns. */
 typedef struct sb_fields {
     lua_State *L;
-    int t;    /* the table's stack index; 0: none */
-    int base; /* stack index of the first value */
-    int n;
-    const char *key[SB_FIELDS_MAX];
-    size_t len[SB_FIELDS_MAX];
+    int t;         /* the table's stack index; 0: none */
+    uint32_t mask; /* bit k: field k is there, its value at slot[k] */
+    int slot[SB_FKEYS];
 } sb_fields_t;
 static _Thread_local sb_fields_t sb_fields;
 
@@ -145,52 +166,53 @@ static int sb_rawget(lua_State *L, int t, const char *key)
     return !lua_isnil(L, -1);
 }
 
-/* sb_rawget for the fields of the table sb_op_check is reading (sb_fields).
-   Only sb_op_check and what it calls use it: a check that raised an error
-   leaves sb_fields set, so code outside a check reads with sb_rawget. */
-static int sb_get(lua_State *L, int t, const char *key)
+/* Push field k of table t (raw), from sb_fields when it holds t; 1 if it is
+   not nil. Only sb_op_check and what it calls use sb_fields: a check that
+   raised an error leaves it set, so code outside a check reads with
+   sb_rawget. */
+static inline int sb_get(lua_State *L, int t, int k)
 {
     const sb_fields_t *fs = &sb_fields;
     if (fs->t == t && fs->L == L) {
-        size_t len = strlen(key);
-        int i;
-        for (i = 0; i < fs->n; i++)
-            if (fs->len[i] == len && memcmp(fs->key[i], key, len) == 0) {
-                lua_pushvalue(L, fs->base + i);
-                return 1;
-            }
-        lua_pushnil(L);
-        return 0;
+        if (!(fs->mask >> k & 1u)) {
+            lua_pushnil(L);
+            return 0;
+        }
+        lua_pushvalue(L, fs->slot[k]);
+        return 1;
     }
-    return sb_rawget(L, t, key);
+    return sb_rawget(L, t, sb_fkey_names[k]);
 }
 
-/* Gather the string keys of table t and their values for sb_get; a table
-   of more than SB_FIELDS_MAX leaves sb_get to look each field up. */
+/* Gather the fields of table t that a check asks for, for sb_get. */
 static void sb_fields_read(lua_State *L, int t)
 {
     sb_fields_t *fs = &sb_fields;
-    int base = lua_gettop(L) + 1, n = 0;
+    uint32_t mask = 0;
     fs->t = 0;
-    luaL_checkstack(L, SB_FIELDS_MAX + 3, "op fields");
+    luaL_checkstack(L, SB_FKEYS + 3, "op fields");
     lua_pushnil(L);
     while (lua_next(L, t) != 0) {
+        size_t len;
+        const char *key;
+        int k;
         if (lua_type(L, -2) != LUA_TSTRING) {
             lua_pop(L, 1);
             continue;
         }
-        if (n == SB_FIELDS_MAX) {
-            lua_settop(L, base - 1);
-            return;
+        key = lua_tolstring(L, -2, &len);
+        k = len ? sb_fkey_find(key, len) : -1;
+        if (k < 0) {
+            lua_pop(L, 1);
+            continue;
         }
-        fs->key[n] = lua_tolstring(L, -2, &fs->len[n]);
-        n++;
         lua_insert(L, -2); /* the value below the key, which lua_next wants on top */
+        fs->slot[k] = lua_gettop(L) - 1;
+        mask |= 1u << k;
     }
     fs->L = L;
     fs->t = t;
-    fs->base = base;
-    fs->n = n;
+    fs->mask = mask;
 }
 
 /* The byte sizes an access of this kind accepts, as a bit set. */
@@ -239,10 +261,10 @@ static void sb_range_check(const sb_ctx_t *c, int v, int t, gp_op_t *op, const g
                    "%u bytes)",
                 (long long)lo, (long long)hi, buf->name,
                 (unsigned long long)(buf->bytes / a->elem_bytes), a->elem_bytes);
-    if (sb_get(L, t, "footprint"))
+    if (sb_get(L, t, K_FOOTPRINT))
         sb_fail(c, "give either 'range' or 'footprint': the range decides the footprint");
     lua_settop(L, top);
-    if (sb_get(L, t, "offset"))
+    if (sb_get(L, t, K_OFFSET))
         sb_fail(c, "give either 'range' or 'offset': the range says where the elements start");
     lua_settop(L, top);
     a->offset_elems = lo;
@@ -275,14 +297,14 @@ static void sb_mem_check(const sb_ctx_t *c, int t, const sb_opspec_t *spec, gp_o
     const gp_buffer_t *buf = NULL;
     int top = lua_gettop(L), v = top + 1, has_index = 0;
     uint64_t bytes;
-    if (sb_get(L, t, "space"))
+    if (sb_get(L, t, K_SPACE))
         op->space = (uint32_t)sb_check_enum(c, v, "space", sb_space_names);
     if (!sb_space_allowed(op->kind, op->space))
         sb_fail(c, "a %s cannot go to %s memory", spec->tag, sb_space_names[op->space]);
     lua_settop(L, top);
 
     a->elem_bytes = op->kind == GP_OP_ASYNC_COPY ? 16 : 4;
-    if (sb_get(L, t, "bytes")) {
+    if (sb_get(L, t, K_BYTES)) {
         bytes = sb_check_uint(c, v, "bytes", 1, 16);
         if (!(sb_bytes_allowed(op->kind) & (1u << bytes)))
             sb_fail_value(c, v, "bytes",
@@ -290,11 +312,11 @@ static void sb_mem_check(const sb_ctx_t *c, int t, const sb_opspec_t *spec, gp_o
         a->elem_bytes = (uint32_t)bytes;
     }
     lua_settop(L, top);
-    if (sb_get(L, t, "count"))
+    if (sb_get(L, t, K_COUNT))
         op->count = sb_check_count(c, v, "count");
     lua_settop(L, top);
 
-    if (sb_get(L, t, "buffer")) {
+    if (sb_get(L, t, K_BUFFER)) {
         int64_t i = sb_handle_index(L, v, SB_BUFFER);
         if (i < 0)
             sb_fail_value(c, v, "buffer", "a buffer (from gpuperf.buffer)");
@@ -305,7 +327,7 @@ static void sb_mem_check(const sb_ctx_t *c, int t, const sb_opspec_t *spec, gp_o
     }
     lua_settop(L, top);
 
-    if (sb_get(L, t, "index")) {
+    if (sb_get(L, t, K_INDEX)) {
         if (lua_type(L, v) != LUA_TFUNCTION)
             sb_fail_value(c, v, "index", "a function(t) returning the element index thread t "
                                          "touches");
@@ -313,22 +335,22 @@ static void sb_mem_check(const sb_ctx_t *c, int t, const sb_opspec_t *spec, gp_o
     }
     lua_settop(L, top);
     if (has_index) {
-        static const char *const clash[] = {"pattern", "stride", "offset", "range", NULL};
+        static const int clash[] = {K_PATTERN, K_STRIDE, K_OFFSET, K_RANGE};
         size_t i;
-        for (i = 0; clash[i]; i++) {
+        for (i = 0; i < GP_ARRAY_LEN(clash); i++) {
             if (sb_get(L, t, clash[i]))
                 sb_fail(c, "give either 'index' or '%s': both say which elements the threads "
                            "touch",
-                        clash[i]);
+                        sb_fkey_names[clash[i]]);
             lua_settop(L, top);
         }
     }
 
     a->stride_elems = 1;
-    if (sb_get(L, t, "stride"))
+    if (sb_get(L, t, K_STRIDE))
         a->stride_elems = sb_check_int(c, v, "stride", GP_SCRIPT_MAX_ELEMS);
     lua_settop(L, top);
-    if (sb_get(L, t, "pattern"))
+    if (sb_get(L, t, K_PATTERN))
         a->pattern = (uint32_t)sb_check_enum(c, v, "pattern", sb_pattern_names);
     else if (op->space == GP_SPACE_CONSTANT)
         a->pattern = GP_PATTERN_BROADCAST;
@@ -338,12 +360,12 @@ static void sb_mem_check(const sb_ctx_t *c, int t, const sb_opspec_t *spec, gp_o
     if (a->pattern != GP_PATTERN_STRIDE && a->stride_elems != 1)
         sb_fail(c, "'stride' = %lld needs pattern \"stride\", but the pattern is \"%s\"",
                 (long long)a->stride_elems, sb_pattern_names[a->pattern]);
-    if (sb_get(L, t, "offset"))
+    if (sb_get(L, t, K_OFFSET))
         a->offset_elems = sb_check_int(c, v, "offset", GP_SCRIPT_MAX_ELEMS);
     lua_settop(L, top);
 
     a->footprint_bytes = buf ? buf->bytes : 0;
-    if (sb_get(L, t, "footprint")) {
+    if (sb_get(L, t, K_FOOTPRINT)) {
         if (op->space == GP_SPACE_SHARED)
             sb_fail(c, "'footprint' does not apply to shared memory");
         a->footprint_bytes = sb_check_uint(c, v, "footprint", 1, GP_SCRIPT_MAX_COUNT);
@@ -358,13 +380,13 @@ static void sb_mem_check(const sb_ctx_t *c, int t, const sb_opspec_t *spec, gp_o
                    "touches",
                 sb_space_names[op->space], spec->tag, spec->tag);
 
-    if (sb_get(L, t, "conflicts")) {
+    if (sb_get(L, t, K_CONFLICTS)) {
         if (op->space != GP_SPACE_SHARED)
             sb_fail(c, "'conflicts' applies to shared memory only");
         a->conflict_ways = (uint32_t)sb_check_uint(c, v, "conflicts", 1, 32);
     }
     lua_settop(L, top);
-    if (sb_get(L, t, "scope")) {
+    if (sb_get(L, t, K_SCOPE)) {
         if (op->kind != GP_OP_ATOMIC)
             sb_fail(c, "'scope' applies to atomics only");
         if (has_index)
@@ -375,7 +397,7 @@ static void sb_mem_check(const sb_ctx_t *c, int t, const sb_opspec_t *spec, gp_o
     lua_settop(L, top);
     /* (the constructors refuse these fields on other ops, so only the ops
        that take them look) */
-    if (op->kind == GP_OP_LOAD && sb_get(L, t, "depends")) {
+    if (op->kind == GP_OP_LOAD && sb_get(L, t, K_DEPENDS)) {
         if (op->kind != GP_OP_LOAD)
             sb_fail(c, "'depends' applies to loads only (the other ops already wait for the "
                        "load before them)");
@@ -384,8 +406,8 @@ static void sb_mem_check(const sb_ctx_t *c, int t, const sb_opspec_t *spec, gp_o
         a->depends = (uint32_t)lua_toboolean(L, v);
     }
     lua_settop(L, top);
-    if (op->kind == GP_OP_ATOMIC && sb_get(L, t, "bins")) {
-        if (has_index || sb_get(L, t, "scope"))
+    if (op->kind == GP_OP_ATOMIC && sb_get(L, t, K_BINS)) {
+        if (has_index || sb_get(L, t, K_SCOPE))
             sb_fail(c, "give one of 'bins', 'index' and 'scope': each says which addresses the "
                        "threads share");
         lua_settop(L, top + 1);
@@ -397,10 +419,10 @@ static void sb_mem_check(const sb_ctx_t *c, int t, const sb_opspec_t *spec, gp_o
     }
     lua_settop(L, top);
     /* what an atomic adds (the constructors refuse the field on other ops) */
-    if (op->kind == GP_OP_ATOMIC && sb_get(L, t, "update"))
+    if (op->kind == GP_OP_ATOMIC && sb_get(L, t, K_UPDATE))
         a->atomic_op = (uint32_t)sb_check_enum(c, v, "update", sb_atomic_op_names);
     lua_settop(L, top);
-    if (sb_get(L, t, "range")) {
+    if (sb_get(L, t, K_RANGE)) {
         sb_range_check(c, v, t, op, buf);
         info->has_range = 1;
     }
@@ -431,21 +453,25 @@ static void sb_check_var(const sb_ctx_t *c, int v)
                     s, s);
 }
 
-/* Check the op table t into *op; returns its spec. */
-static const sb_opspec_t *sb_op_check(const sb_ctx_t *c, int t, gp_op_t *op,
-                                      sb_opinfo_t *info)
+/* Check the op table t into *op; returns its spec. known: the spec a
+   constructor makes, with line its line (the table then lacks its op and
+   line fields, which sb_op_fill writes later); NULL: both are read from
+   the table. */
+static const sb_opspec_t *sb_op_check_as(const sb_ctx_t *c, int t, gp_op_t *op,
+                                         sb_opinfo_t *info, const sb_opspec_t *known,
+                                         int line)
 {
     lua_State *L = c->L;
-    const sb_opspec_t *spec = NULL;
+    const sb_opspec_t *spec = known;
     int entry = lua_gettop(L), top, v;
     size_t i;
     sb_fields_read(L, t);
     top = lua_gettop(L);
     v = top + 1;
-    if (sb_get(L, t, "op") && lua_type(L, v) == LUA_TSTRING) {
+    if (!known && sb_get(L, t, K_OP) && lua_type(L, v) == LUA_TSTRING) {
         const char *tag = lua_tostring(L, v);
         for (i = GP_ARRAY_LEN(sb_opspecs); i-- > 0 && !spec;) /* the last of a tag */
-            if (strcmp(tag, sb_opspecs[i].tag) == 0)
+            if (tag[0] == sb_opspecs[i].tag[0] && strcmp(tag, sb_opspecs[i].tag) == 0)
                 spec = &sb_opspecs[i];
     }
     if (!spec)
@@ -458,12 +484,16 @@ static const sb_opspec_t *sb_op_check(const sb_ctx_t *c, int t, gp_op_t *op,
     op->ilp = 1;
     op->count = 1;
     op->access.buffer = UINT32_MAX;
-    if (sb_get(L, t, "line") && lua_type(L, v) == LUA_TNUMBER && lua_tonumber(L, v) >= 0 &&
-        lua_tonumber(L, v) <= UINT32_MAX)
+    if (known) {
+        if (line >= 0)
+            op->line = (uint32_t)line;
+    } else if (sb_get(L, t, K_LINE) && lua_type(L, v) == LUA_TNUMBER &&
+               lua_tonumber(L, v) >= 0 && lua_tonumber(L, v) <= UINT32_MAX) {
         op->line = (uint32_t)lua_tonumber(L, v);
+    }
     lua_settop(L, top);
 
-    if (sb_get(L, t, spec->count_key)) {
+    if (sb_get(L, t, sb_fkey_find(spec->count_key, strlen(spec->count_key)))) {
         if (spec->kind == GP_OP_DIVERGE)
             op->count = (double)sb_check_uint(c, v, spec->count_key, 1, 32);
         else
@@ -473,25 +503,31 @@ static const sb_opspec_t *sb_op_check(const sb_ctx_t *c, int t, gp_op_t *op,
     }
     lua_settop(L, top);
     if (spec->cls == SB_ARITH || spec->cls == SB_TENSOR || spec->cls == SB_MEM) {
-        if (sb_get(L, t, "ilp"))
+        if (sb_get(L, t, K_ILP))
             op->ilp = sb_check_real(c, v, "ilp", 1, GP_SCRIPT_MAX_COUNT);
         lua_settop(L, top);
     }
     if (spec->cls == SB_TENSOR) {
-        if (sb_get(L, t, "type"))
+        if (sb_get(L, t, K_TYPE))
             op->tensor_type = (uint32_t)sb_check_enum(c, v, "type", sb_tensor_names);
         lua_settop(L, top);
     }
     if (spec->cls == SB_MEM)
         sb_mem_check(c, t, spec, op, info);
     if (spec->kind == GP_OP_LOOP) {
-        if (sb_get(L, t, "var"))
+        if (sb_get(L, t, K_VAR))
             sb_check_var(c, v);
         lua_settop(L, top);
     }
     sb_fields.t = 0;
     lua_settop(L, entry);
     return spec;
+}
+
+static const sb_opspec_t *sb_op_check(const sb_ctx_t *c, int t, gp_op_t *op,
+                                      sb_opinfo_t *info)
+{
+    return sb_op_check_as(c, t, op, info, NULL, 0);
 }
 
 /* Write the resolved values back into t, so that scripts can read them.
@@ -503,6 +539,11 @@ static void sb_op_fill(lua_State *L, int t, const sb_opspec_t *spec, const gp_op
 {
     const gp_access_t *a = &op->access;
     int has_index = info->has_index, has_range = info->has_range;
+    /* the tag and line a constructor gave (not written at construction) */
+    lua_pushstring(L, spec->tag);
+    lua_setfield(L, t, "op");
+    lua_pushinteger(L, (lua_Integer)op->line);
+    lua_setfield(L, t, "line");
     lua_pushnumber(L, op->count);
     lua_setfield(L, t, spec->count_key);
     if (spec->cls == SB_ARITH || spec->cls == SB_TENSOR || spec->cls == SB_MEM) {
@@ -594,6 +635,22 @@ static sb_opstate_t *sb_op_state_at(lua_State *L, int idx, int fill)
         st->filled = 1;
         sb_op_fill(L, lua_gettop(L), &sb_opspecs[st->spec], &st->op, &st->info);
     }
+    return st;
+}
+
+/* sb_op_state_at(L, idx, 0) with the proxy -> state table at stack index
+   states (idx absolute). */
+static sb_opstate_t *sb_op_state_in(lua_State *L, int idx, int states)
+{
+    sb_opstate_t *st;
+    lua_pushvalue(L, idx);
+    lua_rawget(L, states);
+    st = lua_type(L, -1) == LUA_TUSERDATA ? lua_touserdata(L, -1) : NULL;
+    if (st)
+        lua_getfenv(L, -1);
+    else
+        lua_newtable(L);
+    lua_replace(L, -2);
     return st;
 }
 
@@ -721,7 +778,8 @@ static void sb_flatten_op(const sb_ctx_t *c, int idx, const sb_path_t *path, int
     sub.up = c;
     sub.path = path;
     pos = f->n++;
-    st = sb_op_state_at(L, idx, 0); /* from here on idx is the fields table */
+    /* from here on idx is the fields table */
+    st = f->op_states_at ? sb_op_state_in(L, idx, f->op_states_at) : sb_op_state_at(L, idx, 0);
     idx = lua_gettop(L);
     if (st && st->checked) { /* unchanged since its check */
         f->ops[pos] = st->op;
@@ -796,9 +854,19 @@ void sb_ops_flatten(const sb_ctx_t *c, int idx, const sb_path_t *path, int depth
     char what[96];
     sb_path_t child = {path, NULL, 0};
     size_t len, i;
+    int tagged, outer = 0;
     if (idx < 0)
         idx = lua_gettop(L) + idx + 1;
     luaL_checkstack(L, 8, "work nested too deeply");
+    if (!f->op_states_at) { /* the outermost call: look the two tables up once */
+        outer = lua_gettop(L);
+        lua_pushlightuserdata(L, (void *)&sb_key_op_mt);
+        lua_rawget(L, LUA_REGISTRYINDEX);
+        f->op_mt_at = lua_gettop(L);
+        lua_pushlightuserdata(L, (void *)&sb_key_ops);
+        lua_rawget(L, LUA_REGISTRYINDEX);
+        f->op_states_at = lua_gettop(L);
+    }
     if (++f->visits > GP_SCRIPT_MAX_VISITS)
         sb_fail_path(c, path, ": more than %u work entries to walk (shared sub-lists count each "
                               "time)",
@@ -808,8 +876,18 @@ void sb_ops_flatten(const sb_ctx_t *c, int idx, const sb_path_t *path, int depth
         sb_fail_path(c, path, ": work nested more than %d levels deep (loops, diverges and "
                               "sub-lists)",
                      GP_SCRIPT_MAX_DEPTH);
-    if (sb_is_tagged(L, idx, &sb_key_op_mt)) {
+    /* sb_is_tagged(L, idx, &sb_key_op_mt), with the metatable at hand */
+    tagged = lua_type(L, idx) == LUA_TTABLE && lua_getmetatable(L, idx);
+    if (tagged) {
+        tagged = lua_rawequal(L, -1, f->op_mt_at);
+        lua_pop(L, 1);
+    }
+    if (tagged) {
         sb_flatten_op(c, idx, path, depth, f);
+        if (outer) {
+            lua_settop(L, outer);
+            f->op_mt_at = f->op_states_at = 0;
+        }
         return;
     }
     if (!sb_is_plain(L, idx)) {
@@ -830,12 +908,18 @@ void sb_ops_flatten(const sb_ctx_t *c, int idx, const sb_path_t *path, int depth
         sb_ops_flatten(c, lua_gettop(L), &child, depth + sb_is_plain(L, -1), f);
         lua_pop(L, 1);
     }
+    if (outer) {
+        lua_settop(L, outer);
+        f->op_mt_at = f->op_states_at = 0;
+    }
 }
 
 /* ---------------------------------------------------------- constructors */
 
-/* Tag t (at the top) as an op of `tag`, stamp the caller's line, check it
-   (and its body) and write the resolved fields back. Leaves t on top. */
+/* Make t (at the top) an op of `tag` from the caller's line: check it (and
+   its body), keep the check with a proxy for it; the tag, the line and the
+   resolved fields go into t when the script first touches the op. Leaves
+   the proxy on top. */
 static int sb_op_finish(const sb_ctx_t *c, const char *tag)
 {
     lua_State *L = c->L;
@@ -843,11 +927,13 @@ static int sb_op_finish(const sb_ctx_t *c, const char *tag)
     const sb_opspec_t *spec;
     gp_op_t op;
     sb_opinfo_t info;
-    lua_pushstring(L, tag);
-    lua_setfield(L, t, "op");
-    lua_pushinteger(L, sb_line(L, 1));
-    lua_setfield(L, t, "line");
-    spec = sb_op_check(c, t, &op, &info);
+    size_t i;
+    /* the tag and the caller's line go into t when the script first
+       touches the op (sb_op_fill), with the resolved values */
+    for (i = GP_ARRAY_LEN(sb_opspecs); i-- > 0;) /* the last of a tag, as a check finds it */
+        if (tag[0] == sb_opspecs[i].tag[0] && strcmp(tag, sb_opspecs[i].tag) == 0)
+            break;
+    spec = sb_op_check_as(c, t, &op, &info, &sb_opspecs[i], sb_line(L, 1));
     if (spec->cls == SB_BODY) {
         sb_flat_t f;
         memset(&f, 0, sizeof f);
@@ -971,7 +1057,8 @@ static int l_mem(lua_State *L)
     if (lua_gettop(L) > 1)
         sb_fail(&c, "takes one table of fields: gpuperf.%s{...}", m->name);
     lua_settop(L, 1);
-    lua_createtable(L, 0, 16); /* 2: op, line and up to 12 fields */
+    lua_createtable(L, 0, 4); /* 2: the fields given (op, line and the resolved
+                                 fields come when the script touches the op) */
     if (has_buffer && sb_handle_index(L, 1, SB_BUFFER) >= 0) {
         sb_set_from(L, "buffer", 1);
     } else if (sb_is_plain(L, 1)) {

@@ -603,30 +603,53 @@ static const char sb_key_env_mt = 0, sb_key_env_slots = 0, sb_key_env_copiers = 
 
 /* Compile and push a function that returns a fresh copy of the library
    table at idx: one table constructor with every key (a template the VM
-   duplicates), then one assignment per key from the library. */
+   duplicates), then one assignment per key of the library's value, held as
+   an upvalue of the copier (the libraries never change: the copies are what
+   scripts see). A library of more keys than a function may have upvalues
+   is read key by key at each copy instead. */
+#define SB_COPIER_UPVALUES 50
 static void sb_push_copier(lua_State *L, int idx)
 {
     luaL_Buffer b;
-    int pass;
+    int pass, n, nkeys = 0, by_value;
     idx = idx < 0 ? lua_gettop(L) + idx + 1 : idx;
+    lua_pushnil(L);
+    while (lua_next(L, idx) != 0) {
+        lua_pop(L, 1);
+        nkeys++;
+    }
+    by_value = nkeys <= SB_COPIER_UPVALUES;
     luaL_buffinit(L, &b);
-    luaL_addstring(&b, "local s = ...\nreturn function()\nlocal t = {");
-    for (pass = 0; pass < 2; pass++) {
+    luaL_addstring(&b, "local s");
+    /* pass 0: the values' names (v1.. in lua_next order), 1: the template,
+       2: the assignments */
+    for (pass = by_value ? 0 : 1; pass < 3; pass++) {
+        if (pass == 1)
+            luaL_addstring(&b, " = ...\nreturn function()\nlocal t = {");
+        n = 0;
         lua_pushnil(L);
         while (lua_next(L, idx) != 0) {
             char line[160];
             const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : NULL;
             lua_pop(L, 1);
+            n++;
+            if (pass == 0) {
+                snprintf(line, sizeof line, ", v%d", n);
+                luaL_addstring(&b, line);
+                continue;
+            }
             if (!k || strlen(k) > 60 || strpbrk(k, "\"\\\n"))
                 continue; /* (the libraries have identifier keys only) */
-            if (pass == 0)
+            if (pass == 1)
                 snprintf(line, sizeof line, "[\"%s\"] = false, ", k);
+            else if (by_value)
+                snprintf(line, sizeof line, "t[\"%s\"] = v%d\n", k, n);
             else
                 snprintf(line, sizeof line, "t[\"%s\"] = s[\"%s\"]\n", k, k);
             /* the buffer may sit on the stack: add from C text only */
             luaL_addstring(&b, line);
         }
-        if (pass == 0)
+        if (pass == 1)
             luaL_addstring(&b, "}\n");
     }
     luaL_addstring(&b, "return t\nend\n");
@@ -634,8 +657,17 @@ static void sb_push_copier(lua_State *L, int idx)
     if (luaL_loadbuffer(L, lua_tostring(L, -1), lua_objlen(L, -1), "=gpuperf") != 0)
         lua_error(L);
     lua_remove(L, -2);
-    lua_pushvalue(L, idx);
-    lua_call(L, 1, 1);
+    lua_pushvalue(L, idx); /* s, then the values (v1..) */
+    n = 1;
+    if (by_value) {
+        luaL_checkstack(L, nkeys + 2, "library copier");
+        lua_pushnil(L);
+        while (lua_next(L, idx) != 0) {
+            lua_insert(L, -2); /* the value stays, below the key lua_next wants */
+            n++;
+        }
+    }
+    lua_call(L, n, 1);
 }
 
 /* The global `key` (at idx) for the first time in this evaluation: push its

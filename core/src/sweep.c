@@ -30,6 +30,11 @@ struct gp_sweep {
     uint64_t points;
     unsigned n_threads;
     gp_script_t **scripts; /* one per thread */
+    /* per axis and value: what gp_parse_number reads from the value's text
+       (read once here, not by the script at every point), and whether it
+       reads a number there */
+    double *parsed[GP_SWEEP_MAX_AXES];
+    unsigned char *parsed_ok[GP_SWEEP_MAX_AXES];
 };
 
 /* ------------------------------------------------------------------ axes */
@@ -272,6 +277,19 @@ gp_sweep_t *gp_sweep_new(const char *script, const gp_script_opts_t *opts,
     s->points = (uint64_t)points;
     s->combos = s->points / n_devices;
     s->n_threads = n_threads;
+    for (i = 0; i < n_axes; i++) {
+        s->parsed[i] = malloc(axes[i].n_values * sizeof *s->parsed[i]);
+        s->parsed_ok[i] = malloc(axes[i].n_values);
+        if (!s->parsed[i] || !s->parsed_ok[i]) {
+            gp_sweep_free(s);
+            gp_err_set(err, "sweep: out of memory");
+            return NULL;
+        }
+        for (j = 0; j < axes[i].n_values; j++) {
+            gp_err_t perr;
+            s->parsed_ok[i][j] = gp_parse_number(axes[i].values[j], &s->parsed[i][j], &perr) == 0;
+        }
+    }
     for (i = 0; i < n_threads; i++) {
         s->scripts[i] = gp_script_open(script, opts, err);
         if (!s->scripts[i]) {
@@ -348,6 +366,7 @@ static int eval_point(sweep_worker_t *w, uint64_t index, gp_param_kv_t *kv,
     for (a = 0; a < s->n_axes; a++) {
         kv[a].key = s->axes[a].name;
         kv[a].value = s->axes[a].values[vi[a]];
+        kv[a].number = s->parsed_ok[a][vi[a]] ? &s->parsed[a][vi[a]] : NULL;
     }
     memset(r, 0, sizeof *r);
     if (gp_script_eval(w->script, &s->devs[dev], kv, s->n_axes, &wl, &w->err))
@@ -507,6 +526,10 @@ void gp_sweep_free(gp_sweep_t *s)
         return;
     for (i = 0; i < s->n_threads; i++)
         gp_script_close(s->scripts[i]);
+    for (i = 0; i < GP_SWEEP_MAX_AXES; i++) {
+        free(s->parsed[i]);
+        free(s->parsed_ok[i]);
+    }
     free(s->scripts);
     free(s);
 }

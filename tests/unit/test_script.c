@@ -255,7 +255,7 @@ static void test_saxpy_example(void **state)
 /* gpuperf.grid: 1-D where grid.x reaches 2^31-1, folded where it is 65535. */
 static void test_grid_helper(void **state)
 {
-    const gp_param_kv_t big[] = {{"n", "256*100000"}};
+    const gp_param_kv_t big[] = {{"n", "256*100000", NULL}};
     gp_device_t dev;
     gp_workload_t wl;
     gp_err_t err;
@@ -278,7 +278,7 @@ static void test_grid_helper(void **state)
 
 static void test_saxpy_params(void **state)
 {
-    const gp_param_kv_t kv[] = {{"n", "2^20"}, {"block", "4*32"}};
+    const gp_param_kv_t kv[] = {{"n", "2^20", NULL}, {"block", "4*32", NULL}};
     gp_workload_t wl;
     const gp_kernel_t *k;
     (void)state;
@@ -290,9 +290,27 @@ static void test_saxpy_params(void **state)
     gp_workload_free(&wl);
 }
 
+/* A caller that has read a value's number already (a sweep) hands it over:
+   the parameter takes it as it would have read it from the text. */
+static void test_saxpy_params_read_by_caller(void **state)
+{
+    const double n = 1 << 20, block = 128;
+    const gp_param_kv_t kv[] = {{"n", "2^20", &n}, {"block", "4*32", &block}};
+    gp_workload_t wl;
+    const gp_kernel_t *k;
+    (void)state;
+    run_path(EXAMPLES "saxpy.lua", kv, 2, &wl);
+    assert_int_equal(wl.n_params, 2);
+    assert_true(wl.params[0].value == n && wl.params[1].value == block);
+    assert_int_equal(wl.buffers[0].bytes, 4ULL << 20);
+    k = kernel_at(&wl, 0);
+    check_shape(k, 8192, 1, 1, 128, 1, 1);
+    gp_workload_free(&wl);
+}
+
 static void test_triad_example(void **state)
 {
-    const gp_param_kv_t kv[] = {{"block", "32"}};
+    const gp_param_kv_t kv[] = {{"block", "32", NULL}};
     gp_workload_t wl;
     const gp_kernel_t *k;
     (void)state;
@@ -318,7 +336,7 @@ static void test_triad_example(void **state)
 
 static void test_matmul_example(void **state)
 {
-    const gp_param_kv_t kv[] = {{"n", "2048"}};
+    const gp_param_kv_t kv[] = {{"n", "2048", NULL}};
     gp_workload_t wl;
     const gp_kernel_t *k;
     (void)state;
@@ -366,7 +384,7 @@ static void test_matmul_example(void **state)
 
 static void test_matmul_bad_n(void **state)
 {
-    const gp_param_kv_t kv[] = {{"n", "1000"}};
+    const gp_param_kv_t kv[] = {{"n", "1000", NULL}};
     gp_device_t dev;
     gp_err_t err;
     (void)state;
@@ -377,7 +395,7 @@ static void test_matmul_bad_n(void **state)
 
 static void test_reduce_example(void **state)
 {
-    const gp_param_kv_t kv[] = {{"block", "128"}};
+    const gp_param_kv_t kv[] = {{"block", "128", NULL}};
     gp_workload_t wl;
     const gp_kernel_t *k;
     (void)state;
@@ -650,7 +668,8 @@ static void test_params_defaults(void **state)
 
 static void test_params_override(void **state)
 {
-    const gp_param_kv_t kv[] = {{"n", "2^24"}, {"block", "(4*64)"}, {"mode", "exact"}};
+    const gp_param_kv_t kv[] = {
+        {"n", "2^24", NULL}, {"block", "(4*64)", NULL}, {"mode", "exact", NULL}};
     gp_workload_t wl;
     (void)state;
     run_ok("params.lua", kv, 3, &wl);
@@ -668,7 +687,7 @@ static void test_params_override(void **state)
 
 static void test_param_bad_value(void **state)
 {
-    const gp_param_kv_t kv[] = {{"n", "lots"}};
+    const gp_param_kv_t kv[] = {{"n", "lots", NULL}};
     gp_err_t err;
     (void)state;
     run_fail(SCRIPTS "params.lua", NULL, NULL, kv, 1, &err);
@@ -677,7 +696,7 @@ static void test_param_bad_value(void **state)
 
 static void test_param_undeclared(void **state)
 {
-    const gp_param_kv_t kv[] = {{"n", "64"}, {"foo", "1"}};
+    const gp_param_kv_t kv[] = {{"n", "64", NULL}, {"foo", "1", NULL}};
     gp_err_t err;
     (void)state;
     run_fail(SCRIPTS "params.lua", NULL, NULL, kv, 2, &err);
@@ -688,7 +707,7 @@ static void test_param_undeclared(void **state)
 
 static void test_param_given_twice(void **state)
 {
-    const gp_param_kv_t kv[] = {{"n", "64"}, {"n", "128"}};
+    const gp_param_kv_t kv[] = {{"n", "64", NULL}, {"n", "128", NULL}};
     gp_err_t err;
     (void)state;
     run_fail(SCRIPTS "params.lua", NULL, NULL, kv, 2, &err);
@@ -960,7 +979,7 @@ static void assert_same_workload(const gp_workload_t *a, const gp_workload_t *b)
 
 static void test_reeval_identical(void **state)
 {
-    const gp_param_kv_t kv[] = {{"n", "32"}};
+    const gp_param_kv_t kv[] = {{"n", "32", NULL}};
     gp_workload_t first, again, other;
     gp_device_t dev;
     gp_script_t *s;
@@ -1002,7 +1021,7 @@ static void test_reeval_after_failures(void **state)
     s = gp_script_open(SCRIPTS "recover.lua", &o, &err);
     assert_non_null(s);
     for (i = 0; i < GP_ARRAY_LEN(fails); i++) {
-        gp_param_kv_t kv = {"fail", fails[i]};
+        gp_param_kv_t kv = {"fail", fails[i], NULL};
         assert_int_equal(gp_script_eval(s, NULL, &kv, 1, &wl, &err), -1);
         assert_prefix(err.msg, msgs[i]);
         assert_int_equal(wl.n_cmds, 0);
@@ -1296,6 +1315,7 @@ int main(void)
         cmocka_unit_test(test_templates),
         cmocka_unit_test(test_multidim),
         cmocka_unit_test(test_streams_events_copies),
+        cmocka_unit_test(test_saxpy_params_read_by_caller),
         cmocka_unit_test(test_params_defaults),
         cmocka_unit_test(test_params_override),
         cmocka_unit_test(test_param_bad_value),

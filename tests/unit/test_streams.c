@@ -96,6 +96,7 @@ static void run_script(const char *rel, const gp_device_t *dev, const gp_arch_t 
         snprintf(keys[n], sizeof keys[n], "%.*s", (int)(eq - kv[n]), kv[n]);
         params[n].key = keys[n];
         params[n].value = eq + 1;
+        params[n].number = NULL;
     }
     s = gp_script_open(path, NULL, &err);
     if (!s || gp_script_set_devices(s, devices, &err) ||

@@ -245,6 +245,7 @@ static void test_results_match_direct_and_threads(void **state)
         kv[0].value = axes[0].values[vi[0]];
         kv[1].key = "n";
         kv[1].value = axes[1].values[vi[1]];
+        kv[0].number = kv[1].number = NULL; /* the script reads the text */
         assert_int_equal(gp_script_run(g_saxpy, NULL, &g_devs[dev], kv, 2, &wl, &err), 0);
         assert_int_equal(gp_predict(&g_devs[dev], g_archs[dev], &wl, NULL, &p, &err), 0);
         assert_true(p.total_us == r1[i].total_us);

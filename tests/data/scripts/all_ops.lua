@@ -35,3 +35,6 @@ gpuperf.launch{
     gpuperf.load{footprint = 2048, stride = -2},
   },
 }
+-- an op untouched since its constructor: rawget sees its tag and line too
+local untouched = gpuperf.fp32(1)
+assert(rawget(untouched, "op") == "fp32" and rawget(untouched, "line") == 39, "rawget on a new op")
