@@ -383,7 +383,7 @@ static void test_explicit_conflicts(void **state)
 static double reduction_passes(const char *kernel)
 {
     char path[1024], value[8];
-    gp_param_kv_t kv = {"kernel", value};
+    gp_param_kv_t kv = {"kernel", value, NULL};
     gp_workload_t wl;
     gp_err_t err;
     const gp_kernel_t *k;
