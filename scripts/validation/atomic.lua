@@ -46,9 +46,10 @@ if kind == "bins" then
     local w = (t.bx * 8 + t.warp) + W * t.a
     return math.floor(((w * 2654435761) % 2^32) / 2^12) % K
   end
+  -- array and hash: K bins used uniformly, from data (`bins = K`)
   local index = ({
-    array = function(t) return gpuperf.random(0, K - 1) end,
-    hash = function(t) return gpuperf.random(0, K - 1) end,
+    array = "bins",
+    hash = "bins",
     warp = wbin,
     consec = function(t) return (wbin(t) + t.lane) % K end,
     centroid = function(t) return gpuperf.random(0, K / d - 1) * d + t.j end,
@@ -57,8 +58,10 @@ if kind == "bins" then
   local update = ty == "f32" and "fadd" or "inc"
   local bins = space == "global" and gpuperf.buffer("bins", 4 * K) or nil
   local function atom()
-    if space == "shared" then return gpuperf.atomic{space = "shared", update = update, index = index} end
-    return gpuperf.atomic{bins, update = update, index = index}
+    local nb = index == "bins" and K or nil
+    local ix = index ~= "bins" and index or nil
+    if space == "shared" then return gpuperf.atomic{space = "shared", update = update, index = ix, bins = nb} end
+    return gpuperf.atomic{bins, update = update, index = ix, bins = nb}
   end
   -- per element: the bin (array: i & (2^24-1), the address, the load, & (K-1);
   -- a hash: i = a T + g, the multiply-xorshift mixer, & (K-1): about 10 integer
