@@ -1170,7 +1170,19 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
         gpu = 0;
         if (sp == GP_SPACE_GLOBAL) {
             atomic_share_t sh;
+            double resident = (double)occ->blocks_per_sm * d->sm_count, fp_block;
             atomic_sharing(d, k, a, &sh);
+            /* addresses a block keeps to itself (not drawn, not bins): the
+               resident blocks' share of the footprint is what the units see
+               at a time (many waves of warps each on its own word walk the
+               footprint a wave at a time) */
+            fp_block = a->sample && !a->sample->drawn ? (double)a->sample->block_footprint_bytes
+                       : !a->sample && !a->bins && a->atomic_scope != GP_ATOMIC_SAME
+                           ? sh.footprint / GP_MAX((double)k->total_blocks, 1.0)
+                           : 0;
+            if (fp_block > 0 && resident > 0 && resident < (double)k->total_blocks)
+                sh.footprint = GP_MAX(GP_MIN(sh.footprint, fp_block * resident),
+                                      a->elem_bytes ? a->elem_bytes : 4);
             if (sh.uniform && r->aggregates_uniform_atomics) {
                 gpu = atomic_uniform_gpu_cycles(d, a, sh.grid_addrs);
                 /* one atomic per warp instruction whatever lanes it has: a

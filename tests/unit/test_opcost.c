@@ -187,11 +187,12 @@ static void test_atomic_contention(void **state)
     assert_int_equal(cost(&d, g, &op, 8, &c, msg, sizeof msg), 0);
     assert_true(fabs(c.l2_bytes - 1 / d.atomic_uniform_f32_warps_per_cycle * per_cycle) < 1e-6);
     /* one word per warp: 32 updates of one word per request, spread over
-       the L2 atomic units the grid's footprint keeps busy */
+       the L2 atomic units that the resident blocks' words keep busy (one
+       block per SM here: 132 x 8 words, not the grid's 16384 x 8) */
     op.access.atomic_scope = GP_ATOMIC_PER_WARP;
     assert_int_equal(cost(&d, g, &op, 8, &c, msg, sizeof msg), 0);
     assert_true(fabs(c.l2_bytes - 32 / d.atomic_same_address_per_cycle /
-                                      units_busy(&d, 16384.0 * 8 * 4) * per_cycle) < 1e-6);
+                                      units_busy(&d, d.sm_count * 8.0 * 4) * per_cycle) < 1e-6);
     /* bins: none costs more than one bin nor less than 2^22 (in between
        the cost need not fall: 32 random bins of one line cost more than 8
        of one sector, as measured, run7 atom global_hash rows) */
