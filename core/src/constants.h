@@ -86,6 +86,11 @@
    h200-calibrated] run3/calibrate_raw.csv atomic_global rows. */
 #define GP_ATOMIC_ADDRESS_SPREAD_EXP 0.63
 
+/* Warps drawn to estimate how the lanes of an atomic with `bins = K`
+   collide (opcost.c atomic_sharing): 64 warps put the mean steps of K = 8
+   within 2% of their expectation (a sampling choice, not a measured figure). */
+#define GP_ATOMIC_BINS_WARPS 64
+
 /* Coalescing and banks (coalesce.c) -------------------------------------- */
 
 /* Knuth's multiplicative hash constant, for reproducible pseudo-random lane

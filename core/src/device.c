@@ -127,6 +127,8 @@ static const key_spec_t SCHEMA[] = {
     {"memory", "atomic_uniform_inc_warps_per_cycle", T_F64, OFF(atomic_uniform_inc_warps_per_cycle), OPT, 0, 1e6, "same, add of the constant 1; 0: not known"},
     {"memory", "atomic_uniform_result_warps_per_cycle", T_F64, OFF(atomic_uniform_result_warps_per_cycle), OPT, 0, 1e6, "same, add of 1 with the result used; 0: not known"},
     {"memory", "atomic_uniform_f32_warps_per_cycle", T_F64, OFF(atomic_uniform_f32_warps_per_cycle), OPT, 0, 1e6, "same, float add; 0: not known"},
+    {"memory", "atomic_l2_units", T_F64, OFF(atomic_l2_units), OPT, 0, 1e4, "L2 atomic units a large footprint keeps busy in parallel (global atomics); 0: not known"},
+    {"memory", "atomic_unit_bytes", T_F64, OFF(atomic_unit_bytes), OPT, 0, 1e9, "bytes of an atomics' footprint per busy L2 atomic unit; 0: not known"},
 
     {"latency", "fp32_cycles", T_F64, OFF(fp32_cycles), REQ, 0.1, 1e5, "cycles"},
     {"latency", "fp64_cycles", T_F64, OFF(fp64_cycles), OPT, 0, 1e5, "cycles"},

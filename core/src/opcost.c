@@ -714,29 +714,77 @@ static double after_l1(double miss2, double hit1)
     return 1.0 - GP_MIN(1.0, GP_MAX(miss2, 0.0) / miss1);
 }
 
+/* How the lanes of a warp share the addresses of an atomic (atomic_sharing). */
+typedef struct atomic_share {
+    double per_addr;   /* lanes per address a warp touches (1: all distinct) */
+    double grid_addrs; /* distinct addresses over the launch */
+    int uniform;       /* every warp names one address the compiler can see */
+    double issuing;    /* share of warps with an active lane */
+    double lanes;      /* active lanes of an issuing warp */
+    double steps;      /* per warp: over the sectors it touches, the sum of the
+                          most lanes on one word of each sector */
+    double footprint;  /* bytes the launch's atomics touch */
+} atomic_share_t;
+
+/* Steps of one warp's offsets (see atomic_share_t.steps): the lanes grouped
+   by sector, each sector counting the most lanes on one of its words. */
+static double atomic_steps(const int64_t *off, uint32_t n, int64_t elem, int64_t sector)
+{
+    int64_t v[64];
+    uint32_t i, j, m = 0;
+    double steps = 0;
+    for (i = 0; i < n && m < 64; i++)
+        if (off[i] >= 0)
+            v[m++] = off[i] / elem * elem;
+    qsort(v, m, sizeof *v, gp_cmp_i64);
+    for (i = 0; i < m;) { /* one sector: v[i..j) */
+        uint32_t best = 0, run;
+        for (j = i; j < m && v[j] / sector == v[i] / sector; j += run) {
+            for (run = 1; j + run < m && v[j + run] == v[j]; run++)
+                ;
+            best = GP_MAX(best, run);
+        }
+        steps += best;
+        i = j;
+    }
+    return steps;
+}
+
 /*
- * How the lanes of a warp share the addresses of an atomic: *per_addr lanes
+ * How the lanes of a warp share the addresses of an atomic: per_addr lanes
  * hit each address a warp touches (1: all distinct, the warp size: one
- * address), and *grid_addrs distinct addresses over the launch. From the lane
- * sample where the script gave an index function, from `bins` (K addresses
- * drawn uniformly: a warp of W lanes touches K(1 - (1 - 1/K)^W) of them), else
- * from the scope. *issuing is the share of warps with an active lane: a warp
- * whose lanes all skip the atomic (the index function gave nil for every
- * lane) branches around it and sends nothing to the memory system or the
- * shared pipe (1 without a sample).
+ * address), grid_addrs distinct addresses over the launch, `steps` the
+ * updates one warp's request makes the L2 serialise (per sector the most
+ * lanes on one word) and `footprint` the bytes the grid's atomics touch.
+ * From the lane sample where the script gave an index function, from `bins`
+ * (K addresses drawn uniformly: a warp of W lanes touches K(1 - (1 - 1/K)^W)
+ * of them; its steps from GP_ATOMIC_BINS_WARPS warps drawn by a fixed
+ * generator), else from the scope. `issuing` is the share of warps with an
+ * active lane: a warp whose lanes all skip the atomic (the index function gave
+ * nil for every lane) branches around it and sends nothing to the memory
+ * system or the shared pipe (1 without a sample). `bins` are never
+ * `uniform`, not even one: the bin comes from data, the compiler cannot see
+ * that the lanes agree, so it does not aggregate them ([sources:
+ * h200-calibrated] run7 atom global_hash_u32_red K=1: 0.67 lanes per cycle,
+ * the one-address lane rate, not 0.69 warps per cycle).
  */
 static void atomic_sharing(const gp_device_t *d, const gp_kernel_t *k, const gp_access_t *a,
-                           double *per_addr, double *grid_addrs, int *uniform, double *issuing)
+                           atomic_share_t *sh)
 {
     double w = d->warp_size, elem = a->elem_bytes ? a->elem_bytes : 4;
+    double sector = d->sector_bytes ? d->sector_bytes : 32;
     double threads = (double)k->total_blocks * (double)k->launch.threads_per_block;
     const gp_lane_sample_t *s = a->sample;
-    *per_addr = 1;
-    *grid_addrs = GP_MAX(threads, 1.0);
-    *uniform = 0;
-    *issuing = 1;
+    sh->per_addr = 1;
+    sh->grid_addrs = GP_MAX(threads, 1.0);
+    sh->uniform = 0;
+    sh->issuing = 1;
+    sh->lanes = w;
+    sh->steps = ceil(w * elem / sector); /* distinct consecutive words */
+    sh->footprint = sh->grid_addrs * elem;
     if (s && s->n_warps > 0 && s->lanes > 0 && s->byte_offset) {
-        double sum = 0;
+        double sum = 0, lanes = 0, steps = 0;
+        int64_t lo = INT64_MAX, hi = -1;
         uint32_t n = 0, i, j, m, multi = 0;
         for (i = 0; i < s->n_warps; i++) {
             const int64_t *off = s->byte_offset + (size_t)i * s->lanes;
@@ -745,45 +793,112 @@ static void atomic_sharing(const gp_device_t *d, const gp_kernel_t *k, const gp_
                 if (off[j] < 0)
                     continue;
                 active++;
+                lo = GP_MIN(lo, off[j]);
+                hi = GP_MAX(hi, off[j]);
                 for (m = 0; m < j && !(off[m] >= 0 && off[m] / (int64_t)elem == off[j] / (int64_t)elem); m++)
                     ;
                 distinct += m == j;
             }
             if (distinct) {
                 sum += (double)active / distinct;
+                lanes += active;
+                steps += atomic_steps(off, s->lanes, (int64_t)elem, (int64_t)sector);
                 n++;
             }
             multi += distinct > 1;
         }
-        if (n)
-            *per_addr = sum / n;
-        *uniform = n > 0 && !multi; /* every sampled warp names one address */
-        *issuing = (double)n / s->n_warps;
-        *grid_addrs = GP_MAX(1.0, (double)s->grid_footprint_bytes / elem);
+        if (n) {
+            sh->per_addr = sum / n;
+            sh->lanes = lanes / n;
+            sh->steps = steps / n;
+        }
+        sh->uniform = n > 0 && !multi; /* every sampled warp names one address */
+        sh->issuing = (double)n / s->n_warps;
+        /* drawn addresses: at least the range they are drawn from and the
+           span the sampled ones cover (a drawn cluster times d plus a loop
+           counter spans more than the draw's range) */
+        sh->footprint = GP_MAX((double)s->grid_footprint_bytes,
+                               s->drawn ? (double)s->drawn_range_bytes : 0.0);
+        if (s->drawn && hi >= lo)
+            sh->footprint = GP_MAX(sh->footprint, (double)(hi - lo) + elem);
+        sh->footprint = GP_MAX(sh->footprint, elem);
+        sh->grid_addrs = GP_MAX(1.0, (double)s->grid_footprint_bytes / elem);
         return;
     }
     if (a->bins > 0) {
-        double kb = (double)a->bins;
-        double touched = kb * (1 - pow(1 - 1 / kb, w));
-        *per_addr = w / GP_MAX(touched, 1.0);
-        *grid_addrs = kb;
-        *uniform = a->bins == 1;
+        double kb = (double)a->bins, touched = kb * (1 - pow(1 - 1 / kb, w)), steps = 0;
+        uint32_t lanes = GP_MIN(d->warp_size, 64u), i, j;
+        uint64_t x = 0x9E3779B97F4A7C15ull;
+        int64_t off[64];
+        for (i = 0; i < GP_ATOMIC_BINS_WARPS; i++) {
+            for (j = 0; j < lanes; j++) {
+                x = x * 6364136223846793005ull + 1442695040888963407ull; /* Knuth's MMIX LCG */
+                off[j] = (int64_t)((double)(x >> 11) * 0x1p-53 * kb) * (int64_t)elem;
+            }
+            steps += atomic_steps(off, lanes, (int64_t)elem, (int64_t)sector);
+        }
+        sh->per_addr = w / GP_MAX(touched, 1.0);
+        sh->grid_addrs = kb;
+        sh->steps = steps / GP_ATOMIC_BINS_WARPS;
+        sh->footprint = kb * elem;
         return;
     }
     switch (a->atomic_scope) {
     case GP_ATOMIC_SAME:
-        *per_addr = w;
-        *grid_addrs = 1;
-        *uniform = 1;
+        sh->per_addr = w;
+        sh->grid_addrs = 1;
+        sh->uniform = 1;
+        sh->steps = w;
+        sh->footprint = elem;
         break;
     case GP_ATOMIC_PER_WARP:
-        *per_addr = w;
-        *grid_addrs = GP_MAX(1.0, threads / w);
-        *uniform = 1;
+        sh->per_addr = w;
+        sh->grid_addrs = GP_MAX(1.0, threads / w);
+        sh->uniform = 1;
+        sh->steps = w;
+        sh->footprint = sh->grid_addrs * elem;
         break;
     default:
         break;
     }
+}
+
+/*
+ * GPU cycles one warp's global atomic keeps the L2's atomic units busy, on a
+ * card with [memory] atomic_l2_units and atomic_unit_bytes ([sources:
+ * h200-calibrated] run7 atom rows); 0 on one without. The L2 splits a
+ * warp's request by sector; updates of one sector to one word follow one
+ * another, so a request costs its `steps` updates at the one-address rate
+ * (atomic_same_address_per_cycle; the lanes on distinct words of a sector go
+ * together). Three bounds, the largest holds:
+ *  - units: the footprint F spreads the steps over
+ *    units (1 - exp(-F / (bytes units))) units (at least one): a footprint
+ *    within one unit's share serialises every request of the grid; on a
+ *    partitioned L2 (gp_mem_rules_t.l2_partitions) a footprint of a line per
+ *    partition already keeps one unit of each busy (the run7 atom centroid
+ *    rows: 512 bytes of bins run as 1 KiB ones, about 1.9 units);
+ *  - sectors: a float add waits for the previous update of its sector at
+ *    the float one-address rate (32 x atomic_uniform_f32_warps_per_cycle);
+ *    the footprint's sectors overlap these waits;
+ *  - lanes: every lane at the all-distinct rate (atomic_distinct_per_cycle).
+ */
+static double atomic_unit_gpu_cycles(const gp_device_t *d, const gp_mem_rules_t *r,
+                                     const gp_access_t *a, const atomic_share_t *sh)
+{
+    double units = d->atomic_l2_units, per = d->atomic_unit_bytes, rs = d->atomic_same_address_per_cycle;
+    double rd = d->atomic_distinct_per_cycle, sector = d->sector_bytes ? d->sector_bytes : 32;
+    double t1, top, busy, sectors;
+    if (!(units > 0) || !(per > 0) || !(rs > 0) || !(rd > 0))
+        return 0;
+    t1 = 1 / rs;
+    top = t1;
+    if (a->atomic_op == GP_ATOMIC_OP_FADD && d->atomic_uniform_f32_warps_per_cycle > 0)
+        top = GP_MAX(t1, 1 / (d->atomic_uniform_f32_warps_per_cycle * d->warp_size));
+    busy = GP_MAX(1.0, units * (1 - exp(-sh->footprint / (per * units))));
+    if (r->l2_partitions > 1 && d->l1_line_bytes > 0) /* a line in each partition */
+        busy = GP_MAX(busy, GP_MIN((double)r->l2_partitions, sh->footprint / d->l1_line_bytes));
+    sectors = GP_MAX(1.0, sh->footprint / sector);
+    return GP_MAX(sh->lanes / rd, GP_MAX(sh->steps * t1 / busy, sh->steps * top / sectors));
 }
 
 /*
@@ -1054,11 +1169,29 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
         out->latency_cycles = d->atomic_cycles > 0 ? d->atomic_cycles : mem_lat;
         gpu = 0;
         if (sp == GP_SPACE_GLOBAL) {
-            double per_addr, grid_addrs, issuing;
-            int uniform;
-            atomic_sharing(d, k, a, &per_addr, &grid_addrs, &uniform, &issuing);
-            if (uniform && r->aggregates_uniform_atomics)
-                gpu = atomic_uniform_gpu_cycles(d, a, grid_addrs);
+            atomic_share_t sh;
+            double resident = (double)occ->blocks_per_sm * d->sm_count, fp_block;
+            atomic_sharing(d, k, a, &sh);
+            /* addresses a block keeps to itself (not drawn, not bins): the
+               resident blocks' share of the footprint is what the units see
+               at a time (many waves of warps each on its own word walk the
+               footprint a wave at a time) */
+            fp_block = a->sample && !a->sample->drawn ? (double)a->sample->block_footprint_bytes
+                       : !a->sample && !a->bins && a->atomic_scope != GP_ATOMIC_SAME
+                           ? sh.footprint / GP_MAX((double)k->total_blocks, 1.0)
+                           : 0;
+            if (fp_block > 0 && resident > 0 && resident < (double)k->total_blocks)
+                sh.footprint = GP_MAX(GP_MIN(sh.footprint, fp_block * resident),
+                                      a->elem_bytes ? a->elem_bytes : 4);
+            if (sh.uniform && r->aggregates_uniform_atomics) {
+                gpu = atomic_uniform_gpu_cycles(d, a, sh.grid_addrs);
+                /* one atomic per warp instruction whatever lanes it has: a
+                   count below one is a share of the lanes (`count = 1/32`:
+                   lane 0 alone), and a warp with any of them still issues
+                   one; below one lane per warp, that share of the warps */
+                if (op->count > 0 && op->count < 1)
+                    gpu *= GP_MIN(1.0, d->warp_size * op->count) / op->count;
+            }
             if (gpu > 0 && a->atomic_op == GP_ATOMIC_OP_ADD && d->warp_reduce_lanes > 0) {
                 /* the warp reduce before the one RED (REDUX.SUM on sm_90),
                    at the card's measured rate and latency */
@@ -1066,8 +1199,10 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
                 out->latency_cycles += d->warp_reduce_cycles;
             }
             if (!(gpu > 0))
-                gpu = atomic_gpu_cycles(d, a, per_addr, grid_addrs);
-            gpu *= issuing;
+                gpu = atomic_unit_gpu_cycles(d, r, a, &sh);
+            if (!(gpu > 0))
+                gpu = atomic_gpu_cycles(d, a, sh.per_addr, sh.grid_addrs);
+            gpu *= sh.issuing;
         }
         if (gpu > 0) {
             /* the measured contention: the GPU's atomic units busy for `gpu`
@@ -1173,10 +1308,11 @@ static int shared_cost(const gp_device_t *d, const gp_generation_t *g, const gp_
            shared_atomic_cycles of the shared pipe, and every lane that hits a
            word another lane of the warp hits adds shared_atomic_conflict_cycles
            [sources: h200-calibrated] run3 atomic_shared rows */
-        double per_addr, grid_addrs, colliding, issuing;
-        int uniform;
-        atomic_sharing(d, k, a, &per_addr, &grid_addrs, &uniform, &issuing);
-        colliding = d->warp_size - d->warp_size / GP_MAX(per_addr, 1.0);
+        double colliding, issuing;
+        atomic_share_t sh;
+        atomic_sharing(d, k, a, &sh);
+        issuing = sh.issuing;
+        colliding = d->warp_size - d->warp_size / GP_MAX(sh.per_addr, 1.0);
         out->pipe_cycles[GP_PIPE_SHARED] =
             d->shared_atomic_cycles + d->shared_atomic_conflict_cycles * colliding;
         out->latency_cycles = 2 * d->shared_memory_cycles +

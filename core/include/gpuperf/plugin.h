@@ -232,6 +232,13 @@ typedef struct gp_device {
        replayed graph; 0: not known (none) */
     double kernel_dep_gap_us;
     double graph_dep_gap_us;
+
+    /* [memory], added within ABI 2 (growing at the end): how global atomics
+       spread over the L2's atomic units: the units that serve a large
+       footprint in parallel, and the bytes of a footprint per unit (a
+       footprint of F bytes keeps units (1 - exp(-F / (bytes units))) busy);
+       0: not known (the per-address rates above alone) */
+    double atomic_l2_units, atomic_unit_bytes;
 } gp_device_t;
 
 /* ------------------------------------------------------------------------ */
