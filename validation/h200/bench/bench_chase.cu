@@ -11,10 +11,8 @@
 // footprint per SM and the footprint in L2 are both F. A thread takes `warm` hops
 // (untimed by clock64; enough for the block to touch every node once when F <= 1 MiB,
 // 0 above: the L2 is warm from the earlier launches), then `hops` timed hops.
-// Event time covers the whole kernel (warm + hops). Launches use the driver's default
-// carve-out; variants for 128-byte nodes, 64..384 KiB, 1 and 32 lanes: `smem100k`
-// gives the block 100 KiB of dynamic shared memory (the L1 keeps what the carve-out
-// leaves), `carveout0` asks for the smallest carve-out (the largest L1).
+// Event time covers the whole kernel (warm + hops). A `smem` variant gives the block
+// 100 KiB of dynamic shared memory (the L1 keeps what the carve-out leaves).
 //
 // gather rows: independent loads; 8 blocks of 256 threads per SM, every warp issues
 // R requests (unrolled by 8, summed); in request i lane l reads word (l / m) of
@@ -62,10 +60,7 @@ __global__ void k_link(u64 *buf, const unsigned *order, size_t nodes, unsigned w
 
 // The chase. start[t] is the first node's address of thread t (block-major,
 // 32 * W per block); out[t] the last address, cyc[t] the clock64 cycles of the
-// timed hops, ns_span/cyc_span[block] the globaltimer and clock64 spans of thread 0 (for the SM clock).
-// V: 0 default launch, 1 with dynamic shared memory, 2 with cudaFuncAttribute-
-// PreferredSharedMemoryCarveout = 0 (each its own function: the attribute is per kernel).
-template <int V>
+// timed hops, ns[block] the globaltimer span of thread 0 (for the SM clock).
 __global__ void k_chase(const u64 *start, int L, int warm, int hops, u64 *out, long long *cyc,
                         u64 *ns_span, long long *cyc_span) {
   unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
@@ -161,12 +156,9 @@ int main(int argc, char **argv) {
   CK(cudaMalloc(&d_ns, S * 8));
   CK(cudaMalloc(&d_cspan, S * 8));
   const size_t dyn_smem = 100 << 10;
-  allow_dyn_smem(k_chase<1>, dyn_smem);
-  CK(cudaFuncSetAttribute((const void *)k_chase<2>,
-                          cudaFuncAttributePreferredSharedMemoryCarveout, 0));
-  typedef void (*chase_t)(const u64 *, int, int, int, u64 *, long long *, u64 *, long long *);
-  const chase_t kv[3] = {k_chase<0>, k_chase<1>, k_chase<2>};
-  const char *vname[3] = {"chase", "chase_smem100k", "chase_carveout0"};
+  allow_dyn_smem(k_chase, dyn_smem);
+  CK(cudaFuncSetAttribute((const void *)k_chase, cudaFuncAttributePreferredSharedMemoryCarveout,
+                          0));
   const size_t K = 1024, M = K * K;
   const size_t fps[13] = {16 * K, 64 * K, 128 * K, 160 * K, 192 * K, 224 * K, 256 * K,
                           384 * K, 1 * M, 4 * M, 16 * M, 48 * M, 96 * M};
@@ -184,8 +176,8 @@ int main(int argc, char **argv) {
       if (F == maxF && node == 8) continue;  // 128 M nodes: too slow to shuffle on the host
       make_chain(ch, buf, d_order, F / node, node);
       size_t N = ch.nodes;
-      for (int sm = 0; sm < 3; ++sm) {
-        if (sm && (node != 128 || F < 64 * K || F > 384 * K)) continue;
+      for (int sm = 0; sm < 2; ++sm) {
+        if (sm && (node != 128 || F < 64 * K || F > 256 * K)) continue;
         for (int W = 1; W <= 8; W *= 8)
           for (int li = 0; li < 6; ++li) {
             int L = lanes[li];
@@ -202,18 +194,17 @@ int main(int argc, char **argv) {
                   h_start[(size_t)bl * T + w * 32 + l] = (u64)(buf + ch.order[pos] * (node / 8));
                 }
             CK(cudaMemcpy(d_start, h_start.data(), (size_t)S * T * 8, cudaMemcpyHostToDevice));
-            size_t dyn = sm == 1 ? dyn_smem : 0;
-            chase_t kc = kv[sm];
+            size_t dyn = sm ? dyn_smem : 0;
             Row r;
             r.family = "chase";
-            r.name = std::string(vname[sm]) + "_node" +
+            r.name = std::string(sm ? "chase_smem100k" : "chase") + "_node" +
                      std::to_string(node);
             r.params = "footprint=" + fp_name(F) + " lanes=" + std::to_string(L) +
                        " warps=" + std::to_string(W) + " warm=" + std::to_string(warm) +
                        " hops=" + std::to_string(hops);
-            row_shape(r, kc, dim3(S), dim3(T), dyn);
+            row_shape(r, k_chase, dim3(S), dim3(T), dyn);
             r.t = time_case(b, 7, false, [&] {
-              kc<<<S, T, dyn, b.stream>>>(d_start, L, warm, hops, d_out, d_cyc, d_ns,
+              k_chase<<<S, T, dyn, b.stream>>>(d_start, L, warm, hops, d_out, d_cyc, d_ns,
                                                 d_cspan);
             });
             r.bytes = (u64)S * chasers * (warm + hops) * 8;
@@ -237,7 +228,7 @@ int main(int argc, char **argv) {
             }
             double clk_mhz = median_d(mhz);
             last_mhz = clk_mhz;
-            fprintf(cf, "%s,%zu,%s,%d,%d,%zu,%d,%d,%.3f,%.3f,%.3f,%.3f,%.1f,%.3f\n", vname[sm], node,
+            fprintf(cf, "chase,%zu,%s,%d,%d,%zu,%d,%d,%.3f,%.3f,%.3f,%.3f,%.1f,%.3f\n", node,
                     fp_name(F).c_str(), L, W, dyn, warm, hops, median_d(per_hop),
                     *std::min_element(per_hop.begin(), per_hop.end()),
                     *std::max_element(per_hop.begin(), per_hop.end()),
