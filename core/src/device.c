@@ -168,6 +168,14 @@ static const key_spec_t SCHEMA[] = {
     {"latency", "atomic_f32_cycles", T_F64, OFF(atomic_f32_cycles), OPT, 0, 1e6, "cycles, dependent fp32 atomicAdd on one word; 0: atomic_cycles"},
     {"latency", "l2_random_cycles", T_F64, OFF(l2_random_cycles), OPT, 0, 1e5, "cycles of an L2 hit beyond the near partition; 0: l2_hit_cycles"},
     {"latency", "dram_random_cycles", T_F64, OFF(dram_random_cycles), OPT, 0, 1e6, "cycles of a random DRAM access; 0: dram_cycles"},
+    {"latency", "l1_line_cycles", T_F64, OFF(l1_line_cycles), OPT, 0, 1e4, "cycles a warp request that hits L1 waits per line beyond its first; 0: none"},
+    {"latency", "l1_bank_pass_cycles", T_F64, OFF(l1_bank_pass_cycles), OPT, 0, 1e4, "cycles a warp request waits per further line on one bank column (lines read at one offset); 0: none"},
+    {"latency", "l2_line_cycles", T_F64, OFF(l2_line_cycles), OPT, 0, 1e4, "cycles a warp request that misses L1 waits per line beyond its first; 0: none"},
+    {"latency", "dram_lines_log2_cycles", T_F64, OFF(dram_lines_log2_cycles), OPT, 0, 1e5, "cycles a warp request served by DRAM waits per doubling of its lines (its slowest lane); 0: none"},
+    {"throughput", "l1_bank_pass_issue_cycles", T_F64, OFF(l1_bank_pass_issue_cycles), OPT, 0, 1e3, "SM cycles the L1 is busy per bank pass of a request (lines at one offset); 0: not known"},
+    {"throughput", "l1_line_issue_cycles", T_F64, OFF(l1_line_issue_cycles), OPT, 0, 1e3, "SM cycles the L1 is busy per line of a request; 0: not known"},
+    {"memory", "l1_chase_full_fraction", T_F64, OFF(l1_chase_full_fraction), OPT, 0, 16, "share of the L1 data capacity a chase through drawn addresses fills with every hop a hit; 0: the footprint rule"},
+    {"memory", "l1_chase_none_fraction", T_F64, OFF(l1_chase_none_fraction), OPT, 0, 16, "share of the L1 data capacity from which such a chase gets no L1 hits; 0: the footprint rule"},
     {"latency", "tlb_miss_cycles", T_F64, OFF(tlb_miss_cycles), OPT, 0, 1e6, "extra cycles of an address-translation miss"},
     {"latency", "tlb_reach_bytes", T_U64, OFF(tlb_reach_bytes), OPT, 0, BIG, "bytes mapped without a TLB miss; 0: not known (no misses)"},
 
@@ -504,6 +512,12 @@ static int check_consistency(parse_state_t *st, gp_device_t *d)
           "max_registers_per_block", "max_registers_per_block exceeds registers_per_sm");
     CHECK(d->fp64_lanes == 0 || d->fp64_cycles > 0, "latency", "fp64_cycles",
           "fp64_lanes is %g but [latency] fp64_cycles is missing", d->fp64_lanes);
+    CHECK((d->l1_chase_full_fraction > 0) == (d->l1_chase_none_fraction > 0) &&
+              d->l1_chase_full_fraction <= d->l1_chase_none_fraction,
+          "memory", "l1_chase_none_fraction",
+          "l1_chase_full_fraction (%g) and l1_chase_none_fraction (%g) come together, the "
+          "first no larger than the second",
+          d->l1_chase_full_fraction, d->l1_chase_none_fraction);
     CHECK(d->dram_sustained_gbps <= d->dram_bandwidth_gbps * 1.0001, "memory",
           "dram_sustained_gbps", "dram_sustained_gbps %g exceeds dram_bandwidth_gbps %g",
           d->dram_sustained_gbps, d->dram_bandwidth_gbps);

@@ -969,6 +969,129 @@ static double atomic_uniform_gpu_cycles(const gp_device_t *d, const gp_access_t 
     return GP_MAX(1 / rd, 1 / (ru * pow(GP_MAX(1.0, grid_addrs), GP_ATOMIC_ADDRESS_SPREAD_EXP)));
 }
 
+/* ------------------------------------------------------ lines per request */
+
+/*
+ * The L1 lines one warp request touches and its bank passes: lines that a
+ * request reads at the same offset (one 4-byte bank column of the line) queue
+ * on that bank, one line per pass. The H200 measured both apart (bench_chase,
+ * [sources: h200-cal] chase rows, validation/h200/measured/run7/chase): a
+ * warp whose lanes each chase their own 128-byte node (every lane at offset 0
+ * of its line) waits 2.32 cycles more per lane, one whose lanes chase 8-byte
+ * nodes at scattered offsets 0.64 more per line; 8 warps of such requests
+ * keep the L1 busy 1.00 cycle per pass and 0.34 per line. Averaged over a
+ * sample's warps (idle lanes marked), else the pattern's first warp of
+ * `lanes` lanes. Lines of `line` bytes.
+ */
+static void request_lines(const gp_access_t *a, uint32_t lanes, uint32_t line, double *lines,
+                          double *passes)
+{
+    int64_t own[64];
+    const int64_t *off;
+    uint32_t w, nw = 1, n = GP_MIN(lanes, 64u), e = a->elem_bytes ? a->elem_bytes : 4;
+    double sl = 0, sp = 0;
+    int sampled = a->sample && a->sample->n_warps > 0 && a->sample->byte_offset &&
+                  a->sample->lanes > 0;
+    if (sampled) {
+        nw = a->sample->n_warps;
+        n = GP_MIN(a->sample->lanes, 64u);
+    } else {
+        gp_pattern_lanes(a, 0, n, 0, own);
+    }
+    for (w = 0; w < nw; w++) {
+        int64_t ln[64];
+        uint64_t mask[64];
+        uint32_t i, j, b, nl = 0, worst = 0;
+        off = sampled ? a->sample->byte_offset + (size_t)w * a->sample->lanes : own;
+        for (i = 0; i < n; i++) {
+            int64_t l0, l1, x;
+            if (off[i] < 0)
+                continue;
+            l0 = off[i] / line;
+            l1 = (off[i] + e - 1) / line;
+            for (x = l0; x <= l1; x++) {
+                int64_t lo = x == l0 ? off[i] % line : 0;
+                int64_t hi = x == l1 ? (off[i] + e - 1) % line : line - 1;
+                uint64_t m = 0;
+                int64_t c;
+                for (c = lo / 4; c <= hi / 4 && c < 64; c++)
+                    m |= 1ull << c;
+                for (j = 0; j < nl && ln[j] != x; j++)
+                    ;
+                if (j == nl) {
+                    if (nl == 64)
+                        continue;
+                    ln[nl] = x;
+                    mask[nl++] = 0;
+                }
+                mask[j] |= m;
+            }
+        }
+        for (b = 0; b < 64; b++) {
+            uint32_t on = 0;
+            for (j = 0; j < nl; j++)
+                on += (mask[j] >> b) & 1u;
+            worst = GP_MAX(worst, on);
+        }
+        sl += nl;
+        sp += worst;
+    }
+    *lines = sl / nw;
+    *passes = sp / nw;
+}
+
+/* The extra latency a request of `lines` lines and `passes` bank passes waits
+   where it is served: L1, past L1 (L2), DRAM ([sources: h200-cal] chase rows:
+   see request_lines; at DRAM the warp waits for the slowest of its lanes'
+   latencies, 88.7 cycles more per doubling of the lanes). */
+static void lines_latency(const gp_device_t *d, double lines, double passes, double *x1,
+                          double *x2, double *x3)
+{
+    double m = GP_MAX(lines, 1.0), p = GP_MAX(passes, 1.0);
+    *x1 = GP_MAX((m - 1) * d->l1_line_cycles, (p - 1) * d->l1_bank_pass_cycles);
+    *x2 = GP_MAX((m - 1) * d->l2_line_cycles, *x1);
+    *x3 = GP_MAX(log2(m) * d->dram_lines_log2_cycles, *x2);
+}
+
+/*
+ * The L1 hit share of a chase through drawn addresses (drawn_chase): the SM's
+ * chasing lanes re-visit the lines their draws reach; while those lines fill
+ * at most l1_chase_full_fraction of the L1 data capacity every re-visit hits,
+ * from l1_chase_none_fraction on none does (a re-visit comes after every
+ * other line of the cycle), linearly between; the first touch of each line
+ * by the SM misses (`*cold`: that share of the hops; the lanes of a warp
+ * take their first laps together, so a request misses on them as one lane
+ * does, while the re-visits hit or miss lane by lane). Returns the re-visits'
+ * share that hits. The H200 with the smallest carve-out (256 KiB of L1):
+ * every hop a hit through 192 KiB of 128-byte nodes, 86% at 224 KiB, 41% at
+ * 256 KiB, none at 384 KiB ([sources: h200-cal] chase rows, lanes=1 warps=1).
+ * -1 where the device has no such rule.
+ */
+static double chase_l1_hit(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t *op,
+                           const gp_occupancy_t *occ, double cap, double *cold)
+{
+    const gp_access_t *a = &op->access;
+    double e = a->elem_bytes ? a->elem_bytes : 4, line = d->l1_line_bytes ? d->l1_line_bytes : 128;
+    double threads, draws, blocks, sm_lanes, sm_draws, ru, lines, x, h;
+    double lo = d->l1_chase_full_fraction, hi = d->l1_chase_none_fraction;
+    if (!(lo > 0) || !(hi >= lo) || !(cap > 0) || !drawn_chase(k, op))
+        return -1;
+    threads = GP_MAX(1.0, (double)k->total_blocks * (double)k->launch.threads_per_block);
+    draws = gp_op_grid_bytes(k, op) / e / threads; /* per thread */
+    blocks = GP_MAX(1.0, GP_MIN((double)occ->blocks_per_sm,
+                                ceil((double)k->total_blocks / GP_MAX(1u, d->sm_count))));
+    sm_lanes = GP_MAX(1.0, active_lanes(d, k, a)) * GP_MAX(1u, occ->warps_per_block) * blocks;
+    sm_draws = draws * sm_lanes;
+    ru = ceil(drawn_range(a) / line);
+    if (!(sm_draws >= 1) || !(ru >= 1))
+        return -1;
+    lines = ru > 1 ? GP_MIN(sm_draws, ru * -expm1(sm_draws * log1p(-1.0 / ru))) : 1;
+    x = lines * line / cap;
+    h = x <= lo ? 1 : x >= hi ? 0 : (hi - x) / (hi - lo);
+    *cold = GP_MIN(1.0, lines / sm_draws);
+    return h;
+}
+
 /* Cost of a global, local, texture or constant access (load/store/atomic). */
 static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t *op,
                        const gp_op_t *at, const gp_occupancy_t *occ, const gp_residency_t *res,
@@ -978,6 +1101,7 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
     uint32_t seg, min_seg, fill, lanes;
     double txn, bytes, h1 = 0, h2 = 0, l1h = 0, l2h = 0, lbytes, dram_fetch, dbytes, l2_lat, mem_lat;
     double near = 0, near_dist = 0, cold = 0, near_hit = 0, l2_near = 0, dram_lat, fp;
+    double req_lines = 0, req_passes = 0, chase_h = -1, chase_cold = 0;
     double l2cap = res->l2_capacity_bytes > 0 ? res->l2_capacity_bytes : (double)d->l2_bytes;
     int is_store = op->kind == GP_OP_STORE, is_atomic = op->kind == GP_OP_ATOMIC;
     int cached = l1_caches(r, d, k, op), sparse = 0;
@@ -1049,6 +1173,14 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
                 }
                 h1 = near_hit + (1 - near) * far1;
                 l1h = near_hit + (1 - near) * far1l;
+                {
+                    /* a chase through drawn addresses: the measured L1 edge */
+                    double ch = chase_l1_hit(d, k, at, occ, l1, &chase_cold);
+                    if (ch >= 0) {
+                        chase_h = ch;
+                        h1 = l1h = ch * (1 - chase_cold);
+                    }
+                }
             }
         }
         /* L2 sees what L1 missed; its misses, as a share of all the reads,
@@ -1117,17 +1249,33 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
     /* where the requests are served, for dependent chains: a warp waits
        for its slowest lane, and lanes drawn at random hit or miss
        independently, so a request of n sectors hits L1 only when all do */
+    if (op->kind == GP_OP_LOAD && sp != GP_SPACE_CONSTANT &&
+        (d->l1_line_cycles > 0 || d->l1_bank_pass_cycles > 0 || d->l2_line_cycles > 0 ||
+         d->dram_lines_log2_cycles > 0 || d->l1_bank_pass_issue_cycles > 0 ||
+         d->l1_line_issue_cycles > 0))
+        request_lines(a, lanes, d->l1_line_bytes ? d->l1_line_bytes : 128, &req_lines,
+                      &req_passes);
     if (sp != GP_SPACE_CONSTANT) {
-        /* a drawn chase's shares are already a thread's (latency_footprint) */
+        /* a drawn chase's shares are a thread's (latency_footprint, or with
+           the L1 edge chase_l1_hit a lane's): its request waits for its
+           slowest lane where the L1 edge rule gives a lane's share */
         double n = a->pattern == GP_PATTERN_RANDOM && !drawn_chase(k, op) ? GP_MAX(1.0, txn) : 1.0;
         double below = r->has_l2 ? 1 - (1 - l1h) * (1 - l2h) : l1h; /* L1 or L2 */
         out->l1_hit = pow(l1h, n);
+        if (chase_h >= 0) /* the re-visits lane by lane, the first laps together */
+            out->l1_hit = (1 - chase_cold) * pow(chase_h, GP_MAX(1.0, req_lines));
         out->dram_hit = 1 - pow(below, n);
         out->l2_hit = GP_MAX(0.0, 1 - out->l1_hit - out->dram_hit);
-        if (a->pattern == GP_PATTERN_RANDOM && n > 1 && !is_atomic)
+        if (((a->pattern == GP_PATTERN_RANDOM && n > 1) || chase_h >= 0) && !is_atomic)
             out->latency_cycles =
                 out->l1_hit * (d->l1_hit_cycles > 0 ? d->l1_hit_cycles : l2_lat) +
                 out->l2_hit * l2_lat + out->dram_hit * dram_lat;
+        if (req_lines > 1 || req_passes > 1) {
+            /* the request's lines queue where it is served */
+            double x1, x2, x3;
+            lines_latency(d, req_lines, req_passes, &x1, &x2, &x3);
+            out->latency_cycles += out->l1_hit * x1 + out->l2_hit * x2 + out->dram_hit * x3;
+        }
     } else {
         out->l1_hit = 1;
     }
@@ -1142,6 +1290,13 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
                        ? GP_MIN(d->l1_load_bytes_per_cycle, (double)d->l1_line_bytes)
                        : (double)d->l1_line_bytes)
             : 0;
+    if (cached && op->kind == GP_OP_LOAD && out->pipe_cycles[GP_PIPE_L1] > 0)
+        /* a request of scattered lines: a pass per line on one bank column,
+           and the lines themselves ([sources: h200-cal] chase rows) */
+        out->pipe_cycles[GP_PIPE_L1] =
+            GP_MAX(out->pipe_cycles[GP_PIPE_L1],
+                   GP_MAX(req_passes * d->l1_bank_pass_issue_cycles,
+                          req_lines * d->l1_line_issue_cycles));
     out->transactions = txn;
     out->l1_bytes = cached ? h1 * bytes : 0;
     out->l2_bytes = (1 - h1) * lbytes;

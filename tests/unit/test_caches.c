@@ -3,8 +3,9 @@
  * sample's next iteration, LRU thrash of a re-read beyond the L2, the L2
  * left warm by earlier launches, the lanes a small block leaves idle,
  * where requests are served (l1_hit, l2_hit, dram_hit), and the re-use
- * distance of neighbours' re-reads from the sampled addresses, and a block's
- * re-reads of its own window of the buffer in its SM's L1.
+ * distance of neighbours' re-reads from the sampled addresses, a block's
+ * re-reads of its own window of the buffer in its SM's L1, the L1 edge of a
+ * chase and the lines of one warp request (bank passes, the slowest lane).
  */
 #include <math.h>
 #include <stdarg.h>
@@ -350,6 +351,99 @@ static void test_block_window_hits_l1(void **state)
     assert_true(drawn > 0.9 * far);
 }
 
+/* A chase of `threads` lanes per block, `blocks` blocks, through `fp` bytes of
+   8-byte pointers drawn at random (pattern "random", depends), `trips` hops:
+   the cost of its load, on the H200 with the smallest carve-out. */
+static gp_op_cost_t chase_cost(uint64_t blocks, uint64_t threads, double trips, uint64_t fp,
+                               uint64_t smem)
+{
+    fix_t f;
+    gp_err_t err;
+    setup(&f, blocks, threads, trips, fp);
+    f.ops[1].access.elem_bytes = 8;
+    f.ops[1].access.pattern = GP_PATTERN_RANDOM;
+    f.ops[1].access.depends = 1;
+    f.k.launch.carveout_percent = 0;
+    f.k.launch.dynamic_smem_bytes = smem;
+    assert_int_equal(gp_arch_occupancy(f.arch, &f.dev, &f.k.launch, &f.occ, &err), 0);
+    return cost(&f);
+}
+
+/* The L1 edge of a chase (bench_chase, run7): one lane per SM re-visiting
+   128 KiB hits L1 (after its first touches), 384 KiB never does, 240 KiB
+   partly; 100 KiB of shared memory leaves the L1 124 KiB, which 128 KiB
+   overflows. */
+static void test_chase_l1_edge(void **state)
+{
+    gp_op_cost_t in, edge, out, carved;
+    (void)state;
+    in = chase_cost(132, 1, 100000, 128u << 10, 0);
+    edge = chase_cost(132, 1, 100000, 240u << 10, 0);
+    out = chase_cost(132, 1, 100000, 384u << 10, 0);
+    carved = chase_cost(132, 1, 100000, 128u << 10, 100u << 10);
+    assert_true(in.l1_hit > 0.98);
+    assert_true(out.l1_hit < 0.02);
+    assert_true(edge.l1_hit > 0.2 && edge.l1_hit < 0.8);
+    assert_true(carved.l1_hit < 0.5 * in.l1_hit);
+    assert_true(in.latency_cycles < edge.latency_cycles);
+    assert_true(edge.latency_cycles < out.latency_cycles);
+}
+
+/* 32 lanes of a warp chasing their own lines wait for them: at L1 the lines
+   queue (0.64 cycles each at scattered offsets), at DRAM the slowest lane of
+   32 costs five doublings of dram_lines_log2_cycles; one lane waits the
+   level's latency. A request at one offset of 32 lines queues on one bank. */
+static void test_lanes_on_their_own_lines(void **state)
+{
+    gp_op_cost_t one, warp;
+    const gp_device_t *d;
+    fix_t f;
+    (void)state;
+    setup(&f, 1, 1, 1, 1);
+    d = &f.dev;
+    assert_true(d->l1_line_cycles > 0 && d->dram_lines_log2_cycles > 0);
+    one = chase_cost(1, 1, 100000, 16u << 10, 0);
+    warp = chase_cost(1, 32, 100000, 16u << 10, 0);
+    assert_true(one.l1_hit > 0.99 && warp.l1_hit > 0.95);
+    assert_true(fabs(one.latency_cycles - d->l1_hit_cycles) < 2);
+    assert_true(warp.latency_cycles > one.latency_cycles + 10 * d->l1_line_cycles);
+    assert_true(warp.latency_cycles < one.latency_cycles + 31 * d->l1_bank_pass_cycles);
+    one = chase_cost(1, 1, 100000, 1u << 30, 0);
+    warp = chase_cost(1, 32, 100000, 1u << 30, 0);
+    assert_true(warp.dram_hit > 0.99);
+    assert_true(fabs(warp.latency_cycles - one.latency_cycles -
+                     5 * d->dram_lines_log2_cycles) < 0.05 * one.latency_cycles);
+}
+
+/* A warp reading word 0 of 32 lines (128 bytes apart) holds the L1 a bank
+   pass per line; 132 bytes apart (a bank each) only its sectors' bytes; a
+   device without the keys keeps the bytes rule. */
+static void test_bank_passes_hold_l1(void **state)
+{
+    fix_t f;
+    gp_op_cost_t same, spread;
+    double bytes_rule;
+    (void)state;
+    setup(&f, 132, 32, 1, 1u << 20);
+    f.ops[0].count = 1;
+    f.ops[1].access.pattern = GP_PATTERN_STRIDE;
+    f.ops[1].access.stride_elems = 32;
+    same = cost(&f);
+    assert_true(fabs(same.pipe_cycles[GP_PIPE_L1] - 32 * f.dev.l1_bank_pass_issue_cycles) < 1e-9);
+    f.ops[1].access.stride_elems = 33;
+    spread = cost(&f);
+    bytes_rule = 32 * 32 / f.dev.l1_load_bytes_per_cycle;
+    assert_true(fabs(spread.pipe_cycles[GP_PIPE_L1] - bytes_rule) < 1e-9);
+    assert_true(same.latency_cycles >= spread.latency_cycles);
+    f.ops[1].access.stride_elems = 32;
+    f.dev.l1_bank_pass_issue_cycles = f.dev.l1_line_issue_cycles = 0;
+    f.dev.l1_line_cycles = f.dev.l1_bank_pass_cycles = 0;
+    f.dev.l2_line_cycles = f.dev.dram_lines_log2_cycles = 0;
+    spread = cost(&f);
+    assert_true(fabs(spread.pipe_cycles[GP_PIPE_L1] - bytes_rule) < 1e-9);
+    assert_true(spread.latency_cycles < same.latency_cycles);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -360,6 +454,9 @@ int main(void)
         cmocka_unit_test(test_near_rereads_hit_l2),
         cmocka_unit_test(test_own_or_whole_rereads_thrash),
         cmocka_unit_test(test_block_window_hits_l1),
+        cmocka_unit_test(test_chase_l1_edge),
+        cmocka_unit_test(test_lanes_on_their_own_lines),
+        cmocka_unit_test(test_bank_passes_hold_l1),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

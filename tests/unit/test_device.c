@@ -53,6 +53,8 @@ static void test_h200_loads(void **state)
     assert_int_equal(dev.max_grid_x, 2147483647);
     assert_true(dev.core_clock_mhz == 1980);
     assert_true(dev.block_turnaround_cycles == 657);
+    assert_true(dev.l1_bank_pass_cycles == 2.32 && dev.l1_bank_pass_issue_cycles == 1.0);
+    assert_true(dev.l1_chase_full_fraction < dev.l1_chase_none_fraction);
 }
 
 static void test_open_by_name_and_path(void **state)
@@ -183,6 +185,15 @@ static void test_bad_values(void **state)
     expect_error("compute_capability", "compute_capability = 9.0.1", "write major.minor", 0);
     expect_error("dram_bytes", "dram_bytes = 1e30", "out of range", 0);
     expect_error("block_turnaround_cycles", "block_turnaround_cycles = -1", "out of range", 0);
+    expect_error("l1_bank_pass_cycles", "l1_bank_pass_cycles = -2", "out of range", 0);
+    {
+        /* the L1 edge of a chase: full hits end before no hits start */
+        char *base = tc_read("devices/h200-sxm.ini");
+        int at = tc_line_of(base, "l1_chase_none_fraction");
+        free(base);
+        expect_error("l1_chase_full_fraction", "l1_chase_full_fraction = 1.5", "come together",
+                     at);
+    }
 }
 
 static void test_expressions_accepted(void **state)

@@ -239,6 +239,22 @@ typedef struct gp_device {
        footprint of F bytes keeps units (1 - exp(-F / (bytes units))) busy);
        0: not known (the per-address rates above alone) */
     double atomic_l2_units, atomic_unit_bytes;
+
+    /* Added within ABI 2 (growing at the end): the lines of one warp request.
+       [latency] cycles a request waits per line beyond its first when it
+       hits L1 (l1_line_cycles), per further line on one bank column (lines
+       read at one offset: l1_bank_pass_cycles), per line beyond the first
+       past L1 (l2_line_cycles), and per doubling of its lines at DRAM (the
+       slowest of the lanes' DRAM latencies: dram_lines_log2_cycles).
+       [throughput] SM cycles the L1 is busy per bank pass
+       (l1_bank_pass_issue_cycles) and per line (l1_line_issue_cycles) of a
+       request. [memory] a chase through drawn addresses hits L1 wholly while
+       its lines per SM stay within l1_chase_full_fraction of the L1 data
+       capacity, and not at all from l1_chase_none_fraction on (linearly
+       between). 0: not known (no such cost; the footprint rule). */
+    double l1_line_cycles, l1_bank_pass_cycles, l2_line_cycles, dram_lines_log2_cycles;
+    double l1_bank_pass_issue_cycles, l1_line_issue_cycles;
+    double l1_chase_full_fraction, l1_chase_none_fraction;
 } gp_device_t;
 
 /* ------------------------------------------------------------------------ */
