@@ -1188,7 +1188,7 @@ static void sibling_traffic(const gp_device_t *d, const gp_kernel_t *k, const gp
             out->store_cycles = u.requests * unit / d->l1_store_bytes_per_cycle;
         return;
     }
-    if (u.share < 1 && u.disjoint) {
+    if ((u.share < 1 || ud.share < 1) && u.disjoint) {
         double h1 = 0, h2 = reuse_hit(k, op, l2cap, unit, 0, 1, 0, 1, NULL);
         if (cached) {
             double l1 = op->space == GP_SPACE_TEXTURE && d->readonly_cache_bytes
