@@ -550,6 +550,59 @@ static void test_store_into_warm_l2(void **state)
     assert_true(fabs(c.l2_bytes - 128) < 1e-6);
 }
 
+/* The store path: each store instruction holds it for a request per sector
+   plus one per line it writes partly, 32 bytes each at the card's rate;
+   four consecutive scalar stores of 4 bytes (4 lines an instruction) merge
+   into whole sectors, eight of 4 bytes (8 lines) do not. */
+static void test_store_path_requests(void **state)
+{
+    sib_fix_t f;
+    gp_op_cost_t c;
+    double rate;
+    (void)state;
+    sib_setup(&f, GP_OP_STORE, 4, 4, 4, 0, 0);
+    rate = f.d.l1_store_bytes_per_cycle;
+    assert_true(rate > 0);
+    c = sib_cost(&f, 0); /* 16 sectors x 4 instructions merged into 16 */
+    assert_true(fabs(c.store_cycles - 4 * 32 / rate) < 1e-9);
+    sib_setup(&f, GP_OP_STORE, 8, 4, 8, 0, 0);
+    c = sib_cost(&f, 3); /* 32 sectors, each written partly, in 8 lines */
+    assert_true(fabs(c.store_cycles - (32 + 8) * 32 / rate) < 1e-9);
+    assert_true(fabs(c.dram_bytes - 1024 / 8.0) < 1e-6); /* still merged in L2 */
+    sib_setup(&f, GP_OP_STORE, 1, 4, 1, 0, 0);
+    c = sib_cost(&f, 0); /* a whole-sector store: 4 requests */
+    assert_true(fabs(c.store_cycles - 4 * 32 / rate) < 1e-9);
+    f.d.l1_store_bytes_per_cycle = 0; /* not measured: no store path */
+    c = sib_cost(&f, 0);
+    assert_true(c.store_cycles == 0);
+    /* a load or a barrier between the stores breaks the run: no merge */
+    sib_setup(&f, GP_OP_STORE, 4, 4, 4, 0, 0);
+    f.ops[4] = f.ops[3];
+    f.ops[3] = op_of(GP_OP_BARRIER);
+    f.k.n_ops = 5;
+    c = sib_cost(&f, 0);
+    assert_true(fabs(c.store_cycles - (16 + 4) * 32 / f.d.l1_store_bytes_per_cycle) < 1e-9);
+    assert_true(fabs(c.dram_bytes - 128) < 1e-6); /* the L2 merges them all the same */
+}
+
+/* One lane per warp stores a word, the next warp the next word (a warp
+   reduction's result): the block's 8 warps complete each sector, so DRAM
+   sees an eighth of a sector per instruction, not a sector. */
+static void test_block_completes_stores(void **state)
+{
+    sib_fix_t f;
+    gp_op_cost_t c;
+    uint32_t w, l;
+    (void)state;
+    sib_setup(&f, GP_OP_STORE, 1, 4, 1, 0, 0);
+    for (w = 0; w < 3; w++)
+        for (l = 0; l < 32; l++)
+            f.off[0][w * 32 + l] = l == 0 ? (int64_t)(4 * (w == 2 ? 8 : w)) : -1;
+    f.s[0].grid_footprint_bytes = f.ops[0].access.footprint_bytes = 4096 * 8 * 4;
+    c = sib_cost(&f, 0);
+    assert_true(fabs(c.dram_bytes - 64 / 8.0) < 1e-6); /* a 64-byte granule over 8 warps */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -567,6 +620,8 @@ int main(void)
         cmocka_unit_test(test_loop_stores_merge),
         cmocka_unit_test(test_sibling_loads_hit_l1),
         cmocka_unit_test(test_store_into_warm_l2),
+        cmocka_unit_test(test_store_path_requests),
+        cmocka_unit_test(test_block_completes_stores),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
