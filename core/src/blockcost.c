@@ -34,6 +34,7 @@ typedef struct seg_sum {
     double chain;               /* critical path, cycles */
     double mem_chain;           /* part of chain waiting on memory */
     double l1, l2, dram;        /* bytes */
+    double store;               /* SM cycles of the store path towards L2 */
     /* loads of an iteration: registers per thread their values need, and
        whether one waits for a load of the previous iteration (a pointer
        chase): then iterations cannot overlap (not scaled by seg_add) */
@@ -65,6 +66,7 @@ static void seg_add(seg_sum_t *a, const seg_sum_t *b, double f)
     a->l1 += b->l1 * f;
     a->l2 += b->l2 * f;
     a->dram += b->dram * f;
+    a->store += b->store * f;
     a->load_regs = GP_MAX(a->load_regs, b->load_regs);
     a->carried |= b->carried;
 }
@@ -295,11 +297,12 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
                 /* paths run one after another; each path's threads move their
                    share of the bytes, so traffic stays that of one pass */
                 double paths = count >= 1 ? count : 1;
-                double l1 = body.l1, l2 = body.l2, dram = body.dram;
+                double l1 = body.l1, l2 = body.l2, dram = body.dram, store = body.store;
                 seg_add(out, &body, paths);
                 out->l1 += l1 - l1 * paths;
                 out->l2 += l2 - l2 * paths;
                 out->dram += dram - dram * paths;
+                out->store += store - store * paths;
                 /* a compare and a branch to enter each path */
                 if (add_control(cx, paths * GP_DIVERGE_PATH_INSTRUCTIONS, out))
                     return -1;
@@ -335,7 +338,8 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
             if (!(isfinite(c.latency_cycles) && c.latency_cycles >= 0) ||
                 !(isfinite(c.l1_bytes) && c.l1_bytes >= 0) ||
                 !(isfinite(c.l2_bytes) && c.l2_bytes >= 0) ||
-                !(isfinite(c.dram_bytes) && c.dram_bytes >= 0)) {
+                !(isfinite(c.dram_bytes) && c.dram_bytes >= 0) ||
+                !(isfinite(c.store_cycles) && c.store_cycles >= 0)) {
                 snprintf(cx->err, cx->errlen,
                          "op_cost returned a negative or non-finite latency or traffic for "
                          "the op at line %u",
@@ -346,6 +350,7 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
             out->l1 += count * c.l1_bytes;
             out->l2 += count * c.l2_bytes;
             out->dram += count * c.dram_bytes;
+            out->store += count * c.store_cycles;
             if (op->kind == GP_OP_BARRIER)
                 out->chain += barrier_wait(cx, since_barrier);
             since_barrier = op->kind == GP_OP_BARRIER ? 0 : since_barrier + count;
@@ -407,7 +412,7 @@ static int seg_finite(const seg_sum_t *s)
         if (!isfinite(s->pipe[p]))
             return 0;
     return isfinite(s->instr) && isfinite(s->chain) && isfinite(s->mem_chain) &&
-           isfinite(s->l1) && isfinite(s->l2) && isfinite(s->dram);
+           isfinite(s->l1) && isfinite(s->l2) && isfinite(s->dram) && isfinite(s->store);
 }
 
 /* Smooth maximum (a^p + b^p)^(1/p), safe for zeros and huge values. */
@@ -428,7 +433,7 @@ int gp_block_cost_default(const gp_plugin_t *plugin, const gp_generation_t *gen,
     seg_sum_t s;
     double warps = occ->warps_per_block ? occ->warps_per_block : 1;
     double blocks = res->blocks ? res->blocks : 1;
-    double mine, others = 1, t_thr = 0, t_lat, t_core, t_dram = 0, t_l2 = 0, t_mem;
+    double mine, others = 1, t_thr = 0, t_lat, t_core, t_dram = 0, t_l2 = 0, t_store, t_mem;
     double cycles_per_s = dev->core_clock_mhz * 1e6;
     int p, busiest = GP_PIPE_ISSUE;
     memset(out, 0, sizeof *out);
@@ -466,7 +471,10 @@ int gp_block_cost_default(const gp_plugin_t *plugin, const gp_generation_t *gen,
     if (dev->l2_bandwidth_gbps > 0 && res->l2_share > 0)
         t_l2 = blocks * out->l2_bytes /
                (dev->l2_bandwidth_gbps * 1e9 * res->l2_share / cycles_per_s);
-    t_mem = GP_MAX(t_dram, t_l2);
+    /* the SM's store path towards the L2, its own resource (opcost.c
+       sibling_traffic) */
+    t_store = blocks * s.store * warps;
+    t_mem = GP_MAX(GP_MAX(t_dram, t_l2), t_store);
 
     out->latency_cycles = t_lat;
     out->throughput_cycles = t_thr;
@@ -478,7 +486,7 @@ int gp_block_cost_default(const gp_plugin_t *plugin, const gp_generation_t *gen,
     /* what bounds it: the largest term */
     out->bound_pipe = (uint32_t)busiest;
     if (t_mem >= t_thr && t_mem >= t_lat)
-        out->bound = t_dram >= t_l2 ? GP_BOUND_DRAM : GP_BOUND_L2;
+        out->bound = t_dram >= t_l2 && t_dram >= t_store ? GP_BOUND_DRAM : GP_BOUND_L2;
     else if (t_thr >= t_lat) {
         switch (busiest) {
         case GP_PIPE_ISSUE: out->bound = GP_BOUND_ISSUE; break;

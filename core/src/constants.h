@@ -90,6 +90,15 @@
    collide (opcost.c atomic_sharing): 64 warps put the mean steps of K = 8
    within 2% of their expectation (a sampling choice, not a measured figure). */
 #define GP_ATOMIC_BINS_WARPS 64
+/* Consecutive scalar stores of a warp that complete each other's sectors
+   (v[i] stored to out[K t + i], i = 0..K-1, one instruction each) reach the
+   L2 as whole sectors when each instruction's sectors lie within at most
+   this many 128-byte lines: 4 lines (E = 4 bytes K = 4, E = 8 K = 2) cost
+   what one 16-byte store per thread costs, 8 lines (E = 4 K = 8, E = 8
+   K = 4, and the spread rows G = 1..4) a request per sector and partial line
+   [sources: h200-cal] run7/sectors store_scalar, store_vector, store_spread
+   rows. */
+#define GP_STORE_MERGE_LINES 4.0
 
 /* Coalescing and banks (coalesce.c) -------------------------------------- */
 

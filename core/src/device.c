@@ -101,6 +101,7 @@ static const key_spec_t SCHEMA[] = {
     {"throughput", "shared_atomic_conflict_cycles", T_F64, OFF(shared_atomic_conflict_cycles), OPT, 0, 1e5, "SM cycles per further lane on one shared word; 0: not known"},
     {"throughput", "shared_atomic_inc_cycles", T_F64, OFF(shared_atomic_inc_cycles), OPT, 0, 1e5, "SM cycles per warp-wide shared +1 (ATOMS.POPC.INC), any lanes per address; 0: not known"},
     {"throughput", "l1_load_bytes_per_cycle", T_F64, OFF(l1_load_bytes_per_cycle), OPT, 0, 65536, "bytes/clock/SM the L1 returns to loads that hit it; 0: not known (a line per clock)"},
+    {"throughput", "l1_store_bytes_per_cycle", T_F64, OFF(l1_store_bytes_per_cycle), OPT, 0, 65536, "bytes/clock/SM of global stores towards L2: 32 per sector written, 32 per line written partly; 0: not known (a line per clock)"},
 
     {"memory", "dram_bytes", T_U64, OFF(dram_bytes), REQ, 1, BIG, "bytes"},
     {"memory", "dram_bandwidth_gbps", T_F64, OFF(dram_bandwidth_gbps), REQ, 0.001, 1e6, "GB/s theoretical"},

@@ -1092,6 +1092,356 @@ static double chase_l1_hit(const gp_device_t *d, const gp_kernel_t *k, const gp_
     return h;
 }
 
+/* ------------------------------------------------------------ partial sectors */
+
+/*
+ * Sectors that other instructions of the same warp complete. A thread that
+ * handles K consecutive elements with K scalar instructions (v[i] =
+ * in[K t + i]) makes each warp instruction touch K times the sectors it
+ * uses a 1/K share of; the K instructions together touch each sector K
+ * times. What the H200 does with them (bench_sectors, [sources: h200-cal]
+ * run7/sectors):
+ *  - loads: the first instruction brings each sector into L1, the others
+ *    hit it there; L2 and DRAM move the sectors once (load_scalar runs as
+ *    fast as load_vector);
+ *  - stores: the L2 (write back) merges the partial writes of a sector
+ *    before anything reaches DRAM, so DRAM moves the sectors once, however
+ *    far apart the writes come within a launch (copy_far with a barrier and
+ *    256 FMAs between them, the transpose-like rows whose other warps
+ *    complete the sectors); but the SM's store path sends each store
+ *    instruction's requests on: a request per sector and one more per line
+ *    in which it writes part of a sector, at l1_store_bytes_per_cycle,
+ *    unless consecutive stores of the warp complete each other's sectors
+ *    within GP_STORE_MERGE_LINES lines per instruction, which then leave as
+ *    whole sectors (store_scalar E = 4 K = 4 runs as store_vector; K = 8 at
+ *    the request rate).
+ * The instructions of one warp that complete each other's sectors
+ * (siblings) are the memory ops of one kind (stores; or loads) on one
+ * buffer in one loop body, sampled alike (index functions); a loop whose
+ * next iteration touches the sectors of this one completes them the same
+ * way (short_reuse).
+ */
+
+/* Index of the innermost LOOP or DIVERGE whose body holds ops[i]; -1: none
+   (the kernel's top level). */
+static long enclosing_body(const gp_kernel_t *k, uint32_t i)
+{
+    uint32_t j;
+    for (j = i; j-- > 0;) {
+        const gp_op_t *o = &k->ops[j];
+        if ((o->kind == GP_OP_LOOP || o->kind == GP_OP_DIVERGE) && j + o->body_len >= i)
+            return (long)j;
+    }
+    return -1;
+}
+
+/* 1 for the ops whose sectors siblings may complete: global stores, and
+   global or texture loads, of a buffer, with a sample of addresses that
+   are not draws. */
+static int sector_op(const gp_op_t *o)
+{
+    const gp_lane_sample_t *s = o->access.sample;
+    if (o->access.buffer == UINT32_MAX || !s || !s->byte_offset || s->n_warps == 0 ||
+        s->lanes == 0 || s->drawn || o->access.elem_bytes == 0)
+        return 0;
+    if (o->kind == GP_OP_STORE)
+        return o->space == GP_SPACE_GLOBAL;
+    return o->kind == GP_OP_LOAD &&
+           (o->space == GP_SPACE_GLOBAL || o->space == GP_SPACE_TEXTURE);
+}
+
+/* 1 if ops[j] is a sibling of ops[i] (a sector_op): the same kind and
+   buffer, the same element size, the same body, sampled at the same
+   instances. */
+static int sector_sibling(const gp_kernel_t *k, uint32_t i, uint32_t j)
+{
+    const gp_op_t *a = &k->ops[i], *b = &k->ops[j];
+    const gp_lane_sample_t *sa = a->access.sample, *sb = b->access.sample;
+    return sector_op(b) && b->kind == a->kind && b->access.buffer == a->access.buffer &&
+           b->access.elem_bytes == a->access.elem_bytes && sb->n_warps == sa->n_warps &&
+           sb->lanes == sa->lanes && sb->next_iteration == sa->next_iteration &&
+           enclosing_body(k, i) == enclosing_body(k, j);
+}
+
+/* Sort v[0..n) and keep each value once; returns how many remain. */
+static size_t unique_i64(int64_t *v, size_t n)
+{
+    size_t i, d = 0;
+    qsort(v, n, sizeof *v, gp_cmp_i64);
+    for (i = 0; i < n; i++)
+        if (i == 0 || v[i] != v[d - 1])
+            v[d++] = v[i];
+    return d;
+}
+
+/* Count sector `sec` (-1: none) with `bytes` of its `unit` written into
+   written_units' sums. */
+static void close_sector(int64_t sec, int64_t bytes, uint32_t unit, uint32_t line,
+                         int64_t *last_line, double *sectors, double *partial_lines)
+{
+    int64_t l = sec * (int64_t)unit / (int64_t)line;
+    if (sec < 0)
+        return;
+    *sectors += 1;
+    if (bytes < (int64_t)unit && l != *last_line) {
+        *last_line = l;
+        *partial_lines += 1;
+    }
+}
+
+/* What the elements at the sorted, distinct byte offsets e[0..n) (`elem`
+   bytes each) write: *sectors of `unit` bytes, and *partial_lines, the lines
+   of `line` bytes holding a sector they write only partly. */
+static void written_units(const int64_t *e, size_t n, uint32_t elem, uint32_t unit,
+                          uint32_t line, double *sectors, double *partial_lines)
+{
+    int64_t cur = -1, last_line = -1, bytes = 0;
+    size_t i;
+    *sectors = *partial_lines = 0;
+    for (i = 0; i < n; i++) {
+        int64_t b = e[i], stop = e[i] + (int64_t)elem;
+        while (b < stop) {
+            int64_t sec = b / (int64_t)unit, end = GP_MIN(stop, (sec + 1) * (int64_t)unit);
+            if (sec != cur) {
+                close_sector(cur, bytes, unit, line, &last_line, sectors, partial_lines);
+                cur = sec;
+                bytes = 0;
+            }
+            bytes += end - b;
+            b = end;
+        }
+    }
+    close_sector(cur, bytes, unit, line, &last_line, sectors, partial_lines);
+}
+
+/* The siblings of ops[i] (ops[i] among them) into *sib (allocated, to be
+   freed); returns how many (1: none but itself). */
+static uint32_t siblings_of(const gp_kernel_t *k, uint32_t i, uint32_t **sib)
+{
+    uint32_t n = 0, j;
+    for (j = 0; j < k->n_ops; j++)
+        n += j == i || sector_sibling(k, i, j);
+    *sib = malloc(sizeof **sib * n);
+    if (!*sib)
+        return 1;
+    for (j = 0, n = 0; j < k->n_ops; j++)
+        if (j == i || sector_sibling(k, i, j))
+            (*sib)[n++] = j;
+    return n;
+}
+
+/* 1 when the siblings sib[0..n) (in program order) follow each other with
+   no other memory op, barrier or nested body between them: consecutive
+   instructions of the warp. */
+static int siblings_adjacent(const gp_kernel_t *k, const uint32_t *sib, uint32_t n)
+{
+    uint32_t j, m = 0;
+    for (j = sib[0]; j <= sib[n - 1]; j++) {
+        uint32_t kind = k->ops[j].kind;
+        if (m < n && sib[m] == j) {
+            m++;
+            continue;
+        }
+        if (kind == GP_OP_LOAD || kind == GP_OP_STORE || kind == GP_OP_ATOMIC ||
+            kind == GP_OP_ASYNC_COPY || kind == GP_OP_BARRIER || kind == GP_OP_LOOP ||
+            kind == GP_OP_DIVERGE)
+            return 0;
+    }
+    return 1;
+}
+
+/* Sector traffic of op (a sector_op) and its siblings, per warp instruction
+   averaged over the sampled instances, in units of `unit` bytes (sectors,
+   or the DRAM's fetch granule): the shares count units, the requests count
+   them too (sectors for the store path). */
+typedef struct sector_use {
+    double share;    /* sectors of the siblings together / the sum of each one's */
+    int disjoint;    /* no two siblings touch the same byte */
+    int merged;      /* stores the SM merges (adjacent, within the line limit) */
+    double requests; /* store requests of op: sectors + partial lines (merged:
+                        the siblings' together, divided among them) */
+    double block;    /* stores: the block's sectors over the sum of its warps' */
+} sector_use_t;
+
+/* Distinct sectors the siblings sib[0..n) write at the sampled instances
+   0..last, `e` room for their lanes. */
+static double sibling_sectors(const gp_kernel_t *k, const uint32_t *sib, uint32_t n,
+                              uint32_t last, uint32_t unit, uint32_t line, int64_t *e)
+{
+    const gp_lane_sample_t *s0 = k->ops[sib[0]].access.sample;
+    uint32_t j, w, l, elem = k->ops[sib[0]].access.elem_bytes;
+    size_t ne = 0;
+    double secs, pl;
+    for (w = 0; w <= last; w++)
+        for (j = 0; j < n; j++) {
+            const int64_t *off = k->ops[sib[j]].access.sample->byte_offset + (size_t)w * s0->lanes;
+            for (l = 0; l < s0->lanes; l++)
+                if (off[l] >= 0)
+                    e[ne++] = off[l];
+        }
+    written_units(e, unique_i64(e, ne), elem, unit, line, &secs, &pl);
+    return secs;
+}
+
+/*
+ * The share of a block's store requests whose sectors no other warp of the
+ * block wrote first: the block's distinct sectors over its warps' sectors.
+ * The sectors of warp 0, then warps 0 and 1 (instance 1, the warp axis
+ * first), and for each further warp what warp 1 adds to warp 0 (exact for
+ * affine indices, as block_reuse counts a block's units); 1 for a block of
+ * one warp or a sample without warp 1.
+ */
+static double block_store_share(const gp_kernel_t *k, const uint32_t *sib, uint32_t n,
+                                uint32_t unit, uint32_t line, int64_t *e2)
+{
+    const gp_lane_sample_t *s0 = k->ops[sib[0]].access.sample;
+    double warps = ceil((double)k->launch.threads_per_block / GP_MAX(1u, s0->lanes)), u0, u01;
+    if (!(warps > 1) || s0->n_warps < 2)
+        return 1;
+    u0 = sibling_sectors(k, sib, n, 0, unit, line, e2);
+    u01 = sibling_sectors(k, sib, n, 1, unit, line, e2);
+    if (!(u0 > 0))
+        return 1;
+    return GP_MIN(1.0, (u0 + (warps - 1) * GP_MAX(0.0, GP_MIN(u0, u01 - u0))) / (warps * u0));
+}
+
+static void sector_use(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t *op,
+                       uint32_t unit, sector_use_t *u)
+{
+    const gp_lane_sample_t *s0 = op->access.sample;
+    uint32_t n, i, j, w, lanes, elem = op->access.elem_bytes, *sib = NULL;
+    uint32_t line = d->l1_line_bytes ? d->l1_line_bytes : 128;
+    double each = 0, together = 0, own = 0, all = 0, max_lines = 0;
+    int64_t *e;
+    u->share = 1;
+    u->disjoint = 1;
+    u->merged = 0;
+    u->requests = 0;
+    u->block = 1;
+    i = (uint32_t)(op - k->ops);
+    n = siblings_of(k, i, &sib);
+    lanes = s0->lanes;
+    e = sib ? malloc(sizeof *e * (size_t)n * lanes * 2) : NULL; /* two instances' room */
+    if (!e) {
+        free(sib);
+        return;
+    }
+    for (w = 0; w < s0->n_warps; w++) {
+        size_t ne = 0, m;
+        double secs, pl, secs_all, pl_all;
+        for (j = 0; j < n; j++) {
+            const int64_t *off = k->ops[sib[j]].access.sample->byte_offset + (size_t)w * lanes;
+            size_t start = ne;
+            uint32_t l;
+            double lines_j;
+            for (l = 0; l < lanes; l++)
+                if (off[l] >= 0)
+                    e[ne++] = off[l];
+            ne = start + unique_i64(e + start, ne - start); /* lanes on one element: one access */
+            written_units(e + start, ne - start, elem, unit, line, &secs, &pl);
+            each += secs;
+            if (sib[j] == i)
+                own += secs + pl;
+            /* the lines this instruction spans */
+            lines_j = ne > start ? (double)((e[ne - 1] + elem - 1) / line - e[start] / line + 1) : 0;
+            max_lines = GP_MAX(max_lines, lines_j);
+        }
+        qsort(e, ne, sizeof *e, gp_cmp_i64);
+        for (m = 1; m < ne && u->disjoint; m++)
+            u->disjoint = e[m] - e[m - 1] >= (int64_t)elem;
+        ne = unique_i64(e, ne);
+        written_units(e, ne, elem, unit, line, &secs_all, &pl_all);
+        together += secs_all;
+        all += secs_all + pl_all;
+    }
+    if (op->kind == GP_OP_STORE)
+        u->block = block_store_share(k, sib, n, unit, line, e);
+    free(e);
+    if (n > 1 && each > 0)
+        u->share = GP_MIN(1.0, together / each);
+    u->merged = op->kind == GP_OP_STORE && n > 1 && max_lines <= GP_STORE_MERGE_LINES &&
+                siblings_adjacent(k, sib, n);
+    u->requests = (u->merged ? all / n : own) / s0->n_warps;
+    free(sib);
+}
+
+/*
+ * The share of a store's writes that never reach DRAM because the L2 (write
+ * back) holds their bytes: re-writes of bytes the store wrote before in the
+ * launch (its writes by the lanes that store, beyond its footprint, at the
+ * distance of the kernel's footprint: the other buffers advance with it, as
+ * near_distance counts), or bytes an earlier launch left in the L2
+ * (kernel.l2_warm_bytes), while the footprint fits the L2.
+ */
+static double rewrite_share(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t *op,
+                            double l2cap)
+{
+    double fp = footprint_of(&op->access), acc, re = 0, warm = 0;
+    if (!(fp > 0) || fp > l2cap)
+        return 0;
+    acc = gp_op_grid_bytes(k, op) * active_lanes(d, k, &op->access) / GP_MAX(1u, d->warp_size);
+    if (acc > fp)
+        re = (acc - fp) / acc * lru_hit(GP_MAX(fp, kernel_bytes(k)), l2cap, 1);
+    warm = GP_MIN(1.0, warm_bytes(k, op->access.buffer) / fp);
+    return GP_MAX(re, warm);
+}
+
+/*
+ * op's traffic where other instructions complete its sectors, over what
+ * global_cost charged it alone (`bytes`, `lbytes`, `dbytes`: the bytes of its
+ * sectors, of what an L1 miss asks of L2, of what a DRAM miss fetches).
+ *  - Stores: DRAM sees each sector once: the share that siblings or the next
+ *    iteration (short_reuse) complete, and the re-writes of what the L2
+ *    holds (rewrite_share), never reach it. Where the card measures its
+ *    store path (l1_store_bytes_per_cycle), the instruction holds it for its
+ *    requests (sector_use); the L2 sees the requests' sectors.
+ *  - Loads whose siblings complete their sectors without re-reading an
+ *    element: the first of the warp to a sector brings it (what a lone
+ *    access costs, without the siblings counted as re-reads of the buffer:
+ *    its own re-reads and the L2's warm bytes); the others hit it in L1 (in
+ *    L2 where global loads bypass L1).
+ */
+static void sibling_traffic(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t *op,
+                            const gp_occupancy_t *occ, const gp_mem_rules_t *r, int cached,
+                            double bytes, double lbytes, double dbytes, double l2cap,
+                            gp_op_cost_t *out)
+{
+    double near = 0, dist = 0, unit = d->sector_bytes ? d->sector_bytes : 32;
+    double fetch = d->dram_fetch_bytes ? d->dram_fetch_bytes : unit;
+    sector_use_t u, ud; /* in sectors; in DRAM fetch granules (dbytes' unit) */
+    if (!r->has_l2 || !k->ops || op < k->ops || op >= k->ops + k->n_ops || !sector_op(op))
+        return;
+    sector_use(d, k, op, (uint32_t)unit, &u);
+    if (fetch != unit)
+        sector_use(d, k, op, (uint32_t)fetch, &ud);
+    else
+        ud = u;
+    if (op->kind == GP_OP_STORE) {
+        short_reuse(d, k, op, occ, (uint32_t)fetch, bytes, &near, &dist);
+        out->dram_bytes *=
+            GP_MIN(ud.share * ud.block * (1 - near), 1 - rewrite_share(d, k, op, l2cap));
+        if (u.merged)
+            out->l2_bytes *= u.share;
+        if (d->l1_store_bytes_per_cycle > 0) /* the SM's store path */
+            out->store_cycles = u.requests * unit / d->l1_store_bytes_per_cycle;
+        return;
+    }
+    if ((u.share < 1 || ud.share < 1) && u.disjoint) {
+        double h1 = 0, h2 = reuse_hit(k, op, l2cap, unit, 0, 1, 0, 1, NULL);
+        if (cached) {
+            double l1 = op->space == GP_SPACE_TEXTURE && d->readonly_cache_bytes
+                            ? (double)d->readonly_cache_bytes
+                            : (double)occ->l1_bytes_available;
+            h1 = reuse_hit(k, op, l1 * l1_sharers(d, k, &op->access), unit, 0, 0, 1, 0, NULL);
+            out->l1_bytes = bytes * (1 - u.share * (1 - h1));
+            out->l2_bytes = u.share * (1 - h1) * lbytes;
+        } else {
+            out->l2_bytes = lbytes;
+        }
+        out->dram_bytes = ud.share * (1 - h1) * (1 - h2) * dbytes;
+    }
+}
+
 /* Cost of a global, local, texture or constant access (load/store/atomic). */
 static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t *op,
                        const gp_op_t *at, const gp_occupancy_t *occ, const gp_residency_t *res,
@@ -1310,6 +1660,7 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
             GP_MAX(out->dram_bytes, cold * active_lanes(d, k, a) * (a->elem_bytes ? a->elem_bytes : 4));
         out->l2_bytes = GP_MAX(out->l2_bytes, out->dram_bytes); /* through the L2 */
     }
+    sibling_traffic(d, k, at, occ, r, cached, bytes, lbytes, dbytes, l2cap, out);
     if (!r->has_l2) {
         out->l2_bytes = 0;
         out->dram_bytes = (1 - h1) * bytes;

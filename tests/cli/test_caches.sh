@@ -88,4 +88,25 @@ case_ "a thread re-reading its own pixel (two passes) is no neighbour's re-read:
 gp predict --device h200-sxm $R -p case=reread --json
 expect_between "$(json .launches[0].l2_hit_rate)" 0 0.05
 
+case_ "four scalar stores per thread (out[4t + i]) write the array once to DRAM, not 4x"
+# scripts/validation/sectors.lua: 256 MiB in, 256 MiB out, launch 0 is the L2 flush
+V=scripts/validation/sectors.lua
+gp predict --device h200-sxm $V -p case=store_scalar -p K=4 --json
+expect_status 0
+expect_between "$(json .launches[1].dram_bytes)" 268435456 270000000
+gp predict --device h200-sxm $V -p case=copy_scalar -p K=4 --json
+expect_between "$(json .launches[1].dram_bytes)" 536870912 540000000
+gp predict --device h200-sxm $V -p case=store_scalar -p K=8 --json
+expect_between "$(json .launches[1].dram_bytes)" 268435456 270000000
+
+case_ "the store path: 4 stores within 4 lines merge (as fast as one float4); 8 over 8 lines do not"
+NAME=store_scalar
+sv() { gp predict --device h200-sxm $V --csv "$@"; awk -F, -v n="$NAME" '$3 == n { print $17 }' "$TMP/out"; }
+k4=$(sv -p case=store_scalar -p K=4)
+NAME=store_vector; v4=$(sv -p case=store_vector -p K=4)
+NAME=store_scalar; k8=$(sv -p case=store_scalar -p K=8)
+expect_between "$k4" "$v4" "$(echo "$v4" | awk '{ print $1 * 1.15 }')"
+# 8 instructions x (32 sectors + 8 lines) against 4 x 16 sectors merged into 16: about 8x
+expect_between "$k8" "$(echo "$k4" | awk '{ print $1 * 6 }')" "$(echo "$k4" | awk '{ print $1 * 10 }')"
+
 finish

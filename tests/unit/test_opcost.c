@@ -510,6 +510,241 @@ static void test_shared_atomic(void **state)
     assert_true(fabs(c.pipe_cycles[GP_PIPE_SHARED] - d.shared_atomic_cycles) < 1e-9);
 }
 
+/* ------------------------------------------------------------ partial sectors */
+
+/* K scalar accesses per thread, v[i] = buf[K t + i]: `n` ops of `kind` (the
+   last `n_other` of them on buffer 1), op i's lanes at (K t + i) * elem
+   bytes, sampled as the index sampler does, at 3 instances of an H200 launch
+   of 4096 blocks of 256 threads: warp 0, warp 1 (the warp axis first), then
+   block 1; with `loop`, one op in a loop of K trips (element t K + k at
+   iteration k) whose instance 2 is iteration 1 of warp 0 instead. */
+typedef struct sib_fix {
+    gp_device_t d;
+    const gp_arch_t *a;
+    const gp_generation_t *g;
+    gp_kernel_t k;
+    gp_op_t ops[9];
+    gp_lane_sample_t s[8];
+    int64_t off[8][3 * 32];
+    gp_occupancy_t o;
+    gp_residency_t r;
+} sib_fix_t;
+
+static void sib_setup(sib_fix_t *f, uint32_t kind, uint32_t K, uint32_t elem, uint32_t n,
+                      uint32_t n_other, int loop)
+{
+    const uint64_t threads = 4096ull * 256;
+    static const uint32_t first_thread[3] = {0, 32, 256}; /* warp 0, warp 1, block 1 */
+    uint32_t i, w, l, first = loop ? 1 : 0;
+    memset(f, 0, sizeof *f);
+    open_dev("h200-sxm", &f->d, &f->a, &f->g);
+    if (loop) {
+        f->ops[0] = op_of(GP_OP_LOOP);
+        f->ops[0].count = K;
+        f->ops[0].body_len = 1;
+        n = 1;
+    }
+    for (i = 0; i < n; i++) {
+        gp_op_t *op = &f->ops[first + i];
+        gp_lane_sample_t *s = &f->s[i];
+        *op = op_of(kind);
+        op->space = GP_SPACE_GLOBAL;
+        op->access.elem_bytes = elem;
+        op->access.buffer = i >= n - n_other ? 1 : 0;
+        op->access.footprint_bytes = threads * K * elem;
+        op->access.sample = s;
+        s->n_warps = 3;
+        s->lanes = 32;
+        s->byte_offset = f->off[i];
+        s->warp_footprint_bytes = 32ull * K * elem;
+        s->block_footprint_bytes = 256ull * K * elem;
+        s->grid_footprint_bytes = threads * K * elem;
+        s->next_iteration = loop ? 2 : 0;
+        for (w = 0; w < 3; w++)
+            for (l = 0; l < 32; l++) {
+                uint64_t t = (loop && w == 2 ? 0 : first_thread[w]) + l;
+                uint32_t e = loop ? (w == 2 ? 1 : 0) : i; /* the element of the thread */
+                f->off[i][w * 32 + l] = (int64_t)((K * t + e) * elem);
+            }
+    }
+    f->k.name = "k";
+    f->k.launch.threads_per_block = 256;
+    f->k.launch.block.x = 256;
+    f->k.launch.grid.x = 4096;
+    f->k.total_blocks = 4096;
+    f->k.ops = f->ops;
+    f->k.n_ops = first + n;
+    f->o.warps_per_block = 8;
+    f->o.blocks_per_sm = 8;
+    f->o.active_warps = 64;
+    f->o.max_warps = 64;
+    f->o.l1_bytes_available = 256 * 1024;
+    f->r.blocks = 8;
+    f->r.active_sms = f->d.sm_count;
+    f->r.dram_share = f->r.l2_share = 1.0 / f->d.sm_count;
+}
+
+static gp_op_cost_t sib_cost(sib_fix_t *f, uint32_t i)
+{
+    gp_op_cost_t c;
+    char msg[256] = "";
+    memset(&c, 0, sizeof c);
+    if (gp_op_cost_default(f->g, &f->d, &f->k, &f->ops[i], &f->o, &f->r, &c, msg, sizeof msg))
+        fail_msg("%s", msg);
+    return c;
+}
+
+/* Four scalar stores per thread, 4 bytes each, K t + i: each instruction
+   touches 16 sectors (512 bytes) and writes 4 bytes of every 16; the L2
+   merges the four before DRAM, which sees the 512 bytes once: 128 per
+   instruction, not 512. */
+static void test_sibling_stores_merge(void **state)
+{
+    sib_fix_t f;
+    gp_op_cost_t c, alone;
+    double sum = 0;
+    uint32_t i;
+    (void)state;
+    sib_setup(&f, GP_OP_STORE, 4, 4, 1, 0, 0);
+    alone = sib_cost(&f, 0);
+    assert_true(fabs(alone.transactions - 16) < 1e-9);
+    assert_true(fabs(alone.dram_bytes - 512) < 1e-6);
+    sib_setup(&f, GP_OP_STORE, 4, 4, 4, 0, 0);
+    for (i = 0; i < 4; i++) {
+        c = sib_cost(&f, i);
+        assert_true(fabs(c.transactions - 16) < 1e-9); /* the instruction is unchanged */
+        sum += c.dram_bytes;
+    }
+    assert_true(fabs(sum - 512) < 1e-6);
+    /* 8-byte elements, two per thread: 16 sectors, each half written by
+       each instruction */
+    sib_setup(&f, GP_OP_STORE, 2, 8, 2, 0, 0);
+    c = sib_cost(&f, 1);
+    assert_true(fabs(c.transactions - 16) < 1e-9);
+    assert_true(fabs(c.dram_bytes - 256) < 1e-6);
+}
+
+/* Stores to another buffer complete nothing: the same offsets in buffer 1
+   leave each store its full sectors. */
+static void test_sibling_stores_other_buffer(void **state)
+{
+    sib_fix_t f;
+    gp_op_cost_t c;
+    (void)state;
+    sib_setup(&f, GP_OP_STORE, 2, 4, 2, 1, 0); /* op 0 on buffer 0, op 1 on buffer 1 */
+    c = sib_cost(&f, 0);
+    assert_true(fabs(c.dram_bytes - 256) < 1e-6);
+    c = sib_cost(&f, 1);
+    assert_true(fabs(c.dram_bytes - 256) < 1e-6);
+}
+
+/* A loop of K = 4 trips whose next iteration writes the next 4 bytes of the
+   same sectors: the L2 merges the four iterations as it merges four ops. */
+static void test_loop_stores_merge(void **state)
+{
+    sib_fix_t f;
+    gp_op_cost_t c;
+    (void)state;
+    sib_setup(&f, GP_OP_STORE, 4, 4, 1, 0, 1);
+    c = sib_cost(&f, 1);
+    assert_true(fabs(c.dram_bytes - 128) < 1e-6);
+}
+
+/* Four scalar loads per thread: the first of the warp to a sector brings it
+   from DRAM into L1, the other three hit it there; L2 and DRAM move the
+   512 bytes of the four instructions' sectors once. */
+static void test_sibling_loads_hit_l1(void **state)
+{
+    sib_fix_t f;
+    gp_op_cost_t c;
+    double l1 = 0, l2 = 0, dram = 0;
+    uint32_t i;
+    (void)state;
+    sib_setup(&f, GP_OP_LOAD, 4, 4, 4, 0, 0);
+    for (i = 0; i < 4; i++) {
+        c = sib_cost(&f, i);
+        l1 += c.l1_bytes;
+        l2 += c.l2_bytes;
+        dram += c.dram_bytes;
+    }
+    assert_true(fabs(dram - 512) < 1e-6);
+    assert_true(fabs(l2 - 512) < 1e-6);
+    assert_true(fabs(l1 - 3 * 512) < 1e-6);
+}
+
+/* A store into bytes an earlier launch left in the L2 (write back) stays
+   there: no DRAM traffic; the same store cold writes its sectors. */
+static void test_store_into_warm_l2(void **state)
+{
+    sib_fix_t f;
+    gp_op_cost_t c;
+    uint64_t warm[2];
+    (void)state;
+    sib_setup(&f, GP_OP_STORE, 1, 4, 1, 0, 0);
+    c = sib_cost(&f, 0);
+    assert_true(fabs(c.dram_bytes - 128) < 1e-6);
+    warm[0] = f.ops[0].access.footprint_bytes;
+    warm[1] = 0;
+    f.k.l2_warm_bytes = warm;
+    f.k.n_buffers = 2;
+    c = sib_cost(&f, 0);
+    assert_true(c.dram_bytes < 1e-9);
+    assert_true(fabs(c.l2_bytes - 128) < 1e-6);
+}
+
+/* The store path: each store instruction holds it for a request per sector
+   plus one per line it writes partly, 32 bytes each at the card's rate;
+   four consecutive scalar stores of 4 bytes (4 lines an instruction) merge
+   into whole sectors, eight of 4 bytes (8 lines) do not. */
+static void test_store_path_requests(void **state)
+{
+    sib_fix_t f;
+    gp_op_cost_t c;
+    double rate;
+    (void)state;
+    sib_setup(&f, GP_OP_STORE, 4, 4, 4, 0, 0);
+    rate = f.d.l1_store_bytes_per_cycle;
+    assert_true(rate > 0);
+    c = sib_cost(&f, 0); /* 16 sectors x 4 instructions merged into 16 */
+    assert_true(fabs(c.store_cycles - 4 * 32 / rate) < 1e-9);
+    sib_setup(&f, GP_OP_STORE, 8, 4, 8, 0, 0);
+    c = sib_cost(&f, 3); /* 32 sectors, each written partly, in 8 lines */
+    assert_true(fabs(c.store_cycles - (32 + 8) * 32 / rate) < 1e-9);
+    assert_true(fabs(c.dram_bytes - 1024 / 8.0) < 1e-6); /* still merged in L2 */
+    sib_setup(&f, GP_OP_STORE, 1, 4, 1, 0, 0);
+    c = sib_cost(&f, 0); /* a whole-sector store: 4 requests */
+    assert_true(fabs(c.store_cycles - 4 * 32 / rate) < 1e-9);
+    f.d.l1_store_bytes_per_cycle = 0; /* not measured: no store path */
+    c = sib_cost(&f, 0);
+    assert_true(c.store_cycles == 0);
+    /* a load or a barrier between the stores breaks the run: no merge */
+    sib_setup(&f, GP_OP_STORE, 4, 4, 4, 0, 0);
+    f.ops[4] = f.ops[3];
+    f.ops[3] = op_of(GP_OP_BARRIER);
+    f.k.n_ops = 5;
+    c = sib_cost(&f, 0);
+    assert_true(fabs(c.store_cycles - (16 + 4) * 32 / f.d.l1_store_bytes_per_cycle) < 1e-9);
+    assert_true(fabs(c.dram_bytes - 128) < 1e-6); /* the L2 merges them all the same */
+}
+
+/* One lane per warp stores a word, the next warp the next word (a warp
+   reduction's result): the block's 8 warps complete each sector, so DRAM
+   sees an eighth of a sector per instruction, not a sector. */
+static void test_block_completes_stores(void **state)
+{
+    sib_fix_t f;
+    gp_op_cost_t c;
+    uint32_t w, l;
+    (void)state;
+    sib_setup(&f, GP_OP_STORE, 1, 4, 1, 0, 0);
+    for (w = 0; w < 3; w++)
+        for (l = 0; l < 32; l++)
+            f.off[0][w * 32 + l] = l == 0 ? (int64_t)(4 * (w == 2 ? 8 : w)) : -1;
+    f.s[0].grid_footprint_bytes = f.ops[0].access.footprint_bytes = 4096 * 8 * 4;
+    c = sib_cost(&f, 0);
+    assert_true(fabs(c.dram_bytes - 64 / 8.0) < 1e-6); /* a 64-byte granule over 8 warps */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -525,6 +760,13 @@ int main(void)
         cmocka_unit_test(test_shared_atomic_inc),
         cmocka_unit_test(test_atomic_idle_warps),
         cmocka_unit_test(test_l1_load_rate),
+        cmocka_unit_test(test_sibling_stores_merge),
+        cmocka_unit_test(test_sibling_stores_other_buffer),
+        cmocka_unit_test(test_loop_stores_merge),
+        cmocka_unit_test(test_sibling_loads_hit_l1),
+        cmocka_unit_test(test_store_into_warm_l2),
+        cmocka_unit_test(test_store_path_requests),
+        cmocka_unit_test(test_block_completes_stores),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

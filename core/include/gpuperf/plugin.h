@@ -255,6 +255,11 @@ typedef struct gp_device {
     double l1_line_cycles, l1_bank_pass_cycles, l2_line_cycles, dram_lines_log2_cycles;
     double l1_bank_pass_issue_cycles, l1_line_issue_cycles;
     double l1_chase_full_fraction, l1_chase_none_fraction;
+    /* [throughput], added within ABI 2 (growing the struct at its end): the
+       bytes per SM cycle an SM's global stores send towards the L2, counted
+       32 per sector a store request writes and 32 more per 128-byte line in
+       which it writes part of a sector; 0: not known (a line per clock) */
+    double l1_store_bytes_per_cycle;
 } gp_device_t;
 
 /* ------------------------------------------------------------------------ */
@@ -582,7 +587,12 @@ typedef struct gp_op_cost {
        a dependent load waits l1_hit x L1 + l2_hit x L2 + dram_hit x DRAM
        latency); all 0 for other ops */
     double l1_hit, l2_hit, dram_hit;
-    double reserved[5];
+    /* global stores: SM cycles the SM's store path towards the L2 is busy
+       with this warp instruction's requests (a resource of its own beside
+       the L2's and DRAM's bandwidth); 0 for other ops (added within ABI 2,
+       taken from the reserved space) */
+    double store_cycles;
+    double reserved[4];
 } gp_op_cost_t;
 
 /*
