@@ -42,6 +42,7 @@ static const key_spec_t SCHEMA[] = {
     {"device", "sm_count", T_U32, OFF(sm_count), REQ, 1, 4096, "streaming multiprocessors"},
     {"device", "core_clock_mhz", T_F64, OFF(core_clock_mhz), REQ, 1, 10000, "SM clock, MHz"},
     {"device", "memory_clock_mhz", T_F64, OFF(memory_clock_mhz), OPT, 0, 100000, "MHz"},
+    {"device", "tensor_clock_mhz", T_F64, OFF(tensor_clock_mhz), OPT, 0, 10000, "SM clock while a kernel issues tensor-core instructions, MHz; 0: core_clock_mhz"},
 
     {"sm", "warp_size", T_U32, OFF(warp_size), REQ, 1, 64, "threads"},
     {"sm", "max_threads_per_block", T_U32, OFF(max_threads_per_block), REQ, 1, 65536, "threads"},

@@ -78,10 +78,10 @@ static void test_patterns_as_before(void **state)
 static void test_banks_as_before(void **state)
 {
     static const uint32_t elems[] = {1, 2, 4, 8, 16};
-    gp_bank_rule_t core4 = {32, 4, 32, GP_BANK_BROADCAST_ANY, GP_BANK_WIDE_PHASES};
-    gp_bank_rule_t core8 = {32, 8, 32, GP_BANK_BROADCAST_ANY, GP_BANK_WIDE_PHASES};
-    gp_bank_rule_t toy16 = {16, 8, 32, GP_BANK_BROADCAST_ANY, GP_BANK_WIDE_PHASES};
-    gp_bank_rule_t tesla = {16, 4, 16, GP_BANK_BROADCAST_ONE, GP_BANK_WIDE_WORD_REQUESTS};
+    gp_bank_rule_t core4 = {32, 4, 32, GP_BANK_BROADCAST_ANY, GP_BANK_WIDE_PHASES, 0};
+    gp_bank_rule_t core8 = {32, 8, 32, GP_BANK_BROADCAST_ANY, GP_BANK_WIDE_PHASES, 0};
+    gp_bank_rule_t toy16 = {16, 8, 32, GP_BANK_BROADCAST_ANY, GP_BANK_WIDE_PHASES, 0};
+    gp_bank_rule_t tesla = {16, 4, 16, GP_BANK_BROADCAST_ONE, GP_BANK_WIDE_WORD_REQUESTS, 0};
     long cases = 0;
     size_t e;
     int pattern;
@@ -144,7 +144,7 @@ static void test_samples_average_and_inactive_lanes(void **state)
     gp_lane_sample_t s;
     gp_access_t a = acc(GP_PATTERN_UNIT, 4, 0, 0, 0);
     gp_coalesce_rule_t sectors = {32, 32, 32, 0};
-    gp_bank_rule_t banks = {32, 4, 32, GP_BANK_BROADCAST_ANY, GP_BANK_WIDE_PHASES};
+    gp_bank_rule_t banks = {32, 4, 32, GP_BANK_BROADCAST_ANY, GP_BANK_WIDE_PHASES, 0};
     double bytes = 0;
     uint32_t t;
     (void)state;
