@@ -40,7 +40,11 @@ static const gp_alloc_rules_t ALLOC_90 = {
    two / four, strides of 2 and 4 elements twice and four times that, and
    an ldmatrix.x4 of rows 32 bytes apart eight (48 bytes apart: four)
    ([sources: h200-cal] smem lds*, wmma_lds* rows; the fixed phases of
-   GP_BANK_WIDE_PHASES give the broadcasts four and two passes). */
+   GP_BANK_WIDE_PHASES give the broadcasts four and two passes). The L1's
+   cached requests and the shared-memory passes are wavefronts of the one
+   L1TEX data pipeline ([sources: nvforum-wavefronts]): their cycles add
+   (l1_shared_one_path; the calibration set's tiled SGEMM and transposes,
+   [sources: h200-cal] app and transpose rows). */
 static const gp_mem_rules_t MEM_90 = {GP_SECTORED_MEM_FIELDS, .l2_partitions = 2,
                                       .aggregates_uniform_atomics = 1,
                                       .bank_wide = GP_BANK_WIDE_RESULT_GROUPS,
