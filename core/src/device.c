@@ -501,6 +501,10 @@ static int check_consistency(parse_state_t *st, gp_device_t *d)
           "max_registers_per_block", "max_registers_per_block exceeds registers_per_sm");
     CHECK(d->fp64_lanes == 0 || d->fp64_cycles > 0, "latency", "fp64_cycles",
           "fp64_lanes is %g but [latency] fp64_cycles is missing", d->fp64_lanes);
+    CHECK(d->tensor_clock_mhz <= d->core_clock_mhz, "device", "tensor_clock_mhz",
+          "tensor_clock_mhz %g exceeds core_clock_mhz %g (it is the lower clock a kernel "
+          "issuing tensor-core instructions runs at; leave it out where there is none)",
+          d->tensor_clock_mhz, d->core_clock_mhz);
     CHECK(d->dram_sustained_gbps <= d->dram_bandwidth_gbps * 1.0001, "memory",
           "dram_sustained_gbps", "dram_sustained_gbps %g exceeds dram_bandwidth_gbps %g",
           d->dram_sustained_gbps, d->dram_bandwidth_gbps);
