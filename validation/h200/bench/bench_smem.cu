@@ -9,8 +9,7 @@
 //   outer    register-blocked outer product of a 16x16-thread block: per k step
 //            a thread loads TM values of A (float4, 2 addresses per warp) and TN
 //            of B (float4) and does TM*TN FMAs; KT = 8 k steps per tile; 0, 1 or
-//            2 __syncthreads per tile; 1 or 2 blocks (8 or 16 warps) per SM; the
-//            TM*TN results stored coalesced (value (i, j) of all threads in a row)
+//            2 __syncthreads per tile; 1 or 2 blocks (8 or 16 warps) per SM
 //   wmma     m16n16k16 fp16 in, fp32 accumulate: mma_sync on fragments held in
 //            registers, or load_matrix_sync of A and B from shared memory before
 //            every mma_sync; 1 accumulator (1 A, 1 B) or a 2x2 warp tile (2 A, 2
@@ -196,12 +195,11 @@ __global__ void __launch_bounds__(256, 2)
     if (SYNC >= 2) __syncthreads();
   }
   CLOCK_STOP(cyc);
-  // coalesced: value (i, j) of every thread is one contiguous row of the output
-  size_t g = blockIdx.x * (size_t)blockDim.x + threadIdx.x, all = (size_t)gridDim.x * blockDim.x;
+  float *o = out + (size_t)(blockIdx.x * blockDim.x + threadIdx.x) * TM * TN;
 #pragma unroll
   for (int i = 0; i < TM; ++i)
 #pragma unroll
-    for (int j = 0; j < TN; ++j) out[(i * TN + j) * all + g] = c[i][j];
+    for (int j = 0; j < TN; ++j) o[i * TN + j] = c[i][j];
 }
 
 // ---------------------------------------------------------------- (d) wmma
@@ -489,11 +487,9 @@ int main(int argc, char **argv) {
                 want[(size_t)tid * T * T + i * T + j] = (float)s;
               }
           }
-          size_t all = (size_t)grid * 256;
-          std::vector<float> h = to_host(out, all * T * T);
+          std::vector<float> h = to_host(out, (size_t)grid * 256 * T * T);
           for (size_t e = 0; e < h.size(); ++e) {
-            size_t ij = e / all, tid = (e % all) % 256;  // out[ij * all + g], g % 256 = tid
-            float w = want[tid * T * T + ij];
+            float w = want[e % want.size()];
             REQUIRE(h[e] == w, "%s warps=%d: out[%zu] = %g, expected %g", r.name.c_str(), W, e,
                     h[e], w);
           }
