@@ -81,6 +81,27 @@ static double warp_pipe_cycles(const gp_device_t *d, const gp_op_cost_t *c)
     return m * (double)d->schedulers_per_sm;
 }
 
+/*
+ * Warp instructions of `count` of op: the count itself, except for tensor
+ * work, whose count is flops per thread: its instructions are the issue
+ * slots its cost takes over one instruction's slot (a fp16 m16n8k16 mma.sync
+ * is 128 flops per thread). Counting flops as instructions would keep a loop
+ * of mma.sync from being unrolled (GP_UNROLL_TARGET_INSTRUCTIONS), which
+ * nvcc does: bench_smem's mma loop of 2 HMMA.16816 per trip is unrolled 28
+ * times in its SASS ([sources: h200-cal] run7/smem sass_counts_smem.txt).
+ */
+static double op_instructions(const walk_ctx_t *cx, const gp_op_t *op, const gp_op_cost_t *c,
+                              double count)
+{
+    double slot;
+    if (op->kind != GP_OP_TENSOR)
+        return count;
+    slot = gp_issue_cycles(cx->gen, cx->dev, op);
+    return slot > 0 && c->pipe_cycles[GP_PIPE_ISSUE] > 0
+               ? count * c->pipe_cycles[GP_PIPE_ISSUE] / slot
+               : count;
+}
+
 static int is_load(uint32_t kind)
 {
     return kind == GP_OP_LOAD;
@@ -346,14 +367,15 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
                          op->line);
                 return -1;
             }
-            out->instr += count;
+            out->instr += op_instructions(cx, op, &c, count);
             out->l1 += count * c.l1_bytes;
             out->l2 += count * c.l2_bytes;
             out->dram += count * c.dram_bytes;
             out->store += count * c.store_cycles;
             if (op->kind == GP_OP_BARRIER)
                 out->chain += barrier_wait(cx, since_barrier);
-            since_barrier = op->kind == GP_OP_BARRIER ? 0 : since_barrier + count;
+            since_barrier = op->kind == GP_OP_BARRIER ? 0
+                                                      : since_barrier + op_instructions(cx, op, &c, count);
             if (is_load(op->kind)) {
                 double regs = count * ceil((double)op->access.elem_bytes / 4.0);
                 if (op->access.depends) {
@@ -415,6 +437,24 @@ static int seg_finite(const seg_sum_t *s)
            isfinite(s->l1) && isfinite(s->l2) && isfinite(s->dram) && isfinite(s->store);
 }
 
+/*
+ * SM cycles at core_clock_mhz per cycle of the SM's own work. A kernel that
+ * issues tensor-core instructions runs its SMs at the device's tensor clock
+ * where the device file measured one below the core clock: on the H200 every
+ * WMMA kernel of bench_smem, 4 warps waiting on one mma chain as well as 16
+ * warps filling the tensor pipe, ran its clock64 cycles at 1798 MHz against
+ * 1980 for the LDS and FFMA kernels beside them ([sources: h200-cal] smem
+ * wmma rows, validation/h200/measured/run7/smem). Memory traffic keeps its
+ * own clocks.
+ */
+static double core_stretch(const gp_device_t *dev, const seg_sum_t *s)
+{
+    if (s->pipe[GP_PIPE_TENSOR] > 0 && dev->tensor_clock_mhz > 0 &&
+        dev->tensor_clock_mhz < dev->core_clock_mhz)
+        return dev->core_clock_mhz / dev->tensor_clock_mhz;
+    return 1.0;
+}
+
 /* Smooth maximum (a^p + b^p)^(1/p), safe for zeros and huge values. */
 static double pnorm(double a, double b, double p)
 {
@@ -433,7 +473,7 @@ int gp_block_cost_default(const gp_plugin_t *plugin, const gp_generation_t *gen,
     seg_sum_t s;
     double warps = occ->warps_per_block ? occ->warps_per_block : 1;
     double blocks = res->blocks ? res->blocks : 1;
-    double mine, others = 1, t_thr = 0, t_lat, t_core, t_dram = 0, t_l2 = 0, t_store, t_mem;
+    double mine, others = 1, thr, t_thr = 0, t_lat, t_core, t_dram = 0, t_l2 = 0, t_store, t_mem;
     double cycles_per_s = dev->core_clock_mhz * 1e6;
     int p, busiest = GP_PIPE_ISSUE;
     memset(out, 0, sizeof *out);
@@ -461,8 +501,20 @@ int gp_block_cost_default(const gp_plugin_t *plugin, const gp_generation_t *gen,
     mine = blocks * warps;
     if (res->warps_sm > mine)
         others = res->warps_sm / mine;
-    t_thr = blocks * out->pipe_cycles[busiest] * others;
-    t_lat = s.chain;
+    thr = out->pipe_cycles[busiest];
+    if (gen->mem && gen->mem->l1_shared_one_path) {
+        /* the L1's cached requests and the shared-memory passes are
+           wavefronts of one data path */
+        double both = out->pipe_cycles[GP_PIPE_SHARED] + out->pipe_cycles[GP_PIPE_L1];
+        if (both > thr) {
+            thr = both;
+            busiest = out->pipe_cycles[GP_PIPE_SHARED] >= out->pipe_cycles[GP_PIPE_L1]
+                          ? GP_PIPE_SHARED
+                          : GP_PIPE_L1;
+        }
+    }
+    t_thr = blocks * thr * others * core_stretch(dev, &s);
+    t_lat = s.chain * core_stretch(dev, &s);
 
     if (dev->dram_sustained_gbps > 0 && res->dram_share > 0)
         t_dram = blocks * out->dram_bytes /

@@ -393,9 +393,18 @@ static double group_passes(const int64_t *off, uint32_t n, uint32_t elem,
         return passes;
     }
     {
-        /* phases of n / words lanes, each lane's words in its phase */
-        uint32_t per_phase = n / words ? n / words : 1, p;
-        for (p = 0; p < words; p++) {
+        /* phases of n / words lanes, each lane's words in its phase; or, for
+           GP_BANK_WIDE_RESULT_GROUPS, groups of the lanes whose results come
+           to result_bytes (all n lanes where they fit): on 9.0 an LDS.64
+           broadcast takes one pass and an LDS.128 broadcast two, while the
+           conflict-free and strided wide loads take the passes of their
+           distinct words ([sources: h200-cal] smem lds rows) */
+        uint32_t per_phase = n / words ? n / words : 1, phases = words, p;
+        if (r->wide == GP_BANK_WIDE_RESULT_GROUPS && r->result_bytes >= elem) {
+            per_phase = GP_MIN(n, r->result_bytes / elem);
+            phases = (n + per_phase - 1) / per_phase;
+        }
+        for (p = 0; p < phases; p++) {
             uint32_t m = 0;
             for (t = p * per_phase; t < (p + 1) * per_phase && t < n; t++)
                 for (k = 0; k < words && m < GP_ARRAY_LEN(req); k++)

@@ -37,6 +37,7 @@ typedef struct gp_bank_rule {
     uint32_t threads;    /* lanes resolved together; 0: all */
     uint32_t broadcast;  /* gp_bank_broadcast_t */
     uint32_t wide;       /* gp_bank_wide_t */
+    uint32_t result_bytes; /* GP_BANK_WIDE_RESULT_GROUPS: result bytes per group */
 } gp_bank_rule_t;
 
 /* Serialised passes the banks need for one warp's lanes, summed over the

@@ -42,6 +42,7 @@ static const key_spec_t SCHEMA[] = {
     {"device", "sm_count", T_U32, OFF(sm_count), REQ, 1, 4096, "streaming multiprocessors"},
     {"device", "core_clock_mhz", T_F64, OFF(core_clock_mhz), REQ, 1, 10000, "SM clock, MHz"},
     {"device", "memory_clock_mhz", T_F64, OFF(memory_clock_mhz), OPT, 0, 100000, "MHz"},
+    {"device", "tensor_clock_mhz", T_F64, OFF(tensor_clock_mhz), OPT, 0, 10000, "SM clock while a kernel issues tensor-core instructions, MHz; 0: core_clock_mhz"},
 
     {"sm", "warp_size", T_U32, OFF(warp_size), REQ, 1, 64, "threads"},
     {"sm", "max_threads_per_block", T_U32, OFF(max_threads_per_block), REQ, 1, 65536, "threads"},
@@ -519,6 +520,10 @@ static int check_consistency(parse_state_t *st, gp_device_t *d)
           "l1_chase_full_fraction (%g) and l1_chase_none_fraction (%g) come together, the "
           "first no larger than the second",
           d->l1_chase_full_fraction, d->l1_chase_none_fraction);
+    CHECK(d->tensor_clock_mhz <= d->core_clock_mhz, "device", "tensor_clock_mhz",
+          "tensor_clock_mhz %g exceeds core_clock_mhz %g (it is the lower clock a kernel "
+          "issuing tensor-core instructions runs at; leave it out where there is none)",
+          d->tensor_clock_mhz, d->core_clock_mhz);
     CHECK(d->dram_sustained_gbps <= d->dram_bandwidth_gbps * 1.0001, "memory",
           "dram_sustained_gbps", "dram_sustained_gbps %g exceeds dram_bandwidth_gbps %g",
           d->dram_sustained_gbps, d->dram_bandwidth_gbps);

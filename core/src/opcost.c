@@ -1794,6 +1794,7 @@ static int shared_cost(const gp_device_t *d, const gp_generation_t *g, const gp_
         rule.threads = bt;
         rule.broadcast = r->bank_broadcast;
         rule.wide = r->bank_wide;
+        rule.result_bytes = r->bank_result_bytes;
         passes = gp_bank_passes_access(a, d->warp_size, &rule, r->bank_random_by_element != 0,
                                        d->shared_memory_per_sm_bytes);
     }

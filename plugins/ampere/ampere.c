@@ -31,7 +31,8 @@ static const gp_alloc_rules_t ALLOC_100 = {
    one per warp ([sources: nvidia-warp-aggregated], the note at the top);
    the integer add of a value does it with a warp reduce (redux.sync, sm_80
    on: [sources: ptx] "redux.sync"), so gpuperf takes it from 8.0 on. */
-static const gp_mem_rules_t MEM_8X = {GP_SECTORED_MEM_FIELDS, .aggregates_uniform_atomics = 1};
+static const gp_mem_rules_t MEM_8X = {GP_SECTORED_MEM_FIELDS, .bank_wide = GP_BANK_WIDE_PHASES,
+                                      .aggregates_uniform_atomics = 1};
 
 /* GA10x, GA10B and AD10x: 128 FP32 lanes of which 64 also run INT32 (one of
    the two 16-lane datapaths per sub-partition runs FP32 or INT32;

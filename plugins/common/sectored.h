@@ -25,9 +25,9 @@
     .min_segment_bytes = 32, .has_l2 = 1, .l1_global = GP_L1_GLOBAL_DEFAULT_ON,   \
     .l1_global_writes = 1, .l1_segment_bytes = 32, .local_in_l1 = 1, .banks = 32, \
     .bank_bytes = 4, .bank_bytes_selectable = 1, .bank_threads = 32,              \
-    .bank_broadcast = GP_BANK_BROADCAST_ANY, .bank_wide = GP_BANK_WIDE_PHASES,    \
-    .atomics_in_l2 = 1
-#define GP_SECTORED_MEM_RULES {GP_SECTORED_MEM_FIELDS}
+    .bank_broadcast = GP_BANK_BROADCAST_ANY, .atomics_in_l2 = 1
+/* (each plugin names its bank_wide: how accesses wider than a bank split) */
+#define GP_SECTORED_MEM_RULES {GP_SECTORED_MEM_FIELDS, .bank_wide = GP_BANK_WIDE_PHASES}
 
 /* The warp-wide mma.sync shapes of compute capability 8.0 and later
    ([sources: ptx] "Matrix shapes" of mma: m16n8k16 for .f16/.bf16,

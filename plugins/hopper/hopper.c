@@ -32,8 +32,23 @@ static const gp_alloc_rules_t ALLOC_90 = {
 /* Warp-uniform atomics aggregate as on 8.x (ampere.c; on the H200 an int
    atomicAdd on a kernel-argument address compiles to REDUX.SUM + one RED
    per warp). */
+/* Shared-memory accesses wider than a bank are served in groups of lanes
+   whose results come to 256 bytes (16 lanes of LDS.128 or ldmatrix, a whole
+   warp of LDS.64), each group taking as many passes as the most distinct
+   words one bank holds for it: on the H200 an LDS.64 broadcast takes one
+   pass (a cycle), an LDS.128 broadcast two, conflict-free LDS.64 / LDS.128
+   two / four, strides of 2 and 4 elements twice and four times that, and
+   an ldmatrix.x4 of rows 32 bytes apart eight (48 bytes apart: four)
+   ([sources: h200-cal] smem lds*, wmma_lds* rows; the fixed phases of
+   GP_BANK_WIDE_PHASES give the broadcasts four and two passes). The L1's
+   cached requests and the shared-memory passes are wavefronts of the one
+   L1TEX data pipeline ([sources: nvforum-wavefronts]): their cycles add
+   (l1_shared_one_path; the calibration set's tiled SGEMM and transposes,
+   [sources: h200-cal] app and transpose rows). */
 static const gp_mem_rules_t MEM_90 = {GP_SECTORED_MEM_FIELDS, .l2_partitions = 2,
-                                      .aggregates_uniform_atomics = 1};
+                                      .aggregates_uniform_atomics = 1,
+                                      .bank_wide = GP_BANK_WIDE_RESULT_GROUPS,
+                                      .bank_result_bytes = 256, .l1_shared_one_path = 1};
 
 /* mma.sync on 9.0 keeps the 8.x shapes. Without a measured latency
    ([latency] tensor_cycles) an instruction is taken to wait 32 cycles: an

@@ -69,8 +69,9 @@ static gp_op_t loop(double trips, uint32_t body_len)
 }
 
 /* Block cost of ops in one block of `threads` threads, `regs` registers,
-   alone on its SM. */
-static gp_block_cost_t cost(const gp_op_t *ops, uint32_t n, uint32_t threads, uint32_t regs)
+   alone on its SM, on device dev of generation gen. */
+static gp_block_cost_t cost_on(const gp_device_t *dev, const gp_generation_t *gen,
+                               const gp_op_t *ops, uint32_t n, uint32_t threads, uint32_t regs)
 {
     gp_kernel_t k;
     gp_occupancy_t occ;
@@ -88,20 +89,41 @@ static gp_block_cost_t cost(const gp_op_t *ops, uint32_t n, uint32_t threads, ui
     k.ops = ops;
     k.n_ops = n;
     k.total_blocks = 1;
-    assert_int_equal(gp_occupancy_compute(&g_dev, &k.launch, g_gen->alloc, &occ, err, sizeof err),
-                     0);
+    assert_int_equal(gp_occupancy_compute(dev, &k.launch, gen->alloc, &occ, err, sizeof err), 0);
     memset(&res, 0, sizeof res);
     res.blocks = 1;
     res.warps_sm = occ.warps_per_block;
     res.active_sms = 1;
-    res.dram_share = 1.0 / g_dev.sm_count;
-    res.l2_share = 1.0 / g_dev.sm_count;
-    res.l2_capacity_bytes = (double)g_dev.l2_bytes;
+    res.dram_share = 1.0 / dev->sm_count;
+    res.l2_share = 1.0 / dev->sm_count;
+    res.l2_capacity_bytes = (double)dev->l2_bytes;
     memset(&bc, 0, sizeof bc);
-    if (gp_block_cost_default(g_arch->plugin, g_gen, &g_dev, &k, &occ, &res, &bc, err,
-                              sizeof err))
+    if (gp_block_cost_default(g_arch->plugin, gen, dev, &k, &occ, &res, &bc, err, sizeof err))
         fail_msg("%s", err);
     return bc;
+}
+
+static gp_block_cost_t cost(const gp_op_t *ops, uint32_t n, uint32_t threads, uint32_t regs)
+{
+    return cost_on(&g_dev, g_gen, ops, n, threads, regs);
+}
+
+/* fp16 tensor work of `flops` per thread in `ilp` independent chains. */
+static gp_op_t tensor(double flops, double ilp)
+{
+    gp_op_t op = arith(GP_OP_TENSOR, flops);
+    op.tensor_type = GP_TENSOR_FP16;
+    op.ilp = ilp;
+    return op;
+}
+
+/* A shared-memory load of 4 bytes per thread, conflict-free. */
+static gp_op_t shared_load(void)
+{
+    gp_op_t op = load(GP_PATTERN_UNIT, 0, 0);
+    op.space = GP_SPACE_SHARED;
+    op.access.buffer = UINT32_MAX;
+    return op;
 }
 
 /* Four loads, each from the value of the one before, wait four latencies;
@@ -265,6 +287,74 @@ static void test_straight_run_boundaries(void **state)
     assert_true(p.latency_cycles < 1.5 * g_dev.dram_cycles);
 }
 
+/* Tensor work counts its mma.sync instructions, not its flops: 256 fp16
+   flops per thread are two m16n8k16 instructions, and a loop of them is
+   unrolled, so its chain is the mma latency, not the loop branch's. */
+static void test_tensor_instructions(void **state)
+{
+    gp_op_t one[1] = {tensor(256, 2)};
+    gp_op_t body[2] = {loop(1000, 1), tensor(256, 2)};
+    gp_block_cost_t c = cost(one, 1, 128, 32), l;
+    (void)state;
+    assert_true(fabs(c.warp_instructions - 2 * 4) < 1e-9);
+    l = cost(body, 2, 128, 32);
+    assert_true(g_dev.tensor_cycles > 0 && g_dev.branch_cycles > g_dev.tensor_cycles);
+    assert_true(l.latency_cycles < 1000 * (g_dev.tensor_cycles + 2) *
+                                       g_dev.core_clock_mhz / g_dev.tensor_clock_mhz);
+    assert_true(l.latency_cycles > 1000 * g_dev.tensor_cycles);
+}
+
+/* A kernel that issues tensor-core instructions counts its SM cycles at the
+   device's tensor clock; one without does not, and a device file without a
+   tensor clock keeps the core clock. */
+static void test_tensor_clock(void **state)
+{
+    gp_op_t mma[2] = {loop(1000, 1), tensor(256 * 4, 8)};
+    gp_op_t fma[2] = {loop(1000, 1), arith(GP_OP_FP32, 8)};
+    gp_device_t plain = g_dev;
+    gp_block_cost_t at, base, f, fp;
+    double r;
+    (void)state;
+    assert_true(g_dev.tensor_clock_mhz > 0 && g_dev.tensor_clock_mhz < g_dev.core_clock_mhz);
+    plain.tensor_clock_mhz = 0;
+    at = cost(mma, 2, 512, 64);
+    base = cost_on(&plain, g_gen, mma, 2, 512, 64);
+    r = g_dev.core_clock_mhz / g_dev.tensor_clock_mhz;
+    assert_true(fabs(at.throughput_cycles - r * base.throughput_cycles) < 1e-6 * at.throughput_cycles);
+    assert_true(fabs(at.latency_cycles - r * base.latency_cycles) < 1e-6 * at.latency_cycles);
+    f = cost(fma, 2, 512, 64);
+    fp = cost_on(&plain, g_gen, fma, 2, 512, 64);
+    assert_true(f.time_cycles == fp.time_cycles);
+}
+
+/* On 9.0 shared-memory passes and the L1's cached requests take turns on one
+   data path: a loop of both costs their sum; a generation without the rule
+   takes the larger. */
+static void test_l1_and_shared_one_path(void **state)
+{
+    gp_op_t both[3] = {loop(4096, 2), shared_load(), load(GP_PATTERN_UNIT, 16384, 0)};
+    gp_op_t sh[2] = {loop(4096, 1), shared_load()};
+    gp_op_t gl[2] = {loop(4096, 1), load(GP_PATTERN_UNIT, 16384, 0)};
+    gp_generation_t apart = *g_gen;
+    gp_mem_rules_t mem = *g_gen->mem;
+    gp_block_cost_t b, s1, g1, a;
+    (void)state;
+    assert_true(g_gen->mem->l1_shared_one_path);
+    b = cost(both, 3, 1024, 32);
+    s1 = cost(sh, 2, 1024, 32);
+    g1 = cost(gl, 2, 1024, 32);
+    assert_true(b.pipe_cycles[GP_PIPE_SHARED] > 0 && b.pipe_cycles[GP_PIPE_L1] > 0);
+    assert_true(fabs(b.throughput_cycles -
+                     (b.pipe_cycles[GP_PIPE_SHARED] + b.pipe_cycles[GP_PIPE_L1])) <
+                1e-9 * b.throughput_cycles);
+    assert_true(b.throughput_cycles > s1.throughput_cycles &&
+                b.throughput_cycles > g1.throughput_cycles);
+    mem.l1_shared_one_path = 0;
+    apart.mem = &mem;
+    a = cost_on(&g_dev, &apart, both, 3, 1024, 32);
+    assert_true(a.throughput_cycles < b.throughput_cycles);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -274,6 +364,9 @@ int main(void)
         cmocka_unit_test(test_one_thread_not_slower),
         cmocka_unit_test(test_straight_loads_overlap_arithmetic),
         cmocka_unit_test(test_straight_run_boundaries),
+        cmocka_unit_test(test_tensor_instructions),
+        cmocka_unit_test(test_tensor_clock),
+        cmocka_unit_test(test_l1_and_shared_one_path),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }

@@ -78,10 +78,10 @@ static void test_patterns_as_before(void **state)
 static void test_banks_as_before(void **state)
 {
     static const uint32_t elems[] = {1, 2, 4, 8, 16};
-    gp_bank_rule_t core4 = {32, 4, 32, GP_BANK_BROADCAST_ANY, GP_BANK_WIDE_PHASES};
-    gp_bank_rule_t core8 = {32, 8, 32, GP_BANK_BROADCAST_ANY, GP_BANK_WIDE_PHASES};
-    gp_bank_rule_t toy16 = {16, 8, 32, GP_BANK_BROADCAST_ANY, GP_BANK_WIDE_PHASES};
-    gp_bank_rule_t tesla = {16, 4, 16, GP_BANK_BROADCAST_ONE, GP_BANK_WIDE_WORD_REQUESTS};
+    gp_bank_rule_t core4 = {32, 4, 32, GP_BANK_BROADCAST_ANY, GP_BANK_WIDE_PHASES, 0};
+    gp_bank_rule_t core8 = {32, 8, 32, GP_BANK_BROADCAST_ANY, GP_BANK_WIDE_PHASES, 0};
+    gp_bank_rule_t toy16 = {16, 8, 32, GP_BANK_BROADCAST_ANY, GP_BANK_WIDE_PHASES, 0};
+    gp_bank_rule_t tesla = {16, 4, 16, GP_BANK_BROADCAST_ONE, GP_BANK_WIDE_WORD_REQUESTS, 0};
     long cases = 0;
     size_t e;
     int pattern;
@@ -108,6 +108,54 @@ static void test_banks_as_before(void **state)
                     cases++;
                 }
     assert_true(cases > 6000);
+}
+
+/* 9.0's result groups (GP_BANK_WIDE_RESULT_GROUPS, 256 result bytes per
+   group): the passes the H200 measured (bench_smem `lds`, `wmma_lds`), where
+   fixed phases differ only for broadcasts and half-warp duplicates. */
+static void test_result_groups(void **state)
+{
+    gp_bank_rule_t groups = {32, 4, 32, GP_BANK_BROADCAST_ANY, GP_BANK_WIDE_RESULT_GROUPS, 256};
+    gp_bank_rule_t phases = {32, 4, 32, GP_BANK_BROADCAST_ANY, GP_BANK_WIDE_PHASES, 0};
+    static const struct {
+        uint32_t elem;
+        int64_t lane_bytes; /* byte stride between lanes; 0: broadcast */
+        double groups, phases;
+    } cases[] = {
+        {4, 4, 1, 1},    {4, 0, 1, 1},   {4, 8, 2, 2},    {4, 16, 4, 4},   /* LDS.32 */
+        {8, 8, 2, 2},    {8, 0, 1, 2},   {8, 16, 4, 4},   {8, 32, 8, 8},   /* LDS.64 */
+        {16, 16, 4, 4},  {16, 0, 2, 4},  {16, 32, 8, 8},  {16, 64, 16, 16}, /* LDS.128 */
+    };
+    int64_t off[32];
+    size_t c;
+    uint32_t t;
+    (void)state;
+    for (c = 0; c < GP_ARRAY_LEN(cases); c++) {
+        for (t = 0; t < 32; t++)
+            off[t] = (int64_t)t * cases[c].lane_bytes;
+        if (gp_bank_passes_lanes(off, 32, cases[c].elem, &groups) != cases[c].groups ||
+            gp_bank_passes_lanes(off, 32, cases[c].elem, &phases) != cases[c].phases)
+            fail_msg("%u bytes, %lld apart: %g and %g passes, expected %g and %g",
+                     cases[c].elem, (long long)cases[c].lane_bytes,
+                     gp_bank_passes_lanes(off, 32, cases[c].elem, &groups),
+                     gp_bank_passes_lanes(off, 32, cases[c].elem, &phases), cases[c].groups,
+                     cases[c].phases);
+    }
+    /* a float4 read of a 16x16-thread block's row (two rows per warp, one
+       address each): one pass per half-warp, not one per quarter */
+    for (t = 0; t < 32; t++)
+        off[t] = (int64_t)(t / 16) * 32;
+    assert_true(gp_bank_passes_lanes(off, 32, 16, &groups) == 2);
+    assert_true(gp_bank_passes_lanes(off, 32, 16, &phases) == 4);
+    /* ldmatrix.x4 of a 16x16 fp16 tile: lane l gives row l % 16, column
+       8 * (l / 16); rows 32 bytes apart conflict two ways (8 passes), 48
+       bytes apart they do not (4) */
+    for (t = 0; t < 32; t++)
+        off[t] = (int64_t)(t % 16) * 32 + (int64_t)(t / 16) * 16;
+    assert_true(gp_bank_passes_lanes(off, 32, 16, &groups) == 8);
+    for (t = 0; t < 32; t++)
+        off[t] = (int64_t)(t % 16) * 48 + (int64_t)(t / 16) * 16;
+    assert_true(gp_bank_passes_lanes(off, 32, 16, &groups) == 4);
 }
 
 /* A warp over two 16-lane rows of a row-major float matrix (pitch 4096 B)
@@ -144,7 +192,7 @@ static void test_samples_average_and_inactive_lanes(void **state)
     gp_lane_sample_t s;
     gp_access_t a = acc(GP_PATTERN_UNIT, 4, 0, 0, 0);
     gp_coalesce_rule_t sectors = {32, 32, 32, 0};
-    gp_bank_rule_t banks = {32, 4, 32, GP_BANK_BROADCAST_ANY, GP_BANK_WIDE_PHASES};
+    gp_bank_rule_t banks = {32, 4, 32, GP_BANK_BROADCAST_ANY, GP_BANK_WIDE_PHASES, 0};
     double bytes = 0;
     uint32_t t;
     (void)state;
@@ -248,6 +296,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_patterns_as_before),
         cmocka_unit_test(test_banks_as_before),
+        cmocka_unit_test(test_result_groups),
         cmocka_unit_test(test_two_rows_are_two_runs),
         cmocka_unit_test(test_samples_average_and_inactive_lanes),
         cmocka_unit_test(test_strict_rule_from_lanes),

@@ -96,7 +96,7 @@ static inline double tc_coalesce(const gp_access_t *a, uint32_t threads, uint32_
 static inline double tc_bank_passes(const gp_access_t *a, uint32_t threads, uint32_t banks,
                                     uint32_t bank_bytes)
 {
-    gp_bank_rule_t r = {banks, bank_bytes, threads, GP_BANK_BROADCAST_ANY, GP_BANK_WIDE_PHASES};
+    gp_bank_rule_t r = {banks, bank_bytes, threads, GP_BANK_BROADCAST_ANY, GP_BANK_WIDE_PHASES, 0};
     uint32_t e = a->elem_bytes ? a->elem_bytes : 4;
     if (a->conflict_ways > 0)
         return (double)a->conflict_ways * (e > bank_bytes ? e / bank_bytes : 1);

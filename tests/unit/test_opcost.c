@@ -745,6 +745,40 @@ static void test_block_completes_stores(void **state)
     assert_true(fabs(c.dram_bytes - 64 / 8.0) < 1e-6); /* a 64-byte granule over 8 warps */
 }
 
+/* A warp-wide 16-byte shared-memory broadcast: two passes on 9.0 (256-byte
+   result groups, the H200's bench_smem lds128_bcast rows), four on 8.0
+   (quarter-warp phases); 8-byte: one and two. */
+static void test_shared_wide_broadcast(void **state)
+{
+    static const struct {
+        const char *dev;
+        uint32_t elem;
+        double passes;
+    } cases[] = {{"h200-sxm", 16, 2}, {"h200-sxm", 8, 1}, {"h200-sxm", 4, 1},
+                 {"a100-sxm4-40gb", 16, 4}, {"a100-sxm4-40gb", 8, 2}};
+    size_t i;
+    (void)state;
+    for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        gp_device_t d;
+        const gp_arch_t *a;
+        const gp_generation_t *g;
+        gp_op_t op = op_of(GP_OP_LOAD);
+        gp_op_cost_t c;
+        char msg[256];
+        open_dev(cases[i].dev, &d, &a, &g);
+        op.space = GP_SPACE_SHARED;
+        op.access.elem_bytes = cases[i].elem;
+        op.access.pattern = GP_PATTERN_BROADCAST;
+        op.access.stride_elems = 1;
+        assert_int_equal(cost(&d, g, &op, 8, &c, msg, sizeof msg), 0);
+        if (fabs(c.transactions - cases[i].passes) > 1e-9 ||
+            fabs(c.pipe_cycles[GP_PIPE_SHARED] - cases[i].passes) > 1e-9)
+            fail_msg("%s, %u bytes: %g passes, %g shared cycles; expected %g", cases[i].dev,
+                     cases[i].elem, c.transactions, c.pipe_cycles[GP_PIPE_SHARED],
+                     cases[i].passes);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -756,6 +790,7 @@ int main(void)
         cmocka_unit_test(test_atomic_sector_steps),
         cmocka_unit_test(test_atomic_bins_units),
         cmocka_unit_test(test_atomic_aggregated_share),
+        cmocka_unit_test(test_shared_wide_broadcast),
         cmocka_unit_test(test_atomic_uniform),
         cmocka_unit_test(test_shared_atomic_inc),
         cmocka_unit_test(test_atomic_idle_warps),

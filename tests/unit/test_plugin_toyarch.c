@@ -96,7 +96,7 @@ static void test_bank_count(void **state)
 {
     gp_access_t a;
     gp_op_cost_t c;
-    gp_bank_rule_t b32 = {32, 4, 32, GP_BANK_BROADCAST_ANY, GP_BANK_WIDE_PHASES};
+    gp_bank_rule_t b32 = {32, 4, 32, GP_BANK_BROADCAST_ANY, GP_BANK_WIDE_PHASES, 0};
     (void)state;
     memset(&a, 0, sizeof a);
     a.elem_bytes = 4;

@@ -260,6 +260,11 @@ typedef struct gp_device {
        32 per sector a store request writes and 32 more per 128-byte line in
        which it writes part of a sector; 0: not known (a line per clock) */
     double l1_store_bytes_per_cycle;
+
+    /* [device], added within ABI 2 (growing the struct at its end): the SM
+       clock while a kernel issues tensor-core (mma) instructions, where the
+       card runs them below core_clock_mhz; 0: not known (core_clock_mhz) */
+    double tensor_clock_mhz;
 } gp_device_t;
 
 /* ------------------------------------------------------------------------ */
@@ -677,7 +682,10 @@ typedef enum gp_bank_broadcast {
 typedef enum gp_bank_wide {
     GP_BANK_WIDE_PHASES = 0,       /* lanes split into elem/bank_bytes phases, each
                                       lane's words in its phase */
-    GP_BANK_WIDE_WORD_REQUESTS = 1 /* one request per bank word, every lane in each */
+    GP_BANK_WIDE_WORD_REQUESTS = 1, /* one request per bank word, every lane in each */
+    GP_BANK_WIDE_RESULT_GROUPS = 2  /* lanes split into groups whose results come to
+                                       bank_result_bytes; each group as many passes
+                                       as the most distinct words one bank holds */
 } gp_bank_wide_t;
 
 /*
@@ -725,7 +733,15 @@ typedef struct gp_mem_rules {
        a warp reduce, then one RED; a constant: a vote and a population
        count; the leader's result shared when it is used); 0: one per lane */
     uint32_t aggregates_uniform_atomics;
-    uint32_t reserved[8];
+    /* GP_BANK_WIDE_RESULT_GROUPS: the bytes of results one pass returns to
+       the lanes (lanes per group: bank_result_bytes / access bytes, at most
+       bank_threads); 0 with any other bank_wide */
+    uint32_t bank_result_bytes;
+    /* 1: global and local accesses through L1 and shared-memory accesses
+       pass one data path (the unified L1/shared array of 7.0 on): their
+       cycles add on it; 0: they run beside each other */
+    uint32_t l1_shared_one_path;
+    uint32_t reserved[6];
 } gp_mem_rules_t;
 
 /* How warps issue, for the issue-pipe cost of every instruction. */
