@@ -481,6 +481,8 @@ static int sb_report(const gp_script_t *s, const sb_run_t *run, gp_err_t *err)
 /* ------------------------------------------------------------- open */
 
 /* Protected part of gp_script_open: libraries, sandbox, compile. */
+static int sb_eval_main(lua_State *L);
+
 static int sb_open_entry(lua_State *L)
 {
     sb_run_t *run = lua_touserdata(L, 1);
@@ -502,6 +504,12 @@ static int sb_open_entry(lua_State *L)
         return 0;
     }
     run->s->chunk_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+    lua_createtable(L, 2, 0);
+    lua_pushcfunction(L, sb_msgh);
+    lua_rawseti(L, -2, 1);
+    lua_pushcfunction(L, sb_eval_main);
+    lua_rawseti(L, -2, 2);
+    run->s->eval_ref = luaL_ref(L, LUA_REGISTRYINDEX);
     return 0;
 }
 
@@ -553,7 +561,7 @@ gp_script_t *gp_script_open(const char *path, const gp_script_opts_t *opts, gp_e
         gp_err_set(err, "%s: out of memory", path);
         return NULL;
     }
-    s->chunk_ref = LUA_NOREF;
+    s->chunk_ref = s->eval_ref = LUA_NOREF;
     s->mem_cap = opts && opts->memory_cap_bytes ? opts->memory_cap_bytes : GP_SCRIPT_DEFAULT_MEMORY;
     s->budget = opts && opts->instruction_budget ? opts->instruction_budget
                                                  : GP_SCRIPT_DEFAULT_BUDGET;
@@ -629,8 +637,9 @@ static void sb_clear_eval_keys(lua_State *L)
 static int sb_eval_entry(lua_State *L)
 {
     sb_run_t *run = lua_touserdata(L, 1);
-    lua_pushcfunction(L, sb_msgh);
-    lua_pushcfunction(L, sb_eval_main);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, sb_script(L)->eval_ref);
+    lua_rawgeti(L, -1, 1);
+    lua_rawgeti(L, -2, 2);
     run->status = lua_pcall(L, 0, 0, -2);
     if (run->status != 0)
         sb_keep_message(L, run);
