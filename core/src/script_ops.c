@@ -1036,6 +1036,24 @@ static int l_tensor(lua_State *L)
     return sb_op_finish(&c, "tensor");
 }
 
+/* 1 if the table at idx (absolute) has one key, [1]. */
+static int sb_only_first(lua_State *L, int idx)
+{
+    int only = 0;
+    lua_pushnil(L);
+    if (lua_next(L, idx) == 0)
+        return 0;
+    if (lua_type(L, -2) == LUA_TNUMBER && lua_tonumber(L, -2) == 1) {
+        lua_pop(L, 1);
+        only = lua_next(L, idx) == 0;
+        if (!only)
+            lua_pop(L, 2);
+    } else {
+        lua_pop(L, 2);
+    }
+    return only;
+}
+
 /* gpuperf.load{buf, ...} and the other memory constructors. Upvalue 1:
    sb_memctors index. Also accepts a bare buffer handle or nothing. */
 static int l_mem(lua_State *L)
@@ -1058,6 +1076,10 @@ static int l_mem(lua_State *L)
                                  fields come when the script touches the op) */
     if (has_buffer && sb_handle_index(L, 1, SB_BUFFER) >= 0) {
         sb_set_from(L, "buffer", 1);
+    } else if (has_buffer && sb_is_plain(L, 1) && sb_only_first(L, 1)) {
+        /* {buf} (the common form): what the general case below makes of it */
+        lua_rawgeti(L, 1, 1);
+        lua_setfield(L, 2, "buffer");
     } else if (sb_is_plain(L, 1)) {
         sb_check_keys(&c, 1, keys, has_buffer);
         /* the named fields (all accepted: checked above) */
