@@ -352,6 +352,8 @@ static void sb_hook(lua_State *L, lua_Debug *ar)
     gp_script_t *s = sb_script(L);
     lua_Debug probe;
     (void)ar;
+    if (!s->ev) /* the hook stays set between evaluations (gp_script_eval) */
+        return;
     s->executed += GP_SCRIPT_HOOK_PERIOD;
     if (s->executed > s->budget)
         sb_budget_error(L, 0);
@@ -740,6 +742,10 @@ int gp_script_eval(gp_script_t *s, const gp_device_t *dev, const gp_param_kv_t *
     s->fatal = SB_FATAL_NONE;
     s->c_depth = 0;
     s->budget_armed = 0;
+    /* the count starts afresh at every evaluation; the hook is not cleared
+       after one, since setting and clearing it each time rewrote LuaJIT's
+       dispatch table twice an evaluation (no Lua runs in between; a hook
+       that fires outside an evaluation returns at once) */
     lua_sethook(s->L, sb_hook, LUA_MASKCOUNT, GP_SCRIPT_HOOK_PERIOD);
     lua_settop(s->L, 0);
     status = lua_cpcall(s->L, sb_eval_entry, run);
@@ -747,7 +753,6 @@ int gp_script_eval(gp_script_t *s, const gp_device_t *dev, const gp_param_kv_t *
         run->status = status;
     lua_settop(s->L, 0);
     s->ev = NULL;
-    lua_sethook(s->L, NULL, 0, 0);
     if (run->status != 0 || s->mem_used > s->mem_cap / 4) /* a full collection only when needed */
         lua_gc(s->L, LUA_GCCOLLECT, 0);
     if (run->status != 0)
