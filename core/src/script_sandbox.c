@@ -607,8 +607,9 @@ int sb_sandbox_init(lua_State *L)
 /*
  * The environment of one evaluation is built lazily: it starts empty, with a
  * metatable whose __index fills in a global the first time the script reads
- * it (a library as a fresh copy, made by a compiled copier; gpuperf; a base
- * function) and whose __newindex remembers that the script set one (so that
+ * it (a library as a fresh copy, made by a compiled copier, or for math a
+ * table that reads the library until it is written: sb_math_settle;
+ * gpuperf; a base function) and whose __newindex remembers that the script set one (so that
  * `math = nil` stays nil). Reading _G fills in every global and drops the
  * metatable: from then on the environment is the full copy it always was.
  * What a script sees is the same as with a full copy per evaluation; a
