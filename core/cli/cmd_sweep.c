@@ -264,6 +264,72 @@ static void write_head(FILE *f, const sweep_opts_t *o, const gp_cli_device_t *de
             (unsigned long long)points);
 }
 
+/* Append the decimal digits of u to buf at n; returns the new length. */
+static size_t put_uint(char *buf, size_t n, unsigned u)
+{
+    char d[12];
+    size_t k = 0;
+    do {
+        d[k++] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    while (k)
+        buf[n++] = d[--k];
+    return n;
+}
+
+/* Append s to buf at n (room checked by the caller); returns the new length. */
+static size_t put_text(char *buf, size_t n, const char *s)
+{
+    size_t len = strlen(s);
+    memcpy(buf + n, s, len);
+    return n + len;
+}
+
+/* The columns of a row that predicted, from total_us on: as
+   ",%.3f,%u,%s,,,,\n" (a copy, or no commands) or ",%.3f,%u,%s,%u,%.4f,%s,\n"
+   would write them, formatted here (printf was two thirds of writing a
+   row); a number gp_format_fixed does not take goes to printf. */
+static void write_csv_numbers(FILE *f, const gp_sweep_result_t *r)
+{
+    char buf[192];
+    size_t n = 0, len;
+    int full = !(r->is_copy || r->commands == 0);
+    const char *bound = full ? gp_bound_name(r->bound) : r->is_copy ? "copy" : "";
+    const char *limiter = full ? gp_limiter_name(r->limiter) : "";
+    buf[n++] = ',';
+    len = gp_format_fixed(buf + n, r->total_us, 3);
+    if (len == 0 || strlen(bound) > 48 || strlen(limiter) > 48)
+        goto with_printf;
+    n += len;
+    buf[n++] = ',';
+    n = put_uint(buf, n, r->launches);
+    buf[n++] = ',';
+    n = put_text(buf, n, bound);
+    if (full) {
+        buf[n++] = ',';
+        n = put_uint(buf, n, r->blocks_per_sm);
+        buf[n++] = ',';
+        len = gp_format_fixed(buf + n, r->occupancy, 4);
+        if (len == 0)
+            goto with_printf;
+        n += len;
+        buf[n++] = ',';
+        n = put_text(buf, n, limiter);
+        n = put_text(buf, n, ",\n");
+    } else {
+        n = put_text(buf, n, ",,,,\n");
+    }
+    fwrite(buf, 1, n, f);
+    return;
+with_printf:
+    if (full)
+        fprintf(f, ",%.3f,%u,%s,%u,%.4f,%s,\n", r->total_us, r->launches, bound,
+                r->blocks_per_sm, r->occupancy, limiter);
+    else
+        fprintf(f, ",%.3f,%u,%s,,,,\n", r->total_us, r->launches, bound);
+}
+
 /* One row: point `index` and what it predicted. */
 static void write_row(FILE *f, const sweep_opts_t *o, const gp_sweep_t *sw,
                       const gp_cli_device_t *devs, uint64_t index, const gp_sweep_result_t *r)
@@ -280,13 +346,8 @@ static void write_row(FILE *f, const sweep_opts_t *o, const gp_sweep_t *sw,
             fputs(",,,,,,,", f);
             gp_cli_csv_field(f, r->error);
             fputc('\n', f);
-        } else if (r->is_copy || r->commands == 0) {
-            fprintf(f, ",%.3f,%u,%s,,,,\n", r->total_us, r->launches,
-                    r->is_copy ? "copy" : "");
         } else {
-            fprintf(f, ",%.3f,%u,%s,%u,%.4f,%s,\n", r->total_us, r->launches,
-                    gp_bound_name(r->bound), r->blocks_per_sm, r->occupancy,
-                    gp_limiter_name(r->limiter));
+            write_csv_numbers(f, r);
         }
         return;
     }

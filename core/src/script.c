@@ -352,6 +352,8 @@ static void sb_hook(lua_State *L, lua_Debug *ar)
     gp_script_t *s = sb_script(L);
     lua_Debug probe;
     (void)ar;
+    if (!s->ev) /* the hook stays set between evaluations (gp_script_eval) */
+        return;
     s->executed += GP_SCRIPT_HOOK_PERIOD;
     if (s->executed > s->budget)
         sb_budget_error(L, 0);
@@ -481,6 +483,8 @@ static int sb_report(const gp_script_t *s, const sb_run_t *run, gp_err_t *err)
 /* ------------------------------------------------------------- open */
 
 /* Protected part of gp_script_open: libraries, sandbox, compile. */
+static int sb_eval_main(lua_State *L);
+
 static int sb_open_entry(lua_State *L)
 {
     sb_run_t *run = lua_touserdata(L, 1);
@@ -502,6 +506,12 @@ static int sb_open_entry(lua_State *L)
         return 0;
     }
     run->s->chunk_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+    lua_createtable(L, 2, 0);
+    lua_pushcfunction(L, sb_msgh);
+    lua_rawseti(L, -2, 1);
+    lua_pushcfunction(L, sb_eval_main);
+    lua_rawseti(L, -2, 2);
+    run->s->eval_ref = luaL_ref(L, LUA_REGISTRYINDEX);
     return 0;
 }
 
@@ -553,7 +563,7 @@ gp_script_t *gp_script_open(const char *path, const gp_script_opts_t *opts, gp_e
         gp_err_set(err, "%s: out of memory", path);
         return NULL;
     }
-    s->chunk_ref = LUA_NOREF;
+    s->chunk_ref = s->eval_ref = LUA_NOREF;
     s->mem_cap = opts && opts->memory_cap_bytes ? opts->memory_cap_bytes : GP_SCRIPT_DEFAULT_MEMORY;
     s->budget = opts && opts->instruction_budget ? opts->instruction_budget
                                                  : GP_SCRIPT_DEFAULT_BUDGET;
@@ -629,8 +639,9 @@ static void sb_clear_eval_keys(lua_State *L)
 static int sb_eval_entry(lua_State *L)
 {
     sb_run_t *run = lua_touserdata(L, 1);
-    lua_pushcfunction(L, sb_msgh);
-    lua_pushcfunction(L, sb_eval_main);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, sb_script(L)->eval_ref);
+    lua_rawgeti(L, -1, 1);
+    lua_rawgeti(L, -2, 2);
     run->status = lua_pcall(L, 0, 0, -2);
     if (run->status != 0)
         sb_keep_message(L, run);
@@ -731,6 +742,10 @@ int gp_script_eval(gp_script_t *s, const gp_device_t *dev, const gp_param_kv_t *
     s->fatal = SB_FATAL_NONE;
     s->c_depth = 0;
     s->budget_armed = 0;
+    /* the count starts afresh at every evaluation; the hook is not cleared
+       after one, since setting and clearing it each time rewrote LuaJIT's
+       dispatch table twice an evaluation (no Lua runs in between; a hook
+       that fires outside an evaluation returns at once) */
     lua_sethook(s->L, sb_hook, LUA_MASKCOUNT, GP_SCRIPT_HOOK_PERIOD);
     lua_settop(s->L, 0);
     status = lua_cpcall(s->L, sb_eval_entry, run);
@@ -738,7 +753,6 @@ int gp_script_eval(gp_script_t *s, const gp_device_t *dev, const gp_param_kv_t *
         run->status = status;
     lua_settop(s->L, 0);
     s->ev = NULL;
-    lua_sethook(s->L, NULL, 0, 0);
     if (run->status != 0 || s->mem_used > s->mem_cap / 4) /* a full collection only when needed */
         lua_gc(s->L, LUA_GCCOLLECT, 0);
     if (run->status != 0)

@@ -182,6 +182,11 @@ static double sb_handle_code(lua_State *L, int idx)
     double code = -1;
     if (lua_type(L, idx) != LUA_TTABLE)
         return -1;
+    /* every handle has a metatable (sb_push_handle, sb_push_readonly): a
+       table without one, such as the fields of gpuperf.load{x}, is none */
+    if (!lua_getmetatable(L, idx))
+        return -1;
+    lua_pop(L, 1);
     idx = idx < 0 ? lua_gettop(L) + idx + 1 : idx;
     lua_pushlightuserdata(L, (void *)&sb_key_handles);
     lua_rawget(L, LUA_REGISTRYINDEX);

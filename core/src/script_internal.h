@@ -102,6 +102,8 @@ struct gp_script {
     char fatal_msg[4352];  /* the budget error as first raised */
     int c_depth;           /* nested C -> Lua calls through our wrappers */
     int chunk_ref;         /* registry ref of the compiled main chunk */
+    int eval_ref;          /* registry ref of {message handler, evaluation's main}:
+                              made once, not two closures per evaluation */
     struct gp_op *scratch; /* GP_SCRIPT_MAX_OPS ops, kept between evaluations */
     uint32_t devices;      /* devices the caller asks for (0: not stated, 1) */
     sb_eval_t *ev;         /* the evaluation in progress, or NULL */
@@ -314,8 +316,9 @@ typedef struct sb_flat {
     uint64_t total_blocks;
     uint32_t n_loops;     /* loops around the current op */
     sb_loop_ctx_t loops[GP_SCRIPT_MAX_DEPTH + 2];
-    /* stack indices of the op metatable and the proxy -> state table while
-       the outermost sb_ops_flatten runs (0: not yet looked up) */
+    /* stack indices of the op metatable and of the key under which a proxy
+       holds its state while the outermost sb_ops_flatten runs (0: not yet
+       pushed) */
     int op_mt_at, op_states_at;
 } sb_flat_t;
 

@@ -591,9 +591,10 @@ static void sb_op_fill(lua_State *L, int t, const sb_opspec_t *spec, const gp_op
 /* ------------------------------------------------------------ op proxies */
 
 /*
- * What a script holds for an op is an empty proxy table: reads go to the
- * op's fields table (the table described at the top), writes go there too
- * and mark the op as changed. The check the constructor made is kept with
+ * What a script holds for an op is a proxy table, empty but for its state
+ * under a key no script can write (sb_key_ops): reads go to the op's fields
+ * table (the table described at the top), writes go there too and mark the
+ * op as changed. The check the constructor made is kept with
  * it, so a launch trusts an unchanged op instead of checking its fields
  * again; a changed one is checked again, as it always was.
  */
@@ -607,9 +608,32 @@ typedef struct sb_opstate {
                          the op, not at construction */
 } sb_opstate_t;
 
-/* Registry key of the weak-keyed table proxy -> state (full userdata whose
-   environment is the fields table). */
+/* The key under which a proxy holds its state (a full userdata whose
+   environment is the fields table): a light userdata, which no script can
+   make, so that every key a script can write is absent from the proxy and
+   goes through __newindex. (Before, a weak-keyed registry table mapped
+   proxies to states: an entry, and a rehash as it grew, per op.) */
 static const char sb_key_ops = 0;
+
+/* The state held by the proxy at idx under the key at key (both absolute),
+   pushed with it: its fields table, or an empty table (NULL) when the
+   proxy holds none. A script reaching the key with the base `next` may
+   store any value there; only a userdata of a state's size is one (no
+   other userdata is within a script's reach). */
+static sb_opstate_t *sb_op_state_get(lua_State *L, int idx, int key)
+{
+    sb_opstate_t *st = NULL;
+    lua_pushvalue(L, key);
+    lua_rawget(L, idx);
+    if (lua_type(L, -1) == LUA_TUSERDATA && lua_objlen(L, -1) == sizeof *st)
+        st = lua_touserdata(L, -1);
+    if (st)
+        lua_getfenv(L, -1);
+    else
+        lua_newtable(L);
+    lua_replace(L, -2);
+    return st;
+}
 
 /* The state of the op proxy at idx (NULL when it is not one); pushes its
    fields table (an empty table when it is not one). With `fill`, the
@@ -621,16 +645,8 @@ static sb_opstate_t *sb_op_state_at(lua_State *L, int idx, int fill)
     sb_opstate_t *st;
     idx = idx < 0 ? lua_gettop(L) + idx + 1 : idx;
     lua_pushlightuserdata(L, (void *)&sb_key_ops);
-    lua_rawget(L, LUA_REGISTRYINDEX);
-    lua_pushvalue(L, idx);
-    lua_rawget(L, -2);
-    st = lua_type(L, -1) == LUA_TUSERDATA ? lua_touserdata(L, -1) : NULL;
-    if (st)
-        lua_getfenv(L, -1);
-    else
-        lua_newtable(L);
-    lua_replace(L, -3);
-    lua_pop(L, 1);
+    st = sb_op_state_get(L, idx, lua_gettop(L));
+    lua_replace(L, -2);
     if (st && fill && !st->filled) {
         st->filled = 1;
         sb_op_fill(L, lua_gettop(L), &sb_opspecs[st->spec], &st->op, &st->info);
@@ -638,20 +654,11 @@ static sb_opstate_t *sb_op_state_at(lua_State *L, int idx, int fill)
     return st;
 }
 
-/* sb_op_state_at(L, idx, 0) with the proxy -> state table at stack index
-   states (idx absolute). */
-static sb_opstate_t *sb_op_state_in(lua_State *L, int idx, int states)
+/* sb_op_state_at(L, idx, 0) with the state's key at stack index key (idx
+   absolute). */
+static sb_opstate_t *sb_op_state_in(lua_State *L, int idx, int key)
 {
-    sb_opstate_t *st;
-    lua_pushvalue(L, idx);
-    lua_rawget(L, states);
-    st = lua_type(L, -1) == LUA_TUSERDATA ? lua_touserdata(L, -1) : NULL;
-    if (st)
-        lua_getfenv(L, -1);
-    else
-        lua_newtable(L);
-    lua_replace(L, -2);
-    return st;
+    return sb_op_state_get(L, idx, key);
 }
 
 static sb_opstate_t *sb_op_state(lua_State *L, int idx)
@@ -696,13 +703,6 @@ static int sb_op_newindex(lua_State *L)
 
 void sb_ops_init(lua_State *L)
 {
-    lua_pushlightuserdata(L, (void *)&sb_key_ops);
-    lua_newtable(L);
-    lua_createtable(L, 0, 1);
-    lua_pushliteral(L, "k");
-    lua_setfield(L, -2, "__mode");
-    lua_setmetatable(L, -2);
-    lua_rawset(L, LUA_REGISTRYINDEX);
     lua_pushlightuserdata(L, (void *)&sb_key_op_mt);
     lua_rawget(L, LUA_REGISTRYINDEX);
     lua_pushcfunction(L, sb_op_index);
@@ -858,13 +858,12 @@ void sb_ops_flatten(const sb_ctx_t *c, int idx, const sb_path_t *path, int depth
     if (idx < 0)
         idx = lua_gettop(L) + idx + 1;
     luaL_checkstack(L, 8, "work nested too deeply");
-    if (!f->op_states_at) { /* the outermost call: look the two tables up once */
+    if (!f->op_states_at) { /* the outermost call: the metatable and the key once */
         outer = lua_gettop(L);
         lua_pushlightuserdata(L, (void *)&sb_key_op_mt);
         lua_rawget(L, LUA_REGISTRYINDEX);
         f->op_mt_at = lua_gettop(L);
         lua_pushlightuserdata(L, (void *)&sb_key_ops);
-        lua_rawget(L, LUA_REGISTRYINDEX);
         f->op_states_at = lua_gettop(L);
     }
     if (++f->visits > GP_SCRIPT_MAX_VISITS)
@@ -955,13 +954,11 @@ static int sb_op_finish(const sb_ctx_t *c, const char *tag)
         st->filled = 0;
         lua_pushvalue(L, t);
         lua_setfenv(L, t + 1);
-        lua_pushlightuserdata(L, (void *)&sb_key_ops);
-        lua_rawget(L, LUA_REGISTRYINDEX); /* t + 2 */
-        lua_createtable(L, 0, 0);         /* t + 3: the proxy */
+        lua_createtable(L, 0, 1); /* t + 2: the proxy, holding the state */
         lua_pushlightuserdata(L, (void *)&sb_key_op_mt);
         lua_rawget(L, LUA_REGISTRYINDEX);
-        lua_setmetatable(L, t + 3);
-        lua_pushvalue(L, t + 3);
+        lua_setmetatable(L, t + 2);
+        lua_pushlightuserdata(L, (void *)&sb_key_ops);
         lua_pushvalue(L, t + 1);
         lua_rawset(L, t + 2);
     }
@@ -1039,6 +1036,24 @@ static int l_tensor(lua_State *L)
     return sb_op_finish(&c, "tensor");
 }
 
+/* 1 if the table at idx (absolute) has one key, [1]. */
+static int sb_only_first(lua_State *L, int idx)
+{
+    int only = 0;
+    lua_pushnil(L);
+    if (lua_next(L, idx) == 0)
+        return 0;
+    if (lua_type(L, -2) == LUA_TNUMBER && lua_tonumber(L, -2) == 1) {
+        lua_pop(L, 1);
+        only = lua_next(L, idx) == 0;
+        if (!only)
+            lua_pop(L, 2);
+    } else {
+        lua_pop(L, 2);
+    }
+    return only;
+}
+
 /* gpuperf.load{buf, ...} and the other memory constructors. Upvalue 1:
    sb_memctors index. Also accepts a bare buffer handle or nothing. */
 static int l_mem(lua_State *L)
@@ -1061,6 +1076,10 @@ static int l_mem(lua_State *L)
                                  fields come when the script touches the op) */
     if (has_buffer && sb_handle_index(L, 1, SB_BUFFER) >= 0) {
         sb_set_from(L, "buffer", 1);
+    } else if (has_buffer && sb_is_plain(L, 1) && sb_only_first(L, 1)) {
+        /* {buf} (the common form): what the general case below makes of it */
+        lua_rawgeti(L, 1, 1);
+        lua_setfield(L, 2, "buffer");
     } else if (sb_is_plain(L, 1)) {
         sb_check_keys(&c, 1, keys, has_buffer);
         /* the named fields (all accepted: checked above) */

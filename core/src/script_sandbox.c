@@ -270,6 +270,21 @@ static int sb_xpcall(lua_State *L)
     return lua_gettop(L) - n;
 }
 
+static void sb_math_settle(lua_State *L, int idx);
+
+/* getmetatable and setmetatable: an evaluation's `math` is settled into
+   its full copy first (sb_math_settle). Upvalue 1: the base function. */
+static int sb_settled_call(lua_State *L)
+{
+    int n = lua_gettop(L);
+    if (n >= 1)
+        sb_math_settle(L, 1);
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, n, LUA_MULTRET);
+    return lua_gettop(L);
+}
+
 /* rawset that refuses the read-only tables (gpuperf, gpuperf.device,
    handles), whose metatables carry __gp_ro. */
 static int sb_rawset(lua_State *L)
@@ -278,6 +293,7 @@ static int sb_rawset(lua_State *L)
     luaL_checkany(L, 2);
     luaL_checkany(L, 3);
     lua_settop(L, 3);
+    sb_math_settle(L, 1);
     if (sb_op_fields(L, 1, 1)) { /* an op: its fields (checked again at launch) */
         lua_pushvalue(L, 2);
         lua_pushvalue(L, 3);
@@ -306,6 +322,7 @@ static int sb_op_raw(lua_State *L)
     luaL_checktype(L, 1, LUA_TTABLE);
     if (lua_tointeger(L, lua_upvalueindex(2)) == 1)
         luaL_checkany(L, 2);
+    sb_math_settle(L, 1);
     if (sb_op_fields(L, 1, 0))
         lua_replace(L, 1);
     lua_pushvalue(L, lua_upvalueindex(1));
@@ -530,6 +547,12 @@ int sb_sandbox_init(lua_State *L)
         lua_pushcclosure(L, sb_op_raw, 2);
         lua_setfield(L, tmpl, raw[i]);
     }
+    for (i = 0; i < 2; i++) {
+        static const char *const meta[] = {"getmetatable", "setmetatable"};
+        lua_getfield(L, LUA_GLOBALSINDEX, meta[i]);
+        lua_pushcclosure(L, sb_settled_call, 1);
+        lua_setfield(L, tmpl, meta[i]);
+    }
     lua_getfield(L, LUA_GLOBALSINDEX, "tostring");
     lua_pushcclosure(L, sb_print, 1);
     lua_setfield(L, tmpl, "print");
@@ -584,8 +607,9 @@ int sb_sandbox_init(lua_State *L)
 /*
  * The environment of one evaluation is built lazily: it starts empty, with a
  * metatable whose __index fills in a global the first time the script reads
- * it (a library as a fresh copy, made by a compiled copier; gpuperf; a base
- * function) and whose __newindex remembers that the script set one (so that
+ * it (a library as a fresh copy, made by a compiled copier, or for math a
+ * table that reads the library until it is written: sb_math_settle;
+ * gpuperf; a base function) and whose __newindex remembers that the script set one (so that
  * `math = nil` stays nil). Reading _G fills in every global and drops the
  * metatable: from then on the environment is the full copy it always was.
  * What a script sees is the same as with a full copy per evaluation; a
@@ -593,7 +617,7 @@ int sb_sandbox_init(lua_State *L)
  */
 
 /* Registry keys: the environment's metatable; the global-name -> slot table;
-   the copiers of the libraries (slot -> function). */
+   the copiers of the libraries (slot -> function; true for math, which sb_math_settle copies). */
 static const char sb_key_env_mt = 0, sb_key_env_slots = 0, sb_key_env_copiers = 0;
 
 /* Slots beyond the template's keys. */
@@ -670,6 +694,59 @@ static void sb_push_copier(lua_State *L, int idx)
     lua_call(L, n, 1);
 }
 
+/*
+ * An evaluation's `math` starts as an empty table whose metatable reads
+ * the library's values (the template's, never written), instead of a copy
+ * of some thirty keys that most scripts read two of. The first write to it
+ * (__newindex: every key is absent), and rawget, rawset, next, pairs,
+ * getmetatable and setmetatable on it, settle it first: the library's keys
+ * it does not have are copied in and the metatable dropped, so from then on
+ * it is the full copy it always was.
+ */
+static const char sb_key_math_mt = 0;
+
+static void sb_math_settle(lua_State *L, int idx)
+{
+    idx = idx < 0 ? lua_gettop(L) + idx + 1 : idx;
+    if (lua_type(L, idx) != LUA_TTABLE || !lua_getmetatable(L, idx))
+        return;
+    lua_pushlightuserdata(L, (void *)&sb_key_math_mt);
+    lua_rawget(L, LUA_REGISTRYINDEX);
+    if (!lua_rawequal(L, -1, -2)) {
+        lua_pop(L, 2);
+        return;
+    }
+    lua_pop(L, 1);
+    lua_pushliteral(L, "__index");
+    lua_rawget(L, -2); /* the library's values */
+    lua_remove(L, -2);
+    lua_pushnil(L);
+    while (lua_next(L, -2) != 0) {
+        lua_pushvalue(L, -2);
+        lua_rawget(L, idx);
+        if (lua_isnil(L, -1)) { /* not set by the script (table.insert sets [n]) */
+            lua_pop(L, 1);
+            lua_pushvalue(L, -2);
+            lua_insert(L, -2);
+            lua_rawset(L, idx);
+        } else {
+            lua_pop(L, 2);
+        }
+    }
+    lua_pop(L, 1);
+    lua_pushnil(L);
+    lua_setmetatable(L, idx);
+}
+
+/* __newindex of an unsettled math: (math, key, value). */
+static int sb_math_newindex(lua_State *L)
+{
+    lua_settop(L, 3);
+    sb_math_settle(L, 1);
+    lua_rawset(L, 1);
+    return 0;
+}
+
 /* The global `key` (at idx) for the first time in this evaluation: push its
    value (a fresh copy of a library). env at env. */
 static void sb_env_fill(lua_State *L, int env, int key, int slot)
@@ -694,6 +771,21 @@ static void sb_env_fill(lua_State *L, int env, int key, int slot)
             return;
         }
         lua_remove(L, -2);
+        if (lua_type(L, -1) == LUA_TBOOLEAN) {
+            /* math: a table that reads the library's values until the
+               script writes to it or looks at it raw (sb_math_settle) */
+            lua_pop(L, 1);
+            lua_createtable(L, 0, 0);
+            lua_pushlightuserdata(L, (void *)&sb_key_math_mt);
+            lua_rawget(L, LUA_REGISTRYINDEX);
+            lua_setmetatable(L, -2);
+            /* the same random numbers on every evaluation (the generator
+               is reachable only through math) */
+            lua_getfield(L, -1, "randomseed");
+            lua_pushinteger(L, 0);
+            lua_call(L, 1, 0);
+            return;
+        }
         lua_call(L, 0, 1); /* a fresh copy */
         if (lua_type(L, key) == LUA_TSTRING && strcmp(lua_tostring(L, key), "string") == 0) {
             /* method calls on strings ("x"):rep() use this evaluation's copy */
@@ -703,13 +795,6 @@ static void sb_env_fill(lua_State *L, int env, int key, int slot)
             lua_setfield(L, -2, "__index");
             lua_pop(L, 2);
             s->string_mt_set = 1;
-        } else if (lua_type(L, key) == LUA_TSTRING &&
-                   strcmp(lua_tostring(L, key), "math") == 0) {
-            /* the same random numbers on every evaluation (the generator
-               is reachable only through math) */
-            lua_getfield(L, -1, "randomseed");
-            lua_pushinteger(L, 0);
-            lua_call(L, 1, 0);
         }
     }
 }
@@ -788,6 +873,13 @@ static int sb_env_newindex(lua_State *L)
 static void sb_env_init(lua_State *L)
 {
     int tmpl = lua_gettop(L), slots, copiers, next = SB_SLOT_FIRST;
+    lua_pushlightuserdata(L, (void *)&sb_key_math_mt);
+    lua_createtable(L, 0, 2);
+    lua_getfield(L, tmpl, "math");
+    lua_setfield(L, -2, "__index");
+    lua_pushcfunction(L, sb_math_newindex);
+    lua_setfield(L, -2, "__newindex");
+    lua_rawset(L, LUA_REGISTRYINDEX);
     lua_pushlightuserdata(L, (void *)&sb_key_env_slots);
     lua_newtable(L);
     slots = lua_gettop(L);
@@ -802,7 +894,10 @@ static void sb_env_init(lua_State *L)
     while (lua_next(L, tmpl) != 0) {
         if (next >= 64)
             luaL_error(L, "sandbox: too many globals");
-        if (lua_type(L, -1) == LUA_TTABLE) {
+        if (lua_type(L, -2) == LUA_TSTRING && strcmp(lua_tostring(L, -2), "math") == 0) {
+            lua_pushboolean(L, 1); /* no copier: sb_math_settle copies */
+            lua_rawseti(L, copiers, next);
+        } else if (lua_type(L, -1) == LUA_TTABLE) {
             sb_push_copier(L, -1);
             lua_rawseti(L, copiers, next);
         }

@@ -424,3 +424,52 @@ fail:
     gp_free_names(v, cnt);
     return -1;
 }
+
+size_t gp_format_fixed(char *buf, double v, int decimals)
+{
+    static const double scale[] = {1, 10, 100, 1e3, 1e4, 1e5, 1e6};
+    static const uint64_t iscale[] = {1, 10, 100, 1000, 10000, 100000, 1000000};
+    char digits[24];
+    double a = fabs(v), p, e, whole, f;
+    uint64_t q, ip, fp;
+    size_t n = 0, k = 0;
+    int i;
+    if (decimals < 0 || decimals > 6 || !(a < 1e9))
+        return 0;
+    /* a * 10^decimals = p + e exactly (fma leaves the product's rounding
+       error e); p < 1e15 < 2^50, so its fraction f is exact and |e| is at
+       most 1/16 */
+    p = a * scale[decimals];
+    e = fma(a, scale[decimals], -p);
+    whole = floor(p);
+    f = p - whole;
+    q = (uint64_t)whole;
+    /* round the exact value: below a fraction of 1/4 it rounds down;
+       from there f - 1/2 is exact (Sterbenz) and the sign of a sum of two
+       doubles is the sign of the exact sum */
+    if (f >= 0.25) {
+        double d = (f - 0.5) + e;
+        if (d > 0 || (d == 0 && (q & 1)))
+            q++;
+    }
+    if (signbit(v))
+        buf[n++] = '-';
+    ip = q / iscale[decimals];
+    fp = q % iscale[decimals];
+    do {
+        digits[k++] = (char)('0' + ip % 10);
+        ip /= 10;
+    } while (ip);
+    while (k)
+        buf[n++] = digits[--k];
+    if (decimals) {
+        buf[n++] = '.';
+        for (i = decimals - 1; i >= 0; i--) {
+            buf[n + (size_t)i] = (char)('0' + fp % 10);
+            fp /= 10;
+        }
+        n += (size_t)decimals;
+    }
+    buf[n] = '\0';
+    return n;
+}

@@ -67,6 +67,13 @@ void gp_free_names(char **names, size_t n);
 /* Saturating conversions and products for launch arithmetic. */
 uint64_t gp_mul_sat_u64(uint64_t a, uint64_t b);
 
+/* v with `decimals` (0 to 6) digits after the point, exactly as printf's
+   "%.*f" writes it (the binary value rounded to nearest, ties to even; "-"
+   for any negative sign, -0 included), into buf (at least 32 bytes), NUL-
+   terminated, without printf's cost; returns the length. Returns 0 (buf
+   untouched) for |v| >= 1e9, infinities and NaN: print those with printf. */
+size_t gp_format_fixed(char *buf, double v, int decimals);
+
 #define GP_ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 #define GP_MIN(a, b) ((a) < (b) ? (a) : (b))
 #define GP_MAX(a, b) ((a) > (b) ? (a) : (b))

@@ -56,6 +56,9 @@ refused "$P: $S/rb_coroutine.lua:2: attempt to index global 'coroutine' (a nil v
 case_ "sandbox: the string metatable"
 refused "$P: $S/rb_string_metatable.lua:3: attempt to index local 'mt' (a boolean value)" \
     predict --device h200-sxm $S/rb_string_metatable.lua
+case_ "sandbox: an op's state overwritten through the base next"
+refused "$P: $S/rb_op_state.lua:8: launch 'k': work[1]: 'op' must be the name of a gpuperf operation, got nil" \
+    predict --device h200-sxm $S/rb_op_state.lua
 case_ "sandbox: collectgarbage(\"collect\") and __gc"
 refused "$P: $S/rb_gc_metamethod.lua:4: collectgarbage: only collectgarbage(\"count\") is available to workload scripts" \
     predict --device h200-sxm $S/rb_gc_metamethod.lua

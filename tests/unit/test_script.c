@@ -908,6 +908,37 @@ static void test_sandbox_globals_absent(void **state)
     gp_workload_free(&wl);
 }
 
+/* math: read, written, set raw, given a metatable, extended, walked with
+   next, in one compiled script evaluated again and again: each evaluation
+   sees the whole library, its own changes, and none of the one before; the
+   keys pairs lists are the library's in every case. */
+static void test_sandbox_math(void **state)
+{
+    static const char *const modes[] = {"read", "write", "rawset", "meta", "insert",
+                                        "next", "read", "write", "read"};
+    gp_workload_t wl;
+    gp_script_t *s;
+    gp_err_t err;
+    uint64_t keys = 0;
+    size_t i;
+    (void)state;
+    s = gp_script_open(SCRIPTS "sb_math.lua", NULL, &err);
+    assert_non_null(s);
+    for (i = 0; i < GP_ARRAY_LEN(modes); i++) {
+        gp_param_kv_t kv = {"mode", modes[i], NULL};
+        if (gp_script_eval(s, NULL, &kv, 1, &wl, &err))
+            fail_msg("mode %s: %s", modes[i], err.msg);
+        assert_int_equal(wl.n_buffers, 1);
+        if (i == 0)
+            keys = wl.buffers[0].bytes;
+        else /* a key cleared and one added, or the one added not counted */
+            assert_int_equal(wl.buffers[0].bytes, keys);
+        gp_workload_free(&wl);
+    }
+    assert_true(keys > 20);
+    gp_script_close(s);
+}
+
 /* The log handler of test_print_to_log: keeps the last "print" line. */
 static void capture_print(void *ud, int level, const char *who, const char *msg)
 {
@@ -1332,6 +1363,7 @@ int main(void)
         cmocka_unit_test(test_require_symlink_outside),
         cmocka_unit_test(test_error_paths_whole),
         cmocka_unit_test(test_sandbox_globals_absent),
+        cmocka_unit_test(test_sandbox_math),
         cmocka_unit_test(test_print_to_log),
         cmocka_unit_test(test_default_budget),
         cmocka_unit_test(test_tiny_memory_cap),

@@ -133,6 +133,75 @@ static void test_list_dir(void **state)
     assert_int_equal(n, 0);
 }
 
+/* gp_format_fixed against printf's "%.*f": exact ties (dyadic values),
+   values a tie away by one ulp, decimal fractions, random bit patterns,
+   signs and the values it leaves to printf. */
+static uint64_t fixed_rng = 88172645463325252ull;
+static uint64_t fixed_next(void)
+{
+    fixed_rng ^= fixed_rng << 13;
+    fixed_rng ^= fixed_rng >> 7;
+    fixed_rng ^= fixed_rng << 17;
+    return fixed_rng;
+}
+
+static void check_fixed(double v, int decimals, int *fast)
+{
+    char got[64], want[512];
+    size_t n = gp_format_fixed(got, v, decimals);
+    if (n == 0) { /* left to printf: only what it says it leaves */
+        assert_false(fabs(v) < 1e9);
+        return;
+    }
+    snprintf(want, sizeof want, "%.*f", decimals, v);
+    if (strcmp(got, want) != 0 || n != strlen(want))
+        fail_msg("%.17g with %d decimals: '%s', printf writes '%s'", v, decimals, got, want);
+    (*fast)++;
+}
+
+static void test_format_fixed(void **state)
+{
+    static const double special[] = {0.0, -0.0, 0.5, 1.5, 2.5, -2.5, 0.0625, 0.1875, 0.0005,
+                                      -0.0001, 999999999.9999999, 5e-324, 0.99995, 1e9, 2e300,
+                                      INFINITY, -INFINITY, NAN};
+    int fast = 0, d;
+    size_t i;
+    char buf[64];
+    (void)state;
+    for (i = 0; i < GP_ARRAY_LEN(special); i++)
+        for (d = 0; d <= 6; d++)
+            check_fixed(special[i], d, &fast);
+    for (i = 0; i < 300000; i++) {
+        double v;
+        uint64_t bits;
+        switch (fixed_next() % 5) {
+        case 0: /* dyadic: exact ties at every precision */
+            v = (double)(fixed_next() % 2000000) / (double)(1u << (fixed_next() % 20));
+            break;
+        case 1:
+            bits = fixed_next();
+            memcpy(&v, &bits, sizeof v);
+            break;
+        case 2: /* a decimal fraction, and the doubles either side */
+            v = (double)(fixed_next() % 1000000000) * 1e-3;
+            v = nextafter(v, fixed_next() & 1 ? 1e300 : -1e300);
+            break;
+        case 3:
+            v = ldexp((double)(fixed_next() >> 11), -(int)(fixed_next() % 80));
+            break;
+        default:
+            v = (double)(fixed_next() % 100000000) / 1e4 + (double)(fixed_next() % 3) * 5e-5;
+            break;
+        }
+        if (fixed_next() & 1)
+            v = -v;
+        check_fixed(v, (int)(fixed_next() % 7), &fast);
+    }
+    assert_true(fast > 200000); /* most values took the fast path */
+    assert_int_equal(gp_format_fixed(buf, 1.0, 7), 0);
+    assert_int_equal(gp_format_fixed(buf, 1.0, -1), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -141,6 +210,7 @@ int main(void)
         cmocka_unit_test(test_atomic_write),
         cmocka_unit_test(test_names_and_strings),
         cmocka_unit_test(test_list_dir),
+        cmocka_unit_test(test_format_fixed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
