@@ -1,38 +1,12 @@
 #!/usr/bin/env bash
-# run_graph.sh - builds bench_graph with `nvcc -O3 -arch=sm_90 -Xptxas -v` and runs it.
+# run_graph.sh - builds bench_graph with `nvcc -O3 -arch=sm_90 -Xptxas -v` and runs it
+# (run_bench.sh says what RESULT_DIR receives: graph.csv, ptxas, SASS, clocks, run.log).
 #
 # usage: run_graph.sh [RESULT_DIR]     (default: $OUT)
-#
-# RESULT_DIR receives graph.csv (the rows), ptxas_graph.txt (registers per kernel),
-# sass_graph.txt (cuobjdump --dump-sass of bench_graph), clocks.csv (SM and memory
-# clocks sampled every 250 ms during the run) and run.log.
-set -u -o pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 dest=${1:-${OUT:-}}
 if [ -z "$dest" ]; then
   echo "usage: run_graph.sh RESULT_DIR (or set OUT)" >&2
   exit 2
 fi
-mkdir -p "$dest"
-work=$(mktemp -d)
-{
-  echo "bench_graph run: $(date -u '+%Y-%m-%d %H:%M:%S UTC') on $(hostname)"
-  nvcc --version | tail -n 2
-  nvidia-smi --query-gpu=index,name,driver_version,clocks.max.sm,clocks.max.mem --format=csv
-  nvcc -O3 -arch=sm_90 -Xptxas -v -o "$work/bench_graph" "$here/bench_graph.cu" \
-    >"$dest/ptxas_graph.txt" 2>&1 || { echo "BUILD FAILED"; cat "$dest/ptxas_graph.txt"; exit 1; }
-  cuobjdump --dump-sass "$work/bench_graph" >"$dest/sass_graph.txt" 2>&1
-  nvidia-smi --query-gpu=timestamp,index,clocks.sm,clocks.mem,power.draw,temperature.gpu \
-    --format=csv -lms 250 -i 0 >"$dest/clocks.csv" 2>&1 &
-  smi=$!
-  t0=$(date +%s)
-  timeout 150 "$work/bench_graph" "$dest/graph.csv" 0
-  rc=$?
-  kill "$smi" 2>/dev/null
-  wait "$smi" 2>/dev/null
-  echo "== bench_graph: exit $rc after $(( $(date +%s) - t0 )) s"
-  exit $rc
-} 2>&1 | tee "$dest/run.log"
-rc=${PIPESTATUS[0]}
-rm -rf "$work"
-exit "$rc"
+exec "$here/run_bench.sh" graph "$dest"

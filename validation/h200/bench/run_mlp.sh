@@ -1,38 +1,12 @@
 #!/usr/bin/env bash
-# run_mlp.sh - builds bench_mlp with `nvcc -O3 -arch=sm_90 -Xptxas -v` and runs it.
+# run_mlp.sh - builds bench_mlp with `nvcc -O3 -arch=sm_90 -Xptxas -v` and runs it
+# (run_bench.sh says what RESULT_DIR receives: mlp.csv, ptxas, SASS, clocks, run.log).
 #
 # usage: run_mlp.sh [RESULT_DIR]     (default: $OUT)
-#
-# RESULT_DIR receives mlp.csv (the rows), ptxas_mlp.txt (registers per kernel),
-# sass_mlp.txt (cuobjdump --dump-sass of bench_mlp), clocks.csv (SM and memory
-# clocks sampled every 250 ms during the run) and run.log.
-set -u -o pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 dest=${1:-${OUT:-}}
 if [ -z "$dest" ]; then
   echo "usage: run_mlp.sh RESULT_DIR (or set OUT)" >&2
   exit 2
 fi
-mkdir -p "$dest"
-work=$(mktemp -d)
-{
-  echo "bench_mlp run: $(date -u '+%Y-%m-%d %H:%M:%S UTC') on $(hostname)"
-  nvcc --version | tail -n 2
-  nvidia-smi --query-gpu=index,name,driver_version,clocks.max.sm,clocks.max.mem --format=csv
-  nvcc -O3 -arch=sm_90 -Xptxas -v -o "$work/bench_mlp" "$here/bench_mlp.cu" \
-    >"$dest/ptxas_mlp.txt" 2>&1 || { echo "BUILD FAILED"; cat "$dest/ptxas_mlp.txt"; exit 1; }
-  cuobjdump --dump-sass "$work/bench_mlp" >"$dest/sass_mlp.txt" 2>&1
-  nvidia-smi --query-gpu=timestamp,index,clocks.sm,clocks.mem,power.draw,temperature.gpu \
-    --format=csv -lms 250 -i 0 >"$dest/clocks.csv" 2>&1 &
-  smi=$!
-  t0=$(date +%s)
-  timeout 150 "$work/bench_mlp" "$dest/mlp.csv" 0
-  rc=$?
-  kill "$smi" 2>/dev/null
-  wait "$smi" 2>/dev/null
-  echo "== bench_mlp: exit $rc after $(( $(date +%s) - t0 )) s"
-  exit $rc
-} 2>&1 | tee "$dest/run.log"
-rc=${PIPESTATUS[0]}
-rm -rf "$work"
-exit "$rc"
+exec "$here/run_bench.sh" mlp "$dest"
