@@ -46,6 +46,30 @@ static int impossible(gp_occupancy_t *out, uint32_t limiter, const char *fmt, ..
     return 0;
 }
 
+/* The carve-out preference of a launch in percent of the SM's shared memory
+   (its cache preference where it gives no percentage); -1 for none. */
+static int carveout_pref(const gp_launch_t *l)
+{
+    if (l->carveout_percent >= 0)
+        return l->carveout_percent;
+    switch (l->cache_pref) {
+    case GP_CACHE_PREFER_L1: return 0;
+    case GP_CACHE_PREFER_SHARED: return 100;
+    case GP_CACHE_PREFER_EQUAL: return 50;
+    default: return -1;
+    }
+}
+
+/* The smallest carve-out step of at least `bytes`; 0 when none is. */
+static uint64_t carveout_step(const gp_alloc_rules_t *r, uint64_t bytes)
+{
+    uint32_t i;
+    for (i = 0; i < r->n_carveouts; i++)
+        if ((uint64_t)r->carveout_kib[i] * 1024 >= bytes)
+            return (uint64_t)r->carveout_kib[i] * 1024;
+    return 0;
+}
+
 /* Shared memory the SM is configured with for a launch (carve-out rules). */
 static int smem_per_sm(const gp_device_t *dev, const gp_launch_t *l, const gp_alloc_rules_t *r,
                        uint64_t allocated, uint64_t *out, char *err, size_t errlen)
@@ -53,17 +77,8 @@ static int smem_per_sm(const gp_device_t *dev, const gp_launch_t *l, const gp_al
     uint64_t sm_bytes = dev->shared_memory_per_sm_bytes;
     if (r->n_carveouts > 0) {
         /* a carve-out preference, aligned up to the next step */
-        int pref = l->carveout_percent;
+        int pref = carveout_pref(l);
         uint64_t want;
-        uint32_t i;
-        if (pref < 0) {
-            switch (l->cache_pref) {
-            case GP_CACHE_PREFER_L1: pref = 0; break;
-            case GP_CACHE_PREFER_SHARED: pref = 100; break;
-            case GP_CACHE_PREFER_EQUAL: pref = 50; break;
-            default: pref = -1; break;
-            }
-        }
         if (pref > 100) {
             snprintf(err, errlen, "carve-out %d%% is above 100%%", pref);
             return -1;
@@ -71,12 +86,7 @@ static int smem_per_sm(const gp_device_t *dev, const gp_launch_t *l, const gp_al
         want = pref < 0 ? sm_bytes : (uint64_t)pref * sm_bytes / 100;
         if (want < allocated)
             want = allocated; /* the preference never stops a block fitting */
-        for (i = 0; i < r->n_carveouts; i++)
-            if ((uint64_t)r->carveout_kib[i] * 1024 >= want) {
-                *out = (uint64_t)r->carveout_kib[i] * 1024;
-                return 0;
-            }
-        *out = 0; /* no step is large enough: the block cannot fit */
+        *out = carveout_step(r, want); /* 0: no step is large enough, no block fits */
         return 0;
     }
     if (r->cache_config_split) {
@@ -95,6 +105,36 @@ static int smem_per_sm(const gp_device_t *dev, const gp_launch_t *l, const gp_al
     }
     *out = sm_bytes;
     return 0;
+}
+
+/*
+ * The L1 a launch keeps for caching, per SM: the unified array less the
+ * shared memory configured. A launch that states no carve-out preference is
+ * counted for occupancy at the largest step (cuda_occupancy.h), but the
+ * driver configures the SM with the smallest step that holds what the
+ * blocks it runs of the launch allocate, the 1 KiB reserved per block
+ * included (`resident_smem`), and the L1 keeps the rest. The H200 measured
+ * it: a grid of one 1-thread block with no preference chases a random cycle
+ * of 128-byte lines through 256 KiB at 167.8 cycles a hop ([sources:
+ * h200-calibrated] run3 calibrate_raw.csv, chase random_128B), as the same
+ * chase with the smallest carve-out, 248 KiB of L1 (178.7: [sources:
+ * h200-cal] run7 chase_cycles.csv, lanes=1 warps=1, 256K), where past the
+ * L1 (384K) a hop takes 280; the largest step (28 KiB of L1), or the 32 KiB
+ * step that 32 resident 1-thread blocks would need (224 KiB, past which the
+ * 256 KiB cycle keeps nothing), would leave it at 280.
+ */
+static uint64_t l1_available(const gp_device_t *dev, const gp_launch_t *l,
+                             const gp_alloc_rules_t *r, uint64_t sm_smem, uint64_t resident_smem)
+{
+    uint64_t smem = sm_smem;
+    if (!dev->l1_shared_bytes)
+        return dev->l1_bytes;
+    if (r->n_carveouts > 0 && carveout_pref(l) < 0) {
+        uint64_t step = carveout_step(r, resident_smem);
+        if (step > 0 && step < smem)
+            smem = step;
+    }
+    return dev->l1_shared_bytes > smem ? dev->l1_shared_bytes - smem : 0;
 }
 
 int gp_occupancy_compute(const gp_device_t *dev, const gp_launch_t *l,
@@ -273,11 +313,13 @@ int gp_occupancy_compute(const gp_device_t *dev, const gp_launch_t *l,
     out->blocks_per_sm = (uint32_t)blocks;
     out->active_warps = (uint32_t)(blocks * warps_pb);
     out->occupancy = max_warps ? (double)out->active_warps / (double)max_warps : 0;
-    if (dev->l1_shared_bytes)
+    {
+        /* the blocks an SM holds at once: at most a fair share of the grid */
+        uint64_t grid = gp_mul_sat_u64(gp_mul_sat_u64(l->grid.x, l->grid.y), l->grid.z);
+        uint64_t held = GP_MIN(blocks, div_up(grid, GP_MAX(dev->sm_count, 1u)));
         out->l1_bytes_available =
-            dev->l1_shared_bytes > sm_smem ? dev->l1_shared_bytes - sm_smem : 0;
-    else
-        out->l1_bytes_available = dev->l1_bytes;
+            l1_available(dev, l, r, sm_smem, gp_mul_sat_u64(held, smem_alloc));
+    }
     if (blocks == 0)
         return impossible(out, out->limiter, "no block fits an SM (limit: %s)",
                           gp_limiter_name(out->limiter));

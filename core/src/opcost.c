@@ -179,10 +179,14 @@ static int chases(const gp_kernel_t *k, const gp_op_t *op)
 }
 
 /* Addresses drawn independently at random (the IRM of caching theory): a
-   random pattern that is not a pointer chase. */
+   random pattern that is not a pointer chase, from data (the shorthand, or
+   an index function that draws gpuperf.random). An index function whose
+   lanes only look scattered (its nearest pattern is random) gives the same
+   addresses on every pass: its re-reads come back in order. */
 static int irm_addresses(const gp_kernel_t *k, const gp_op_t *op)
 {
-    return op->access.pattern == GP_PATTERN_RANDOM && !chases(k, op);
+    return op->access.pattern == GP_PATTERN_RANDOM && !chases(k, op) &&
+           (!op->access.sample || op->access.sample->drawn);
 }
 
 /*
@@ -524,11 +528,33 @@ static double latency_footprint(const gp_kernel_t *k, const gp_op_t *op, double 
     return threads * unit * GP_MIN(draws, ru * -expm1(draws * log1p(-1.0 / ru)));
 }
 
+/* reuse_hit where each SM of the L1 level touches `share` times its even
+   share of the footprint (share_hit below); 1 for the grid's L2. */
+static double share_hit(const gp_kernel_t *k, const gp_op_t *op, double cache, double unit,
+                        int whole_buffer, int warm, int spread, int near, double *cold,
+                        double share);
+
 static double reuse_hit(const gp_kernel_t *k, const gp_op_t *op, double cache, double unit,
                         int whole_buffer, int warm, int spread, int near, double *cold)
 {
+    return share_hit(k, op, cache, unit, whole_buffer, warm, spread, near, cold, 1);
+}
+
+/*
+ * reuse_hit for a level whose caches split the grid's reads: with `share` > 1
+ * (an SM's L1, `cache` the L1 times the SMs that share the footprint, see
+ * l1_sharers) the SMs do not split the footprint between them: one SM
+ * touches `share` times its even share (the SMs running the grid over the
+ * sharers), so of its reads (the grid's over the SMs) that many more are
+ * first touches of its own footprint, and only the rest re-read what its L1
+ * may hold. share 1 is the grid's count.
+ */
+static double share_hit(const gp_kernel_t *k, const gp_op_t *op, double cache, double unit,
+                        int whole_buffer, int warm, int spread, int near, double *cold,
+                        double share)
+{
     double footprint = fetched_footprint(k, op, unit);
-    double total = 0, before = 0, lo = 0, hi = 0, mine, first_reach, rest, keep, w = 0;
+    double total = 0, before = 0, lo = 0, hi = 0, mine, first_reach, rest, keep, w = 0, touched;
     int shifted = 1, first = 1, seen = 0, cyclic = !spread && !irm_addresses(k, op);
     uint32_t i;
     double spare;
@@ -545,6 +571,7 @@ static double reuse_hit(const gp_kernel_t *k, const gp_op_t *op, double cache, d
         double acc = fetched_bytes(k, op, unit), re, first_reads = footprint;
         if (!whole_buffer) /* the re-reads' distance stays the grid's footprint */
             first_reads = latency_footprint(k, op, unit);
+        first_reads *= GP_MAX(share, 1.0); /* the SMs' own first touches */
         if (!(acc > 0) || !(footprint > 0))
             return 0;
         re = acc > first_reads ? (acc - first_reads) / acc : 0;
@@ -573,9 +600,10 @@ static double reuse_hit(const gp_kernel_t *k, const gp_op_t *op, double cache, d
     mine = fetched_bytes(k, op, unit);
     if (!(footprint > 0) || !(mine > 0))
         return 0;
-    if (total <= footprint)
+    touched = footprint * GP_MAX(share, 1.0); /* the SMs' own footprints together */
+    if (total <= touched)
         return w;
-    first_reach = GP_MAX(0.0, GP_MIN(mine, footprint - GP_MIN(before, footprint)));
+    first_reach = GP_MAX(0.0, GP_MIN(mine, touched - GP_MIN(before, touched)));
     rest = mine - first_reach;
     if (shifted && hi > lo && hi - lo <= cache / 2)
         keep = 1;
@@ -688,20 +716,94 @@ static double block_reuse(const gp_kernel_t *k, const gp_op_t *op, const gp_occu
     return GP_MAX(0.0, 1.0 - ub / (reads * warps));
 }
 
-/* SMs whose L1s share a launch's reads: the grid's footprint over the
-   footprint one SM's blocks touch (the blocks it runs over the launch,
-   within what the whole grid touches). */
-static double l1_sharers(const gp_device_t *d, const gp_kernel_t *k, const gp_access_t *a)
+/* Bytes the kernel's reads of op's buffer bring in over the launch (op's
+   own where it names no buffer). */
+static double buffer_reads(const gp_kernel_t *k, const gp_op_t *op, double unit)
 {
+    double sum = 0;
+    uint32_t i;
+    if (!reads_buffer(op) || op < k->ops || op >= k->ops + k->n_ops)
+        return fetched_bytes(k, op, unit);
+    for (i = 0; i < k->n_ops; i++)
+        if (reads_buffer(&k->ops[i]) && k->ops[i].access.buffer == op->access.buffer)
+            sum += fetched_bytes(k, &k->ops[i], unit);
+    return sum;
+}
+
+/*
+ * 1 when the description says that the threads re-reading op's buffer read
+ * again what they read before, so that an SM re-reads its own lines: every
+ * read of the buffer is affine in the thread index (a shorthand other than
+ * random) and covers its footprint over the grid (thread g reads the same
+ * element in each). A read that covers less than its footprint (a tap that
+ * reads T floats at k T of a window, folded into it) says nothing of which
+ * thread re-reads a line, nor do addresses drawn at random.
+ */
+static int rereads_own(const gp_kernel_t *k, const gp_op_t *op)
+{
+    uint32_t i;
+    if (!reads_buffer(op) || op < k->ops || op >= k->ops + k->n_ops)
+        return op->access.pattern != GP_PATTERN_RANDOM &&
+               gp_op_grid_bytes(k, op) >= footprint_of(&op->access);
+    for (i = 0; i < k->n_ops; i++) {
+        const gp_op_t *o = &k->ops[i];
+        if (!reads_buffer(o) || o->access.buffer != op->access.buffer)
+            continue;
+        if (o->access.pattern == GP_PATTERN_RANDOM ||
+            gp_op_grid_bytes(k, o) < footprint_of(&o->access))
+            return 0;
+    }
+    return 1;
+}
+
+/*
+ * SMs whose L1s share a launch's reads (`*sms`: the SMs that run it): the
+ * grid's footprint over the footprint one SM touches. From a sample, the
+ * blocks it runs over the launch, within what the whole grid touches.
+ * Without one, an SM re-reads its own share where the threads re-read their
+ * own elements (rereads_own); otherwise its reads (the buffer's over the
+ * SMs) fall anywhere in the footprint, and the distinct bytes of R reads
+ * spread over F are F (1 - exp(-R / F)), the classical occupancy count
+ * ([sources: feller1968] ch. IV.2).
+ */
+static double l1_sharers(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t *op,
+                         double unit, double *sms_out)
+{
+    const gp_access_t *a = &op->access;
     double sms = (double)GP_MIN((uint64_t)d->sm_count, GP_MAX(k->total_blocks, (uint64_t)1));
     const gp_lane_sample_t *s = a->sample;
+    double g = fetched_footprint(k, op, unit);
+    *sms_out = sms;
     if (s && s->grid_footprint_bytes > 0 && s->block_footprint_bytes > 0) {
-        double g = (double)s->grid_footprint_bytes;
         double per_sm = (double)s->block_footprint_bytes * ceil((double)k->total_blocks / sms);
+        g = (double)s->grid_footprint_bytes;
+        per_sm = GP_MIN(g, GP_MAX(g / sms, per_sm));
+        return g / per_sm;
+    }
+    if (!s && g > 0 && !rereads_own(k, op)) {
+        double per_sm = g * -expm1(-buffer_reads(k, op, unit) / sms / g);
         per_sm = GP_MIN(g, GP_MAX(g / sms, per_sm));
         return g / per_sm;
     }
     return sms;
+}
+
+/*
+ * Long re-use in an SM's L1 of `l1` bytes: the buffer's re-reads, where an
+ * SM re-reads what it touched itself (l1_sharers) at the distance of its own
+ * footprint; with whole_buffer the buffer's reads together (traffic),
+ * otherwise op's own (latency). Re-reads in the order of the first reads
+ * thrash once that footprint passes the L1, as in the L2 (LRU): the H200's
+ * chase through a random cycle of 128-byte lines hits no line on its second
+ * lap at 384 KiB (1.5 times its L1), while draws at random keep
+ * l1 / footprint ([sources: h200-cal] chase rows, 128- and 8-byte nodes).
+ */
+static double l1_reuse(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t *op, double l1,
+                       int whole_buffer)
+{
+    double sms, sharers = l1_sharers(d, k, op, d->sector_bytes, &sms);
+    return share_hit(k, op, l1 * sharers, d->sector_bytes, whole_buffer, 0, 0, 0, NULL,
+                     sms / GP_MAX(sharers, 1.0));
 }
 
 /* Hit rate of a second-level cache that sees a first level's misses (miss1 =
@@ -1473,7 +1575,8 @@ static void sibling_traffic(const gp_device_t *d, const gp_kernel_t *k, const gp
             double l1 = op->space == GP_SPACE_TEXTURE && d->readonly_cache_bytes
                             ? (double)d->readonly_cache_bytes
                             : (double)occ->l1_bytes_available;
-            h1 = reuse_hit(k, op, l1 * l1_sharers(d, k, &op->access), unit, 0, 0, 1, 0, NULL);
+            double sms;
+            h1 = reuse_hit(k, op, l1 * l1_sharers(d, k, op, unit, &sms), unit, 0, 0, 1, 0, NULL);
             out->l1_bytes = bytes * (1 - u.share * (1 - h1));
             out->l2_bytes = u.share * (1 - h1) * lbytes;
         } else {
@@ -1549,21 +1652,25 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
             short_reuse(d, k, at, occ, unit, cached ? GP_MAX(bytes, lbytes) : bytes, &near,
                         &near_dist);
             if (cached) {
-                double sharers = l1_sharers(d, k, a), far1, far1l;
+                double far1, far1l;
                 near_hit = near * lru_hit(near_dist, l1, 0);
-                far1 = reuse_hit(k, at, l1 * sharers, d->sector_bytes, 1, 0, 1, 0, NULL);
-                far1l = reuse_hit(k, at, l1 * sharers, d->sector_bytes, 0, 0, 1, 0, NULL);
+                far1 = l1_reuse(d, k, at, l1, 1);
+                far1l = l1_reuse(d, k, at, l1, 0);
                 {
-                    /* the block's own re-reads of its window stay in its SM's L1 */
+                    /* the block's own re-reads of its window stay in its SM's L1:
+                       the window (every load of the buffer together, halos
+                       included) counts the first touches better than one
+                       load's footprint, and spreads them over the loads */
                     double bdist, fb = block_reuse(k, at, occ, unit, &bdist);
                     if (fb > 0) {
                         fb *= lru_hit(bdist, l1, 0);
-                        far1 = GP_MAX(far1, fb);
+                        if (fb > 0)
+                            far1 = fb;
                         far1l = GP_MAX(far1l, fb);
                     }
                 }
-                h1 = near_hit + (1 - near) * far1;
-                l1h = near_hit + (1 - near) * far1l;
+                h1 = GP_MAX(near_hit, far1);
+                l1h = GP_MAX(near_hit, far1l);
                 {
                     /* a chase through drawn addresses: the measured L1 edge */
                     double ch = chase_l1_hit(d, k, at, occ, l1, &chase_cold);

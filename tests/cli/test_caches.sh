@@ -40,11 +40,49 @@ for b in 16384 4194304 2^30; do
     expect_between "$one" 0 "$all"
 done
 
-case_ "re-reading 64 MiB on the 60 MiB L2 gets few hits; 16 MiB hits"
-gp predict --device h200-sxm $S -p case=reread -p bytes=2^26 --json
+case_ "re-reading 64 MiB on the 60 MiB L2 gets few hits; 16 MiB hits (loads past L1)"
+gp predict --device h200-sxm $S -p case=reread -p bytes=2^26 -p cache=cg --json
 expect_between "$(json .launches[0].l2_hit_rate)" 0 0.1
-gp predict --device h200-sxm $S -p case=reread -p bytes=2^24 --json
+gp predict --device h200-sxm $S -p case=reread -p bytes=2^24 -p cache=cg --json
 expect_between "$(json .launches[0].l2_hit_rate)" 0.45 1
+expect_between "$(json .launches[0].l2_bytes)" 33554432 33554432
+
+case_ "the L1 of a launch without a carve-out preference keeps each SM's share of a second pass"
+# 16 MiB read twice by the grid: each SM re-reads its 127 KiB, which the
+# 248 KiB of L1 keep (the 8 KiB step holds 8 blocks' 1 KiB reservations), so
+# the L2 sees the first reads alone; 64 MiB (508 KiB an SM) thrashes the L1
+# and then the L2
+gp predict --device h200-sxm $S -p case=reread -p bytes=2^24 --json
+expect_between "$(json .launches[0].l2_bytes)" 16777216 16777216
+gp predict --device h200-sxm $S -p case=reread -p bytes=2^26 --json
+expect_between "$(json .launches[0].l2_bytes)" 134217728 134217728
+expect_between "$(json .launches[0].dram_bytes)" 134217728 134217728
+
+case_ "a chase with no carve-out preference has the L1 of the smallest carve-out, not the largest's"
+# The H200 chased a random cycle of 128-byte lines through 256 KiB with one
+# thread and no preference at 167.8 cycles a hop (gpuperf-calibrate, run3
+# calibrate_raw.csv, random_128B), as with the smallest carve-out (178.7,
+# run7 chase, lanes=1 warps=1); the largest carve-out's 28 KiB of L1 would
+# leave every hop to the L2 (280 cycles)
+cat >"$TMP/lines.lua" <<'LUA'
+local carve = gpuperf.param("carveout", -1)
+local words = 2^18 / 8
+local nxt = gpuperf.buffer("next", 2^18)
+gpuperf.launch{ name = "fill", grid = words / 256, block = 256, regs = 16,
+  work = { gpuperf.store{nxt, bytes = 8} } }
+gpuperf.launch{ name = "chase", grid = 1, block = 1, regs = 32,
+  carveout = carve >= 0 and carve or nil,
+  work = { gpuperf.loop(2048 + 8192, { gpuperf.load{nxt, bytes = 8, depends = true,
+             index = function(t) local r = gpuperf.random(0, words - 1); return r - r % 16 end} }) } }
+LUA
+gp predict --device h200-sxm "$TMP/lines.lua" --json
+expect_status 0
+none=$(json .launches[1].latency_cycles)
+expect_between "$(awk -v c="$none" 'BEGIN { print c / 10240 }')" 150 240
+gp predict --device h200-sxm "$TMP/lines.lua" -p carveout=0 --json
+expect_between "$(json .launches[1].latency_cycles)" "$none" "$none"
+gp predict --device h200-sxm "$TMP/lines.lua" -p carveout=100 --json
+expect_between "$(awk -v c="$(json .launches[1].latency_cycles)" 'BEGIN { print c / 10240 }')" 270 290
 
 case_ "a second launch re-reading a buffer that fits the L2 is faster, not after flush_l2"
 NAME=read1; r1=$(t -p case=twice)

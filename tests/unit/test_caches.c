@@ -207,18 +207,139 @@ static void test_own_or_whole_rereads_thrash(void **state)
     assert_true(c.dram_bytes >= 0.99 * c.l2_bytes);
 }
 
-/* Re-reading 64 MiB on the 60 MiB L2 thrashes (LRU); 16 MiB hits. */
+/* Re-reading 64 MiB on the 60 MiB L2 thrashes (LRU); 16 MiB hits. The
+   loads bypass L1 (ld.global.cg), so that the L2 sees every re-read. */
 static void test_reread_beyond_l2_thrashes(void **state)
 {
     fix_t f;
     gp_op_cost_t c;
     (void)state;
     setup(&f, (1u << 24) / 256, 256, 2, 1ull << 26);
+    f.k.launch.global_cache = GP_GLOBAL_CACHE_L2;
     c = cost(&f);
+    assert_true(c.l1_bytes == 0);
     assert_true(c.dram_bytes >= 0.99 * c.l2_bytes);
     setup(&f, (1u << 22) / 256, 256, 2, 1ull << 24);
+    f.k.launch.global_cache = GP_GLOBAL_CACHE_L2;
     c = cost(&f);
     assert_true(c.dram_bytes <= 0.6 * c.l2_bytes); /* half the reads are re-reads */
+}
+
+/* The same 16 MiB read twice by the same threads (a loop of two passes, the
+   grid covering the buffer), cached in L1: each SM re-reads its own 127 KiB,
+   which the 248 KiB of L1 a launch without a carve-out preference keeps
+   (8 blocks of 256 threads: the 8 KiB step), so the L2 sees the first reads
+   only. With the largest carve-out (28 KiB of L1) the re-reads, in the order
+   of the first ones, thrash the L1 and reach the L2. */
+static void test_l1_keeps_own_share(void **state)
+{
+    fix_t f;
+    gp_op_cost_t c, l2only;
+    (void)state;
+    setup(&f, (1u << 22) / 256, 256, 2, 1ull << 24);
+    assert_int_equal(f.occ.l1_bytes_available, 262144 - 8192);
+    c = cost(&f);
+    f.k.launch.global_cache = GP_GLOBAL_CACHE_L2;
+    l2only = cost(&f);
+    assert_true(fabs(c.l1_bytes - 0.5 * 128) < 1); /* a 128-byte request, half re-read */
+    assert_true(fabs(c.l2_bytes - 0.5 * l2only.l2_bytes) < 1);
+    assert_true(c.dram_bytes >= 0.99 * c.l2_bytes);
+    setup(&f, (1u << 22) / 256, 256, 2, 1ull << 24);
+    f.k.launch.carveout_percent = 100;
+    assert_int_equal(gp_arch_occupancy(f.arch, &f.dev, &f.k.launch, &f.occ, &(gp_err_t){0}), 0);
+    assert_int_equal(f.occ.l1_bytes_available, 262144 - 233472);
+    c = cost(&f);
+    assert_true(c.l1_bytes == 0);
+    assert_true(c.dram_bytes <= 0.6 * c.l2_bytes);
+}
+
+/* Taps of a window the description folds (mlp ws=l2: tap k reads the T
+   floats from k T on, modulo a 16 MiB window): each load covers a quarter
+   of its footprint, so which thread re-reads a line is not said, and an
+   SM's reads fall anywhere in the window: 1.5 MiB of distinct lines per SM,
+   re-read little and far beyond its L1, not its 127 KiB share (which would
+   fit). The L2 serves the re-reads. */
+static void test_folded_taps_miss_l1(void **state)
+{
+    gp_device_t dev;
+    const gp_arch_t *arch;
+    gp_kernel_t k;
+    gp_op_t ops[16];
+    gp_occupancy_t occ;
+    gp_residency_t res;
+    gp_op_cost_t c;
+    gp_err_t err;
+    char msg[256];
+    uint32_t i, n = 16;
+    memset(&k, 0, sizeof k);
+    memset(ops, 0, sizeof ops);
+    memset(&res, 0, sizeof res);
+    assert_int_equal(gp_device_open("h200-sxm", &dev, &arch, &err), 0);
+    for (i = 0; i < n; i++) {
+        ops[i].kind = GP_OP_LOAD;
+        ops[i].space = GP_SPACE_TEXTURE;
+        ops[i].count = 1;
+        ops[i].ilp = 1;
+        ops[i].access.elem_bytes = 4;
+        ops[i].access.footprint_bytes = 1ull << 24;
+        ops[i].access.buffer = 0;
+        ops[i].access.pattern = GP_PATTERN_UNIT;
+    }
+    k.name = "taps";
+    k.launch.grid.x = 132 * 32;
+    k.launch.grid.y = k.launch.grid.z = 1;
+    k.launch.block.x = 256;
+    k.launch.block.y = k.launch.block.z = 1;
+    k.launch.threads_per_block = 256;
+    k.launch.regs_per_thread = 30;
+    k.launch.carveout_percent = -1;
+    k.ops = ops;
+    k.n_ops = n;
+    k.total_blocks = 132 * 32;
+    res.blocks = 1;
+    res.dram_share = res.l2_share = 1;
+    assert_int_equal(gp_arch_occupancy(arch, &dev, &k.launch, &occ, &err), 0);
+    assert_true(occ.l1_bytes_available >= 248 * 1024);
+    /* the last tap: 15 of 16 taps' reads are re-reads of the window */
+    assert_int_equal(
+        gp_arch_call_op_cost(arch, &dev, &k, &ops[n - 1], &occ, &res, &c, msg, sizeof msg), 0);
+    assert_true(c.l1_bytes < 0.01 * 128);
+    assert_true(c.dram_bytes < 0.1 * c.l2_bytes); /* L2 hits */
+    /* the same taps, each covering the window (the grid 4x larger: thread g
+       reads element g in every tap): each SM re-reads its own share in L1 */
+    k.launch.grid.x = k.total_blocks = 132 * 128;
+    assert_int_equal(gp_arch_occupancy(arch, &dev, &k.launch, &occ, &err), 0);
+    assert_int_equal(
+        gp_arch_call_op_cost(arch, &dev, &k, &ops[n - 1], &occ, &res, &c, msg, sizeof msg), 0);
+    assert_true(c.l1_bytes > 0.99 * 128);
+}
+
+/* An SM that touches more than its even share of the footprint (every block
+   reads all of a 64 KiB table, 256 elements a thread): of its 256 KiB of
+   reads only the part beyond its own first touches re-reads its L1, 3/4,
+   not the grid's 1 - 64 KiB / 33 MiB. */
+static void test_sm_first_touches(void **state)
+{
+    fix_t f;
+    gp_lane_sample_t s;
+    int64_t off[32];
+    gp_op_cost_t c;
+    uint32_t t;
+    (void)state;
+    setup(&f, 132, 256, 256, 1u << 16);
+    for (t = 0; t < 32; t++)
+        off[t] = 4 * (int64_t)t;
+    memset(&s, 0, sizeof s);
+    s.n_warps = 1;
+    s.lanes = 32;
+    s.byte_offset = off;
+    s.warp_footprint_bytes = 1u << 16;
+    s.block_footprint_bytes = 1u << 16;
+    s.grid_footprint_bytes = 1u << 16;
+    f.ops[1].access.pattern = GP_PATTERN_UNIT;
+    f.ops[1].access.sample = &s;
+    c = cost(&f);
+    assert_true(fabs(c.l1_bytes / 128 - 0.75) < 0.01);
 }
 
 /* The first reads of bytes an earlier launch left in L2 hit there. */
@@ -449,6 +570,9 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_row_walk_reuses_sectors),
         cmocka_unit_test(test_reread_beyond_l2_thrashes),
+        cmocka_unit_test(test_l1_keeps_own_share),
+        cmocka_unit_test(test_folded_taps_miss_l1),
+        cmocka_unit_test(test_sm_first_touches),
         cmocka_unit_test(test_warm_l2_hits),
         cmocka_unit_test(test_one_thread_one_lane),
         cmocka_unit_test(test_near_rereads_hit_l2),

@@ -93,6 +93,64 @@ static void test_limiters(void **state)
     assert_int_equal(o.smem_per_sm_configured, 233472);
 }
 
+/* An H200 launch of `grid` blocks of `threads` (16 registers) with `dyn`
+   bytes of dynamic shared memory and a carve-out preference (-1: none). */
+static gp_occupancy_t occ_grid(uint64_t grid, uint32_t threads, uint64_t dyn, int32_t carveout)
+{
+    gp_launch_t l;
+    gp_occupancy_t o;
+    gp_err_t err;
+    memset(&l, 0, sizeof l);
+    l.block.x = threads;
+    l.block.y = l.block.z = 1;
+    l.grid.x = grid;
+    l.grid.y = l.grid.z = 1;
+    l.threads_per_block = threads;
+    l.regs_per_thread = 16;
+    l.dynamic_smem_bytes = dyn;
+    l.carveout_percent = carveout;
+    if (gp_arch_occupancy(g_arch, &g_dev, &l, &o, &err))
+        fail_msg("%s", err.msg);
+    return o;
+}
+
+/* With no carve-out preference occupancy counts the largest step (228 KiB,
+   cuda_occupancy.h), but the L1 keeps the 256 KiB array less the smallest
+   step that holds the blocks an SM runs at once, the 1 KiB reserved per
+   block included (the H200's 256 KiB chase with no preference runs as with
+   the smallest carve-out). A preference keeps its own step. */
+static void test_l1_by_carveout(void **state)
+{
+    gp_occupancy_t o;
+    (void)state;
+    o = occ_grid(132 * 8, 256, 0, -1); /* 8 x 1 KiB: the 8 KiB step */
+    assert_int_equal(o.blocks_per_sm, 8);
+    assert_int_equal(o.smem_per_sm_configured, 233472);
+    assert_int_equal(o.l1_bytes_available, 262144 - 8192);
+    o = occ_grid(132 * 32, 32, 0, -1); /* 32 blocks of one warp: 32 KiB */
+    assert_int_equal(o.blocks_per_sm, 32);
+    assert_int_equal(o.smem_per_sm_configured, 233472);
+    assert_int_equal(o.l1_bytes_available, 262144 - 32768);
+    o = occ_grid(1, 32, 0, -1); /* one block on the GPU: one on its SM */
+    assert_int_equal(o.blocks_per_sm, 32);
+    assert_int_equal(o.l1_bytes_available, 262144 - 8192);
+    o = occ_grid(132 * 2, 256, 100000, -1); /* 2 x 101120 B: the 228 KiB step */
+    assert_int_equal(o.blocks_per_sm, 2);
+    assert_int_equal(o.limiter, GP_LIMIT_SHARED_MEMORY);
+    assert_int_equal(o.l1_bytes_available, 262144 - 233472);
+    o = occ_grid(132, 256, 100000, -1); /* one block per SM: the 100 KiB step */
+    assert_int_equal(o.blocks_per_sm, 2);
+    assert_int_equal(o.l1_bytes_available, 262144 - 102400);
+    /* a preference decides the step, as for occupancy */
+    o = occ_grid(132 * 8, 256, 0, 100);
+    assert_int_equal(o.smem_per_sm_configured, 233472);
+    assert_int_equal(o.l1_bytes_available, 262144 - 233472);
+    o = occ_grid(132 * 8, 256, 0, 0); /* one block's 1 KiB: the 8 KiB step */
+    assert_int_equal(o.smem_per_sm_configured, 8192);
+    assert_int_equal(o.blocks_per_sm, 8);
+    assert_int_equal(o.l1_bytes_available, 262144 - 8192);
+}
+
 static void test_impossible(void **state)
 {
     gp_occupancy_t o;
@@ -199,6 +257,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_h200_runtime_vectors),
         cmocka_unit_test(test_limiters),
+        cmocka_unit_test(test_l1_by_carveout),
         cmocka_unit_test(test_impossible),
         cmocka_unit_test(test_coalescing),
         cmocka_unit_test(test_bank_conflicts),

@@ -241,13 +241,34 @@ static void test_carveouts(void **state)
     assert_int_equal(o.blocks_per_sm, 1);
     o = occ_of(&a100, a, 256, 16, 0, 110000, 50); /* 108.5 KiB: the 132 KiB step */
     assert_int_equal(o.smem_per_sm_configured, 132 * 1024);
-    o = occ_of(&a100, a, 256, 16, 0, 0, -1); /* default: the largest step */
+    /* no preference: occupancy counts the largest step, the L1 keeps what
+       the smallest step that holds the resident blocks leaves */
+    o = occ_of(&a100, a, 256, 16, 0, 0, -1);
     assert_int_equal(o.smem_per_sm_configured, 164 * 1024);
-    assert_int_equal(o.l1_bytes_available, 28 * 1024);
+    assert_int_equal(o.l1_bytes_available, 196608 - 8192); /* one block: 1 KiB */
+    o = occ_of(&a100, a, 256, 16, 20000, 0, -1); /* 21120 B a block */
+    assert_int_equal(o.smem_per_sm_configured, 164 * 1024);
+    assert_int_equal(o.blocks_per_sm, 7);
+    assert_int_equal(o.l1_bytes_available, 196608 - 32768); /* one block: the 32 KiB step */
+    {
+        /* a grid that fills the SMs: 7 x 21120 B resident need the 164 KiB
+           step, as the largest; 2 blocks per SM need 64 KiB */
+        gp_launch_t l = launch_of(256, 16, 20000, 0, -1);
+        gp_err_t err;
+        l.grid.x = 108 * 7;
+        assert_int_equal(gp_arch_occupancy(a, &a100, &l, &o, &err), 0);
+        assert_int_equal(o.blocks_per_sm, 7);
+        assert_int_equal(o.l1_bytes_available, 28 * 1024);
+        l.grid.x = 108 * 2;
+        assert_int_equal(gp_arch_occupancy(a, &a100, &l, &o, &err), 0);
+        assert_int_equal(o.blocks_per_sm, 7);
+        assert_int_equal(o.smem_per_sm_configured, 164 * 1024);
+        assert_int_equal(o.l1_bytes_available, 196608 - 65536);
+    }
     open_dev("geforce-rtx-3090", &rtx, &a);
     o = occ_of(&rtx, a, 256, 16, 0, 0, -1);
     assert_int_equal(o.smem_per_sm_configured, 100 * 1024);
-    assert_int_equal(o.l1_bytes_available, 28 * 1024);
+    assert_int_equal(o.l1_bytes_available, 131072 - 8192);
     o = occ_of(&rtx, a, 256, 16, 0, 70000, 25); /* 25 KiB preferred, 69.4 KiB needed */
     assert_int_equal(o.smem_per_sm_configured, 100 * 1024);
     o = occ_of(&rtx, a, 256, 16, 0, 40000, 25); /* 40 KiB needed: the 64 KiB step */

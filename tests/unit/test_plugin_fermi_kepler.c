@@ -521,7 +521,8 @@ static void test_fermi_cache_modes(void **state)
 }
 
 /* Cached loads reuse the L1 the split leaves: a 512 KiB footprint re-read
-   16 times fits 15 x 48 KiB but not 15 x 16 KiB. */
+   16 times in the same order fits 15 x 48 KiB but not 15 x 16 KiB, where the
+   re-reads thrash (LRU). */
 static void test_fermi_l1_reuse(void **state)
 {
     gp_device_t dev;
@@ -534,7 +535,7 @@ static void test_fermi_l1_reuse(void **state)
     open_dev("geforce-gtx-480", &dev, &arch);
     small = cost_on(&dev, arch, ld, l, GP_CACHE_PREFER_NONE);
     big = cost_on(&dev, arch, ld, l, GP_CACHE_PREFER_L1);
-    assert_true(small.l1_bytes > 0 && big.l1_bytes > small.l1_bytes);
+    assert_true(small.l1_bytes == 0 && big.l1_bytes > 0);
     assert_true(big.l2_bytes < small.l2_bytes);
     assert_true(big.latency_cycles < small.latency_cycles);
     l.global_cache = GP_GLOBAL_CACHE_L2;

@@ -2,7 +2,10 @@
 --   rowwalk   a thread per row walks its row 4 bytes per iteration
 --   rows2     a warp of two 16-thread rows reads 4-byte words of a row
 --   chase     a dependent chase through `bytes` of memory (threads per block)
---   reread    a kernel reading `bytes` twice (a loop of two passes)
+--   reread    a kernel reading `bytes` twice: the shorthand in a loop of two
+--             passes, the grid covering the buffer, so the re-reads come back
+--             at the distance of the buffer (an SM's share of it in L1);
+--             cache = "cg" sends the loads past L1
 --   twice     two launches reading one buffer of `bytes`; flush=1 empties the L2 between
 --   pair      two kernels in two streams, each reading its own `bytes` buffer 4 times
 local case = gpuperf.param("case", "rowwalk", "rowwalk | rows2 | chase | reread | twice | pair")
@@ -10,6 +13,7 @@ local bytes = gpuperf.param("bytes", 2^24, "working set, bytes")
 local threads = gpuperf.param("threads", 32, "chase: threads per block")
 local hops = gpuperf.param("hops", 4096, "chase: dependent loads per thread")
 local flush = gpuperf.param("flush", 0, "twice: 1 flushes the L2 between the launches")
+local cache = gpuperf.param("cache", "default", "reread: global loads default | ca | cg")
 
 if case == "rowwalk" then
   local rows, cols = 8192, 1024
@@ -45,10 +49,8 @@ elseif case == "reread" then
   local buf = gpuperf.buffer("buf", bytes)
   local n = bytes / 16
   gpuperf.launch{
-    name = "reread", grid = n / 256, block = 256, regs = 16,
-    work = { gpuperf.loop{2, var = "p", body = {
-      gpuperf.load{buf, bytes = 16, index = function(t) return t.gx end},
-    }} },
+    name = "reread", grid = n / 256, block = 256, regs = 16, global_cache = cache,
+    work = { gpuperf.loop(2, { gpuperf.load{buf, bytes = 16} }) },
   }
 elseif case == "twice" then
   local buf = gpuperf.buffer("buf", bytes)
