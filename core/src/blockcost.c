@@ -275,8 +275,10 @@ static int add_loop(const walk_ctx_t *cx, const seg_sum_t *body, double trips, s
     depth = loop_mlp_depth(cx, body, unroll);
     b.mem_chain = body->mem_chain / depth;
     b.chain = body->chain - body->mem_chain + b.mem_chain;
-    /* the control chain runs beside the body's own chain */
-    b.chain = GP_MAX(b.chain, branch / unroll);
+    /* the control chain runs beside the body's own chain; the taken branch
+       that closes each unrolled copy stalls the chain while the next
+       instructions are fetched (branch_taken_cycles, device file) */
+    b.chain = GP_MAX(b.chain + d->branch_taken_cycles / unroll, branch / unroll);
     seg_add(out, &b, trips);
     return add_control(cx, trips * GP_LOOP_CONTROL_INSTRUCTIONS / unroll, out);
 }

@@ -139,6 +139,7 @@ static const key_spec_t SCHEMA[] = {
     {"latency", "sfu_cycles", T_F64, OFF(sfu_cycles), REQ, 0.1, 1e5, "cycles"},
     {"latency", "conversion_cycles", T_F64, OFF(conversion_cycles), OPT, 0, 1e5, "cycles"},
     {"latency", "branch_cycles", T_F64, OFF(branch_cycles), OPT, 0, 1e5, "cycles"},
+    {"latency", "branch_taken_cycles", T_F64, OFF(branch_taken_cycles), OPT, 0, 1e4, "cycles a taken loop branch adds to a dependency chain per unrolled iteration; 0: none"},
     {"latency", "shared_memory_cycles", T_F64, OFF(shared_memory_cycles), REQ, 0.1, 1e5, "cycles"},
     {"latency", "l1_hit_cycles", T_F64, OFF(l1_hit_cycles), OPT, 0, 1e5, "cycles"},
     {"latency", "l2_hit_cycles", T_F64, OFF(l2_hit_cycles), OPT, 0, 1e5, "cycles"},

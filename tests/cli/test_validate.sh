@@ -16,15 +16,15 @@ expect_out "68 within 2x"
 # memory-level parallelism, bench_mlp) are at 12.6% (all within 2x), with the block
 # slot turnaround of 64 waves of one block per SM, the measured L1 load rate and the
 # L1 a kernel with no carve-out preference really gets modelled; the 36 `graph_node`
-# rows (chains of small kernels in streams and graphs) at 10.0%; the 94 `atom` rows
-# (bench_atom) at 7.6%; the 48 `sectors` rows (partial sectors, bench_sectors) at
+# rows (chains of small kernels in streams and graphs) at 7.6%; the 94 `atom` rows
+# (bench_atom) at 7.7%; the 48 `sectors` rows (partial sectors, bench_sectors) at
 # 8.8%; the 73 `chase` rows (bench_chase: lanes on their own lines, the L1 edge,
-# gathers) at 12.4%, one row at 2.1x (224 KiB, 4 lanes of 8 warps per SM: the L1
+# gathers) at 12.3%, one row at 2.1x (224 KiB, 4 lanes of 8 warps per SM: the L1
 # keeps more than the edge rule says when 32 lanes of an SM chase); the 114 `smem`
-# rows (bench_smem) at 5.6%. The gate holds today's 7.8% (with the L2 bandwidth
+# rows (bench_smem) at 5.9%. The gate holds today's 7.7% (with the L2 bandwidth
 # the access l2_reread row measures).
 case_ "H200 table, all rows: accuracy gate"
-gp validate validation/h200/calibration.csv --max-mape 7.9 --min-within-2x 0.995 --json
+gp validate validation/h200/calibration.csv --max-mape 7.8 --min-within-2x 0.995 --json
 expect_status 0
 n=$(json .overall.rows)
 expect_between "$n" 122 1000
@@ -75,9 +75,10 @@ expect_status 0
 
 # Chains of small kernels in a stream and in a graph, 1 to 8 side by side: the
 # dependency gap from a kernel's end to the next one's start and the graph's node
-# release; what is left is the kernels' own FMA chains (about 10% fast). Today 10.0%.
+# release, and the taken branch of each unrolled copy of the kernels' FMA loop.
+# Today 7.6%.
 case_ "H200 graph_node family: accuracy gate"
-gp validate validation/h200/calibration.csv --family graph_node --max-mape 10.5 --min-within-2x 1
+gp validate validation/h200/calibration.csv --family graph_node --max-mape 8 --min-within-2x 1
 expect_status 0
 
 # Loads whose lanes touch many lines (bench_chase, run7): a request waits for
@@ -98,7 +99,8 @@ expect_status 0
 
 # Shared-memory-fed arithmetic (bench_smem, run7): LDS widths and conflicts,
 # LDS feeding FMAs, the register-blocked outer product, WMMA from shared
-# memory. Today 5.6%, all 114 within 2x; the worst are the 8-warp ILP-1
+# memory. Today 5.9% (5.6% before the taken loop branch was charged), all 114
+# within 2x; the worst are the 8-warp ILP-1
 # ldsfma rows (+35..+50%: the loop's loads are hoisted further than the
 # chain model allows) and the outer-product rows (-11..-23%: their strided
 # result stores and the 4x4 loop).

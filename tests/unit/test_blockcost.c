@@ -327,6 +327,23 @@ static void test_tensor_clock(void **state)
     assert_true(f.time_cycles == fp.time_cycles);
 }
 
+/* A one-warp dependent FMA loop (nvcc unrolls it by 16) pays the taken branch
+   that closes each unrolled copy: branch_taken_cycles / 16 per iteration
+   beside the FMA latency; a device without the key pays none. */
+static void test_taken_branch(void **state)
+{
+    gp_op_t fma[2] = {loop(4000, 1), arith(GP_OP_FP32, 1)};
+    gp_device_t plain = g_dev;
+    gp_block_cost_t with, without;
+    (void)state;
+    assert_true(g_dev.branch_taken_cycles > 0);
+    plain.branch_taken_cycles = 0;
+    with = cost(fma, 2, 32, 16);
+    without = cost_on(&plain, g_gen, fma, 2, 32, 16);
+    assert_true(fabs(with.latency_cycles - without.latency_cycles -
+                     4000 * g_dev.branch_taken_cycles / 16) < 1e-6 * with.latency_cycles);
+}
+
 /* On 9.0 shared-memory passes and the L1's cached requests take turns on one
    data path: a loop of both costs their sum; a generation without the rule
    takes the larger. */
@@ -367,6 +384,7 @@ int main(void)
         cmocka_unit_test(test_tensor_instructions),
         cmocka_unit_test(test_tensor_clock),
         cmocka_unit_test(test_l1_and_shared_one_path),
+        cmocka_unit_test(test_taken_branch),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }

@@ -265,6 +265,11 @@ typedef struct gp_device {
        clock while a kernel issues tensor-core (mma) instructions, where the
        card runs them below core_clock_mhz; 0: not known (core_clock_mhz) */
     double tensor_clock_mhz;
+
+    /* [latency], added within ABI 2 (growing the struct at its end): the
+       cycles a taken loop branch adds to a warp's dependency chain once per
+       unrolled iteration (the fetch after the branch); 0: not known (none) */
+    double branch_taken_cycles;
 } gp_device_t;
 
 /* ------------------------------------------------------------------------ */
