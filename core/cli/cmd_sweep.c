@@ -264,20 +264,6 @@ static void write_head(FILE *f, const sweep_opts_t *o, const gp_cli_device_t *de
             (unsigned long long)points);
 }
 
-/* Append the decimal digits of u to buf at n; returns the new length. */
-static size_t put_uint(char *buf, size_t n, unsigned u)
-{
-    char d[12];
-    size_t k = 0;
-    do {
-        d[k++] = (char)('0' + u % 10);
-        u /= 10;
-    } while (u);
-    while (k)
-        buf[n++] = d[--k];
-    return n;
-}
-
 /* Append s to buf at n (room checked by the caller); returns the new length. */
 static size_t put_text(char *buf, size_t n, const char *s)
 {
@@ -303,12 +289,12 @@ static void write_csv_numbers(FILE *f, const gp_sweep_result_t *r)
         goto with_printf;
     n += len;
     buf[n++] = ',';
-    n = put_uint(buf, n, r->launches);
+    n = gp_put_uint(buf, n, r->launches);
     buf[n++] = ',';
     n = put_text(buf, n, bound);
     if (full) {
         buf[n++] = ',';
-        n = put_uint(buf, n, r->blocks_per_sm);
+        n = gp_put_uint(buf, n, r->blocks_per_sm);
         buf[n++] = ',';
         len = gp_format_fixed(buf + n, r->occupancy, 4);
         if (len == 0)

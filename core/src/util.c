@@ -425,14 +425,26 @@ fail:
     return -1;
 }
 
+size_t gp_put_uint(char *buf, size_t n, uint64_t u)
+{
+    char d[24];
+    size_t k = 0;
+    do {
+        d[k++] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    while (k)
+        buf[n++] = d[--k];
+    return n;
+}
+
 size_t gp_format_fixed(char *buf, double v, int decimals)
 {
     static const double scale[] = {1, 10, 100, 1e3, 1e4, 1e5, 1e6};
     static const uint64_t iscale[] = {1, 10, 100, 1000, 10000, 100000, 1000000};
-    char digits[24];
     double a = fabs(v), p, e, whole, f;
-    uint64_t q, ip, fp;
-    size_t n = 0, k = 0;
+    uint64_t q, fp;
+    size_t n = 0;
     int i;
     if (decimals < 0 || decimals > 6 || !(a < 1e9))
         return 0;
@@ -454,14 +466,8 @@ size_t gp_format_fixed(char *buf, double v, int decimals)
     }
     if (signbit(v))
         buf[n++] = '-';
-    ip = q / iscale[decimals];
     fp = q % iscale[decimals];
-    do {
-        digits[k++] = (char)('0' + ip % 10);
-        ip /= 10;
-    } while (ip);
-    while (k)
-        buf[n++] = digits[--k];
+    n = gp_put_uint(buf, n, q / iscale[decimals]);
     if (decimals) {
         buf[n++] = '.';
         for (i = decimals - 1; i >= 0; i--) {

@@ -67,6 +67,10 @@ void gp_free_names(char **names, size_t n);
 /* Saturating conversions and products for launch arithmetic. */
 uint64_t gp_mul_sat_u64(uint64_t a, uint64_t b);
 
+/* Write the decimal digits of u at buf + n (no terminator); returns the new
+   length. */
+size_t gp_put_uint(char *buf, size_t n, uint64_t u);
+
 /* v with `decimals` (0 to 6) digits after the point, exactly as printf's
    "%.*f" writes it (the binary value rounded to nearest, ties to even; "-"
    for any negative sign, -0 included), into buf (at least 32 bytes), NUL-
