@@ -8,10 +8,6 @@
 # usage: run_atom.sh [RESULT_DIR]     (default: $OUT)
 here=$(cd "$(dirname "$0")" && pwd)
 dest=${1:-${OUT:-}}
-if [ -z "$dest" ]; then
-  echo "usage: run_atom.sh RESULT_DIR (or set OUT)" >&2
-  exit 2
-fi
 "$here/run_bench.sh" atom "$dest" atom_rates.csv
 rc=$?
 # atomic opcodes per kernel (mnemonic with its modifiers), counted

@@ -3,7 +3,7 @@
 # `nvcc -O3 -arch=sm_90 -Xptxas -v` and runs it on GPU 0. The run_NAME.sh
 # scripts call it.
 #
-# usage: run_bench.sh NAME RESULT_DIR [SIDE.csv]
+# usage: run_bench.sh NAME RESULT_DIR [SIDE.csv]     (RESULT_DIR empty: $OUT)
 #
 # RESULT_DIR receives NAME.csv (the rows), SIDE.csv when given (a second table
 # the bench writes: its name is passed to the bench before the device index),
@@ -13,10 +13,14 @@
 set -u -o pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 name=${1:-}
-dest=${2:-}
+dest=${2:-${OUT:-}}
 side=${3:-}
-if [ -z "$name" ] || [ -z "$dest" ] || [ ! -f "$here/bench_$name.cu" ]; then
+if [ -z "$name" ] || [ ! -f "$here/bench_$name.cu" ]; then
   echo "usage: run_bench.sh NAME RESULT_DIR [SIDE.csv] (NAME: a bench_NAME.cu beside this script)" >&2
+  exit 2
+fi
+if [ -z "$dest" ]; then
+  echo "usage: run_$name.sh RESULT_DIR (or set OUT)" >&2
   exit 2
 fi
 mkdir -p "$dest"

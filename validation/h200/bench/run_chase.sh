@@ -6,10 +6,6 @@
 # usage: run_chase.sh [RESULT_DIR]     (default: $OUT)
 here=$(cd "$(dirname "$0")" && pwd)
 dest=${1:-${OUT:-}}
-if [ -z "$dest" ]; then
-  echo "usage: run_chase.sh RESULT_DIR (or set OUT)" >&2
-  exit 2
-fi
 "$here/run_bench.sh" chase "$dest" chase_cycles.csv
 rc=$?
 [ -f "$dest/sass_chase.txt" ] && gzip -9f "$dest/sass_chase.txt"

@@ -4,9 +4,4 @@
 #
 # usage: run_graph.sh [RESULT_DIR]     (default: $OUT)
 here=$(cd "$(dirname "$0")" && pwd)
-dest=${1:-${OUT:-}}
-if [ -z "$dest" ]; then
-  echo "usage: run_graph.sh RESULT_DIR (or set OUT)" >&2
-  exit 2
-fi
-exec "$here/run_bench.sh" graph "$dest"
+exec "$here/run_bench.sh" graph "${1:-}"

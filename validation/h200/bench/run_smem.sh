@@ -8,10 +8,6 @@
 # usage: run_smem.sh [RESULT_DIR]     (default: $OUT)
 here=$(cd "$(dirname "$0")" && pwd)
 dest=${1:-${OUT:-}}
-if [ -z "$dest" ]; then
-  echo "usage: run_smem.sh RESULT_DIR (or set OUT)" >&2
-  exit 2
-fi
 "$here/run_bench.sh" smem "$dest" smem_cycles.csv
 rc=$?
 # opcode counts per kernel (the whole function, not only the loop)
