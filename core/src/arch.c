@@ -353,9 +353,10 @@ int gp_arch_call_op_cost(const gp_arch_t *a, const gp_device_t *dev, const gp_ke
     return gp_op_cost(a->plugin, g, dev, k, op, occ, res, out, err, errlen);
 }
 
-int gp_arch_call_block_cost(const gp_arch_t *a, const gp_device_t *dev, const gp_kernel_t *k,
-                            const gp_occupancy_t *occ, const gp_residency_t *res,
-                            gp_block_cost_t *out, char *err, size_t errlen)
+/* gp_arch_call_block_cost, the core's walk keeping op costs in memo. */
+static int call_block_cost(const gp_arch_t *a, const gp_device_t *dev, const gp_kernel_t *k,
+                           const gp_occupancy_t *occ, const gp_residency_t *res,
+                           gp_op_memo_t *memo, gp_block_cost_t *out, char *err, size_t errlen)
 {
     const gp_generation_t *g = gen_of(a, dev, err, errlen);
     memset(out, 0, sizeof *out);
@@ -367,7 +368,14 @@ int gp_arch_call_block_cost(const gp_arch_t *a, const gp_device_t *dev, const gp
             return rc;
         memset(out, 0, sizeof *out);
     }
-    return gp_block_cost_default(a->plugin, g, dev, k, occ, res, out, err, errlen);
+    return gp_block_cost_memo(a->plugin, g, dev, k, occ, res, memo, out, err, errlen);
+}
+
+int gp_arch_call_block_cost(const gp_arch_t *a, const gp_device_t *dev, const gp_kernel_t *k,
+                            const gp_occupancy_t *occ, const gp_residency_t *res,
+                            gp_block_cost_t *out, char *err, size_t errlen)
+{
+    return call_block_cost(a, dev, k, occ, res, NULL, out, err, errlen);
 }
 
 int gp_arch_call_check_device(const gp_arch_t *a, const gp_device_t *dev, char *err,
@@ -406,9 +414,16 @@ int gp_arch_block_cost(const gp_arch_t *a, const gp_device_t *dev, const gp_kern
                        const gp_occupancy_t *occ, const gp_residency_t *res,
                        gp_block_cost_t *out, gp_err_t *err)
 {
+    return gp_arch_block_cost_memo(a, dev, k, occ, res, NULL, out, err);
+}
+
+int gp_arch_block_cost_memo(const gp_arch_t *a, const gp_device_t *dev, const gp_kernel_t *k,
+                            const gp_occupancy_t *occ, const gp_residency_t *res,
+                            gp_op_memo_t *memo, gp_block_cost_t *out, gp_err_t *err)
+{
     char msg[512] = "";
     memset(out, 0, sizeof *out);
-    if (gp_arch_call_block_cost(a, dev, k, occ, res, out, msg, sizeof msg) != 0) {
+    if (call_block_cost(a, dev, k, occ, res, memo, out, msg, sizeof msg) != 0) {
         msg[sizeof msg - 1] = '\0';
         return gp_err_set(err, "plugin '%s' (block_cost) for kernel '%s': %s", a->plugin->name,
                           k->name, *msg ? msg : "failed without a reason");

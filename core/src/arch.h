@@ -15,6 +15,7 @@
 #define GP_ARCH_H
 
 #include "gpuperf/plugin.h"
+#include "opmemo.h"
 #include "paths.h"
 #include "util.h"
 
@@ -84,6 +85,11 @@ int gp_arch_block_cost(const gp_arch_t *a, const gp_device_t *dev,
                        const gp_kernel_t *k, const gp_occupancy_t *occ,
                        const gp_residency_t *res, gp_block_cost_t *out,
                        gp_err_t *err);
+/* The same for a running kernel whose op costs memo keeps across the
+   residencies it is asked at (the caller's; NULL: none). */
+int gp_arch_block_cost_memo(const gp_arch_t *a, const gp_device_t *dev, const gp_kernel_t *k,
+                            const gp_occupancy_t *occ, const gp_residency_t *res,
+                            gp_op_memo_t *memo, gp_block_cost_t *out, gp_err_t *err);
 int gp_arch_info(const gp_arch_t *a, const gp_device_t *dev, gp_arch_info_t *out,
                  gp_err_t *err);
 

@@ -25,6 +25,7 @@
 #include "constants.h"
 #include "fitted.h"
 #include "opcost.h"
+#include "opmemo.h"
 #include "util.h"
 
 /* Per-warp totals of a run of ops. */
@@ -52,6 +53,7 @@ typedef struct walk_ctx {
     const gp_residency_t *res;
     char *err;
     size_t errlen;
+    gp_op_memo_t *memo; /* the kernel's op costs kept across residencies; NULL: none */
 } walk_ctx_t;
 
 /* a += b * f */
@@ -342,8 +344,8 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
             char msg[256] = "";
             int p;
             memset(&c, 0, sizeof c);
-            if (gp_op_cost(cx->plugin, cx->gen, cx->dev, cx->kernel, op, cx->occ, cx->res,
-                           &c, msg, sizeof msg) != 0) {
+            if (gp_op_memo_cost(cx->memo, cx->plugin, cx->gen, cx->dev, cx->kernel, op, cx->occ,
+                                cx->res, &c, msg, sizeof msg) != 0) {
                 msg[sizeof msg - 1] = '\0';
                 snprintf(cx->err, cx->errlen, "line %u: %s", op->line,
                          *msg ? msg : "op_cost failed");
@@ -471,7 +473,15 @@ int gp_block_cost_default(const gp_plugin_t *plugin, const gp_generation_t *gen,
                           const gp_occupancy_t *occ, const gp_residency_t *res,
                           gp_block_cost_t *out, char *err, size_t errlen)
 {
-    walk_ctx_t cx = {plugin, gen, dev, kernel, occ, res, err, errlen};
+    return gp_block_cost_memo(plugin, gen, dev, kernel, occ, res, NULL, out, err, errlen);
+}
+
+int gp_block_cost_memo(const gp_plugin_t *plugin, const gp_generation_t *gen,
+                       const gp_device_t *dev, const gp_kernel_t *kernel,
+                       const gp_occupancy_t *occ, const gp_residency_t *res, gp_op_memo_t *memo,
+                       gp_block_cost_t *out, char *err, size_t errlen)
+{
+    walk_ctx_t cx = {plugin, gen, dev, kernel, occ, res, err, errlen, memo};
     seg_sum_t s;
     double warps = occ->warps_per_block ? occ->warps_per_block : 1;
     double blocks = res->blocks ? res->blocks : 1;
@@ -479,6 +489,7 @@ int gp_block_cost_default(const gp_plugin_t *plugin, const gp_generation_t *gen,
     double cycles_per_s = dev->core_clock_mhz * 1e6;
     int p, busiest = GP_PIPE_ISSUE;
     memset(out, 0, sizeof *out);
+    gp_op_memo_begin(memo, plugin, kernel, res);
     if (walk(&cx, kernel->ops, kernel->n_ops, 0, &s))
         return -1;
     if (!seg_finite(&s)) {

@@ -245,6 +245,7 @@ static int32_t kern_new(sim_t *s, uint32_t ni)
             nk[i].n_ws = 0;
             nk[i].warm = NULL;
             nk[i].cache = NULL;
+            memset(&nk[i].memo, 0, sizeof nk[i].memo);
             nk[i].next_free = s->free_kern;
             s->free_kern = i;
         }
@@ -261,11 +262,13 @@ static int32_t kern_new(sim_t *s, uint32_t ni)
         uint32_t cap_ws = k->cap_ws;
         uint64_t *warm = k->warm;
         gp_eng_cost_t *cache = k->cache;
+        gp_op_memo_t memo = k->memo;
         memset(k, 0, sizeof *k);
         k->ws = ws;
         k->cap_ws = cap_ws;
         k->warm = warm;
         k->cache = cache;
+        k->memo = memo;
     }
     if (!k->warm && s->wl->n_buffers) {
         k->warm = calloc(s->wl->n_buffers, sizeof *k->warm);
@@ -297,6 +300,7 @@ static void kern_release(sim_t *s, uint32_t ki)
         k->warm[k->ws[j].buffer] = 0;
     for (j = 0; k->cache && j < GP_ENG_COST_CACHE; j++)
         k->cache[j].valid = 0;
+    gp_op_memo_reset(&k->memo);
     k->next_free = s->free_kern;
     s->free_kern = ki;
 }
@@ -1140,8 +1144,9 @@ static void sim_free(sim_t *s)
     free(s->edge_next);
     for (i = 0; s->kerns && i < s->cap_kerns; i++) {
         kern_t *k = &s->kerns[i];
-        if (k->cache || k->ws || k->warm) { /* (most slots never held a kernel) */
+        if (k->cache || k->ws || k->warm || k->memo.cost) { /* (most slots never held one) */
             free(k->cache);
+            gp_op_memo_free(&k->memo);
             free(k->ws);
             free(k->warm);
         }

@@ -307,7 +307,8 @@ static int block_cost(sim_t *s, uint32_t ki, uint32_t blocks, uint32_t warps_sm,
     res.l2_share = l2_share;
     res.l2_capacity_bytes = l2_capacity;
     e->valid = 0;
-    if (gp_arch_block_cost(s->arch, s->dev, k->k, &k->occ, &res, &e->cost, s->err)) {
+    if (gp_arch_block_cost_memo(s->arch, s->dev, k->k, &k->occ, &res, &k->memo, &e->cost,
+                                s->err)) {
         const gp_command_t *c = s->nodes[k->node].c;
         return gp_err_prefix(s->err, "%s:%u: launch '%s'", s->wl->script, c->line, k->k->name);
     }

@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "engine.h"
+#include "opmemo.h"
 
 #define GP_ENG_EPS 1e-12
 #define GP_ENG_COST_CACHE 16
@@ -83,6 +84,7 @@ typedef struct gp_eng_kern {
     uint32_t cost_per_sm;
     gp_eng_cost_t *cache; /* GP_ENG_COST_CACHE entries while it runs, else NULL */
     uint32_t cache_next;
+    gp_op_memo_t memo;    /* its op costs, for the block costs at other residencies */
     /* working set: the buffers it touches, in the order of its ops, and
        the bytes of accesses that name no buffer */
     gp_eng_ws_t *ws;

@@ -2182,6 +2182,15 @@ int gp_op_available(const gp_generation_t *g, const gp_device_t *d, const gp_op_
     return 0;
 }
 
+void gp_op_cost_default_res_key(const gp_residency_t *res, gp_residency_t *key)
+{
+    /* global_cost reads the L2 capacity the kernel's data can use; nothing
+       else of the residency (not the blocks or warps resident, not the
+       memory shares) enters an op's cost */
+    memset(key, 0, sizeof *key);
+    key->l2_capacity_bytes = res->l2_capacity_bytes;
+}
+
 int gp_op_cost_default(const gp_generation_t *g, const gp_device_t *d, const gp_kernel_t *k,
                        const gp_op_t *op, const gp_occupancy_t *occ, const gp_residency_t *res,
                        gp_op_cost_t *out, char *err, size_t errlen)

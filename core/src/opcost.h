@@ -20,6 +20,13 @@ int gp_op_cost_default(const gp_generation_t *g, const gp_device_t *d, const gp_
                        const gp_op_t *op, const gp_occupancy_t *occ, const gp_residency_t *res,
                        gp_op_cost_t *out, char *err, size_t errlen);
 
+/* The part of a residency gp_op_cost_default reads, into *key (every other
+   field 0): two residencies with the same key give every op the same core
+   cost, which lets a caller keep op costs across the residencies of one
+   launch (opmemo.c). A rule that reads another field of the residency must
+   copy it here too. */
+void gp_op_cost_default_res_key(const gp_residency_t *res, gp_residency_t *key);
+
 /* 0 if the device's generation has the op's instruction, else -1 with a
    message naming the compute capability that brought it. */
 int gp_op_available(const gp_generation_t *g, const gp_device_t *d, const gp_op_t *op,
