@@ -421,7 +421,8 @@ int gp_arch_block_cost_memo(const gp_arch_t *a, const gp_device_t *dev, const gp
                             const gp_occupancy_t *occ, const gp_residency_t *res,
                             gp_op_memo_t *memo, gp_block_cost_t *out, gp_err_t *err)
 {
-    char msg[512] = "";
+    char msg[512];
+    msg[0] = '\0';
     memset(out, 0, sizeof *out);
     if (call_block_cost(a, dev, k, occ, res, memo, out, msg, sizeof msg) != 0) {
         msg[sizeof msg - 1] = '\0';

@@ -340,10 +340,10 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
             return -1;
         }
         if (count > 0) {
-            gp_op_cost_t c;
-            char msg[256] = "";
+            gp_op_cost_t c; /* gp_op_cost writes all of it */
+            char msg[256];
             int p;
-            memset(&c, 0, sizeof c);
+            msg[0] = '\0';
             if (gp_op_memo_cost(cx->memo, cx->plugin, cx->gen, cx->dev, cx->kernel, op, cx->occ,
                                 cx->res, &c, msg, sizeof msg) != 0) {
                 msg[sizeof msg - 1] = '\0';
@@ -465,6 +465,8 @@ static double pnorm(double a, double b, double p)
     double m = GP_MAX(a, b);
     if (m <= 0)
         return 0;
+    if (isfinite(m)) /* the larger term's ratio is exactly 1, as pow(1, p) */
+        return m * pow((a == m ? 1.0 : pow(a / m, p)) + (a == m ? pow(b / m, p) : 1.0), 1.0 / p);
     return m * pow(pow(a / m, p) + pow(b / m, p), 1.0 / p);
 }
 

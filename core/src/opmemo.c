@@ -45,13 +45,13 @@ void gp_op_memo_begin(gp_op_memo_t *m, const gp_plugin_t *p, const gp_kernel_t *
         return;
     gp_op_memo_reset(m);
     if (kernel->n_ops > m->cap) {
-        gp_op_cost_t *c = realloc(m->cost, kernel->n_ops * sizeof *c);
-        unsigned char *h = c ? realloc(m->have, kernel->n_ops) : NULL;
-        if (c)
-            m->cost = c;
-        if (!h)
+        /* one block: the costs, then the flags */
+        gp_op_cost_t *c = malloc(kernel->n_ops * (sizeof *c + 1));
+        if (!c)
             return; /* keeps nothing: m->ops stays NULL */
-        m->have = h;
+        free(m->cost);
+        m->cost = c;
+        m->have = (unsigned char *)(c + kernel->n_ops);
         m->cap = kernel->n_ops;
     }
     if (kernel->n_ops)
@@ -101,7 +101,6 @@ void gp_op_memo_reset(gp_op_memo_t *m)
 
 void gp_op_memo_free(gp_op_memo_t *m)
 {
-    free(m->cost);
-    free(m->have);
+    free(m->cost); /* m->have is in the same block */
     memset(m, 0, sizeof *m);
 }

@@ -23,7 +23,7 @@ typedef struct gp_op_memo {
     uint32_t n_ops, cap;  /* ops, and entries cost/have hold */
     gp_residency_t key;   /* the part of the residency the costs read */
     gp_op_cost_t *cost;   /* cap entries: ops[i]'s cost where have[i] */
-    unsigned char *have;
+    unsigned char *have;  /* cap flags, in cost's block */
 } gp_op_memo_t;
 
 /* Start a block cost of `kernel` at `res` (plugin `p` costs its ops):

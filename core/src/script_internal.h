@@ -113,6 +113,14 @@ struct gp_script {
     int api_dev_set;
     gp_device_t api_dev;
     int string_mt_set;     /* the string metatable's __index is an evaluation's copy */
+    /* math.random's generator state (the userdata LuaJIT keeps it in, an
+       upvalue of the library's math.random, alive as long as L) and a copy
+       of it as math.randomseed(0) left it: an evaluation that finds the
+       generator there needs no new seed (script_sandbox.c) */
+    const void *rng_state;
+    size_t rng_len;        /* bytes of the state; 0: not known */
+    int rng_looked;        /* the state was looked for */
+    unsigned char rng_seeded[64];
     struct sb_run *run;    /* what an evaluation's protected call reports (script.c),
                               allocated by the first evaluation and kept */
 };

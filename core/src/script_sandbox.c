@@ -747,6 +747,36 @@ static int sb_math_newindex(lua_State *L)
     return 0;
 }
 
+/* The same random numbers on every evaluation (the generator is reachable
+   only through math, at idx): math.randomseed(0), unless the generator's
+   state is still, byte for byte, what the last math.randomseed(0) left
+   (no evaluation since drew a number or seeded it), where a new seed
+   would write the same bytes again. */
+static void sb_random_reset(lua_State *L, int idx, gp_script_t *s)
+{
+    if (s->rng_len && memcmp(s->rng_state, s->rng_seeded, s->rng_len) == 0)
+        return;
+    lua_getfield(L, idx, "randomseed");
+    lua_pushinteger(L, 0);
+    lua_call(L, 1, 0);
+    if (!s->rng_looked) {
+        /* LuaJIT keeps the state in a userdata, math.random's upvalue */
+        s->rng_looked = 1;
+        lua_getfield(L, idx, "random");
+        if (lua_type(L, -1) == LUA_TFUNCTION && lua_getupvalue(L, -1, 1)) {
+            size_t len = lua_type(L, -1) == LUA_TUSERDATA ? lua_objlen(L, -1) : 0;
+            if (len > 0 && len <= sizeof s->rng_seeded) {
+                s->rng_state = lua_touserdata(L, -1);
+                s->rng_len = len;
+            }
+            lua_pop(L, 1);
+        }
+        lua_pop(L, 1);
+    }
+    if (s->rng_len)
+        memcpy(s->rng_seeded, s->rng_state, s->rng_len);
+}
+
 /* The global `key` (at idx) for the first time in this evaluation: push its
    value (a fresh copy of a library). env at env. */
 static void sb_env_fill(lua_State *L, int env, int key, int slot)
@@ -779,11 +809,7 @@ static void sb_env_fill(lua_State *L, int env, int key, int slot)
             lua_pushlightuserdata(L, (void *)&sb_key_math_mt);
             lua_rawget(L, LUA_REGISTRYINDEX);
             lua_setmetatable(L, -2);
-            /* the same random numbers on every evaluation (the generator
-               is reachable only through math) */
-            lua_getfield(L, -1, "randomseed");
-            lua_pushinteger(L, 0);
-            lua_call(L, 1, 0);
+            sb_random_reset(L, lua_gettop(L), s);
             return;
         }
         lua_call(L, 0, 1); /* a fresh copy */

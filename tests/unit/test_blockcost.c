@@ -372,6 +372,106 @@ static void test_l1_and_shared_one_path(void **state)
     assert_true(a.throughput_cycles < b.throughput_cycles);
 }
 
+/* A launch of `threads`-thread blocks over `blocks` blocks running ops, with
+   its occupancy in *occ. */
+static gp_kernel_t launch_of(const gp_op_t *ops, uint32_t n, uint32_t threads, uint64_t blocks,
+                             gp_occupancy_t *occ)
+{
+    gp_kernel_t k;
+    char err[256] = "";
+    memset(&k, 0, sizeof k);
+    k.name = "k";
+    k.launch.grid.x = (uint32_t)blocks;
+    k.launch.grid.y = k.launch.grid.z = 1;
+    k.launch.block.x = threads;
+    k.launch.block.y = k.launch.block.z = 1;
+    k.launch.threads_per_block = threads;
+    k.launch.regs_per_thread = 32;
+    k.launch.carveout_percent = -1;
+    k.ops = ops;
+    k.n_ops = n;
+    k.total_blocks = blocks;
+    assert_int_equal(gp_occupancy_compute(&g_dev, &k.launch, g_gen->alloc, occ, err, sizeof err),
+                     0);
+    return k;
+}
+
+/* Op costs kept across residencies (opmemo.c) give the block cost, bit for
+   bit, that a walk costing every op again gives: at the residencies the
+   engine asks for (full wave, one block fewer, a few SMs), at another L2
+   capacity (the key changes: costed again) and back; the memo is dropped
+   for other ops. A kept cost is what the walk uses: a build without NDEBUG
+   costs the op again and reports a kept cost that differs, one with NDEBUG
+   takes it as kept. */
+static void test_op_memo_same_costs(void **state)
+{
+    gp_op_t ops[6] = {load(GP_PATTERN_UNIT, 64u << 20, 0), load(GP_PATTERN_RANDOM, 1u << 30, 0),
+                      loop(8, 2), arith(GP_OP_FP32, 2), load(GP_PATTERN_STRIDE, 8u << 20, 0),
+                      arith(GP_OP_INT, 1)};
+    gp_op_t other[2] = {load(GP_PATTERN_UNIT, 1u << 20, 0), arith(GP_OP_FP32, 1)};
+    gp_occupancy_t occ, occ2;
+    gp_kernel_t k, k2;
+    gp_op_memo_t memo;
+    gp_residency_t res[6];
+    gp_block_cost_t with, without;
+    char err[256] = "";
+    size_t i;
+    (void)state;
+    ops[4].access.stride_elems = 4;
+    ops[2].count = 8;
+    k = launch_of(ops, 6, 256, 4096, &occ);
+    k2 = launch_of(other, 2, 256, 4096, &occ2);
+    memset(res, 0, sizeof res);
+    for (i = 0; i < GP_ARRAY_LEN(res); i++) {
+        res[i].blocks = occ.blocks_per_sm - (i == 1);
+        res[i].warps_sm = res[i].blocks * occ.warps_per_block;
+        res[i].active_sms = i == 2 ? 4 : g_dev.sm_count;
+        res[i].dram_share = 1.0 / res[i].active_sms;
+        res[i].l2_share = 1.0 / res[i].active_sms;
+        res[i].l2_capacity_bytes = (double)g_dev.l2_bytes / (i == 3 ? 4 : 1);
+    }
+    memset(&memo, 0, sizeof memo);
+    for (i = 0; i < GP_ARRAY_LEN(res); i++) {
+        const gp_kernel_t *kk = i == 4 ? &k2 : &k;
+        const gp_occupancy_t *oo = i == 4 ? &occ2 : &occ;
+        memset(&with, 0xff, sizeof with);
+        memset(&without, 0, sizeof without);
+        if (gp_block_cost_memo(g_arch->plugin, g_gen, &g_dev, kk, oo, &res[i], &memo, &with, err,
+                               sizeof err) ||
+            gp_block_cost_default(g_arch->plugin, g_gen, &g_dev, kk, oo, &res[i], &without, err,
+                                  sizeof err))
+            fail_msg("residency %zu: %s", i, err);
+        assert_memory_equal(&with, &without, sizeof with);
+        assert_ptr_equal(memo.ops, kk->ops);
+    }
+    /* the L2 capacity changed the costs: the memo did not keep them */
+    assert_true(gp_block_cost_memo(g_arch->plugin, g_gen, &g_dev, &k, &occ, &res[3], &memo, &with,
+                                   err, sizeof err) == 0);
+    assert_true(with.dram_bytes != without.dram_bytes || with.time_cycles != without.time_cycles);
+    /* a kept cost that is not the op's */
+    assert_int_equal(gp_block_cost_memo(g_arch->plugin, g_gen, &g_dev, &k, &occ, &res[0], &memo,
+                                        &without, err, sizeof err),
+                     0);
+    assert_true(memo.have[0]);
+    memo.cost[0].dram_bytes *= 2;
+    *err = '\0';
+#ifndef NDEBUG
+    assert_int_equal(gp_block_cost_memo(g_arch->plugin, g_gen, &g_dev, &k, &occ, &res[1], &memo,
+                                        &with, err, sizeof err),
+                     -1);
+    assert_non_null(strstr(err, "gp_op_cost_default_res_key misses a field"));
+#else
+    assert_int_equal(gp_block_cost_memo(g_arch->plugin, g_gen, &g_dev, &k, &occ, &res[0], &memo,
+                                        &with, err, sizeof err),
+                     0);
+    assert_true(with.dram_bytes > without.dram_bytes);
+#endif
+    gp_op_memo_reset(&memo);
+    assert_null(memo.ops);
+    gp_op_memo_free(&memo);
+    assert_null(memo.cost);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -385,6 +485,7 @@ int main(void)
         cmocka_unit_test(test_tensor_clock),
         cmocka_unit_test(test_l1_and_shared_one_path),
         cmocka_unit_test(test_taken_branch),
+        cmocka_unit_test(test_op_memo_same_costs),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }

@@ -1035,6 +1035,40 @@ static void test_reeval_identical(void **state)
     gp_script_close(s);
 }
 
+/* Each evaluation starts from the same random generator, whether the one
+   before drew numbers, seeded it otherwise or left it alone. */
+static void test_reeval_random(void **state)
+{
+    static const char *const ks[] = {"0", "1", "0", "2", "2", "0", "1", "1", "0"};
+    uint64_t bytes[GP_ARRAY_LEN(ks)];
+    gp_device_t dev;
+    gp_script_t *s;
+    gp_err_t err;
+    size_t i;
+    (void)state;
+    h200(&dev);
+    s = gp_script_open(SCRIPTS "rng.lua", NULL, &err);
+    assert_non_null(s);
+    for (i = 0; i < GP_ARRAY_LEN(ks); i++) {
+        const gp_param_kv_t kv[] = {{"k", ks[i], NULL}};
+        gp_workload_t wl;
+        if (gp_script_eval(s, &dev, kv, 1, &wl, &err))
+            fail_msg("%s", err.msg);
+        bytes[i] = wl.buffers[0].bytes;
+        gp_workload_free(&wl);
+    }
+    gp_script_close(s);
+    for (i = 0; i < GP_ARRAY_LEN(ks); i++) {
+        if (ks[i][0] == '0')
+            assert_int_equal(bytes[i], bytes[0]);
+        else if (ks[i][0] == '1')
+            assert_int_equal(bytes[i], bytes[1]);
+        else
+            assert_int_equal(bytes[i], 4);
+    }
+    assert_int_not_equal(bytes[0], bytes[1]);
+}
+
 /* After each kind of failure the same compiled script runs cleanly. */
 static void test_reeval_after_failures(void **state)
 {
@@ -1368,6 +1402,7 @@ int main(void)
         cmocka_unit_test(test_default_budget),
         cmocka_unit_test(test_tiny_memory_cap),
         cmocka_unit_test(test_reeval_identical),
+        cmocka_unit_test(test_reeval_random),
         cmocka_unit_test(test_reeval_after_failures),
     };
     struct CMUnitTest tests[GP_ARRAY_LEN(base) + GP_ARRAY_LEN(bad_cases)];
