@@ -342,17 +342,17 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
         if (count > 0) {
             gp_op_cost_t c; /* gp_op_cost writes all of it */
             char msg[256];
-            int p;
+            int p, kept; /* kept: checked below by an earlier walk */
             msg[0] = '\0';
             if (gp_op_memo_cost(cx->memo, cx->plugin, cx->gen, cx->dev, cx->kernel, op, cx->occ,
-                                cx->res, &c, msg, sizeof msg) != 0) {
+                                cx->res, &c, &kept, msg, sizeof msg) != 0) {
                 msg[sizeof msg - 1] = '\0';
                 snprintf(cx->err, cx->errlen, "line %u: %s", op->line,
                          *msg ? msg : "op_cost failed");
                 return -1;
             }
             for (p = 0; p < GP_PIPE_COUNT; p++) {
-                if (!(isfinite(c.pipe_cycles[p]) && c.pipe_cycles[p] >= 0)) {
+                if (!kept && !(isfinite(c.pipe_cycles[p]) && c.pipe_cycles[p] >= 0)) {
                     snprintf(cx->err, cx->errlen,
                              "op_cost returned %g cycles on pipe %d for the op at line %u",
                              c.pipe_cycles[p], p, op->line);
@@ -360,11 +360,11 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
                 }
                 out->pipe[p] += count * c.pipe_cycles[p];
             }
-            if (!(isfinite(c.latency_cycles) && c.latency_cycles >= 0) ||
+            if (!kept && (!(isfinite(c.latency_cycles) && c.latency_cycles >= 0) ||
                 !(isfinite(c.l1_bytes) && c.l1_bytes >= 0) ||
                 !(isfinite(c.l2_bytes) && c.l2_bytes >= 0) ||
                 !(isfinite(c.dram_bytes) && c.dram_bytes >= 0) ||
-                !(isfinite(c.store_cycles) && c.store_cycles >= 0)) {
+                !(isfinite(c.store_cycles) && c.store_cycles >= 0))) {
                 snprintf(cx->err, cx->errlen,
                          "op_cost returned a negative or non-finite latency or traffic for "
                          "the op at line %u",
@@ -492,8 +492,11 @@ int gp_block_cost_memo(const gp_plugin_t *plugin, const gp_generation_t *gen,
     int p, busiest = GP_PIPE_ISSUE;
     memset(out, 0, sizeof *out);
     gp_op_memo_begin(memo, plugin, kernel, res);
-    if (walk(&cx, kernel->ops, kernel->n_ops, 0, &s))
+    if (walk(&cx, kernel->ops, kernel->n_ops, 0, &s)) {
+        if (memo)
+            gp_op_memo_reset(memo); /* it keeps only costs a walk checked */
         return -1;
+    }
     if (!seg_finite(&s)) {
         snprintf(err, errlen,
                  "the work of kernel '%s' is too large to count (more than 1e300 "

@@ -64,9 +64,10 @@ void gp_op_memo_begin(gp_op_memo_t *m, const gp_plugin_t *p, const gp_kernel_t *
 int gp_op_memo_cost(gp_op_memo_t *m, const gp_plugin_t *p, const gp_generation_t *g,
                     const gp_device_t *d, const gp_kernel_t *k, const gp_op_t *op,
                     const gp_occupancy_t *occ, const gp_residency_t *res, gp_op_cost_t *out,
-                    char *err, size_t errlen)
+                    int *kept, char *err, size_t errlen)
 {
     size_t i;
+    *kept = 0;
     if (!m || !m->ops || m->ops != k->ops || op < m->ops || op >= m->ops + m->n_ops)
         return gp_op_cost(p, g, d, k, op, occ, res, out, err, errlen);
     i = (size_t)(op - m->ops);
@@ -84,6 +85,7 @@ int gp_op_memo_cost(gp_op_memo_t *m, const gp_plugin_t *p, const gp_generation_t
         }
 #endif
         *out = m->cost[i];
+        *kept = 1;
         return 0;
     }
     if (gp_op_cost(p, g, d, k, op, occ, res, out, err, errlen))

@@ -35,11 +35,13 @@ void gp_op_memo_begin(gp_op_memo_t *m, const gp_plugin_t *p, const gp_kernel_t *
 
 /* gp_op_cost of op (one of the kernel's ops, or another op: not kept)
    through memo m (NULL: none), after gp_op_memo_begin with the same kernel
-   and residency. 0, or -1 with err. */
+   and residency; *kept: 1 where the cost is one kept from an earlier walk
+   (which checked it: the caller resets the memo when a walk fails), else 0.
+   0, or -1 with err. */
 int gp_op_memo_cost(gp_op_memo_t *m, const gp_plugin_t *p, const gp_generation_t *g,
                     const gp_device_t *d, const gp_kernel_t *k, const gp_op_t *op,
                     const gp_occupancy_t *occ, const gp_residency_t *res, gp_op_cost_t *out,
-                    char *err, size_t errlen);
+                    int *kept, char *err, size_t errlen);
 
 /* Forget every cost kept (the kernel slot is given back). */
 void gp_op_memo_reset(gp_op_memo_t *m);

@@ -166,22 +166,32 @@ static int sb_rawget(lua_State *L, int t, const char *key)
     return !lua_isnil(L, -1);
 }
 
-/* Push field k of table t (raw), from sb_fields when it holds t; 1 if it is
-   not nil. Only sb_op_check and what it calls use sb_fields: a check that
-   raised an error leaves it set, so code outside a check reads with
-   sb_rawget. */
+/* Push field k of table t (raw), from sb_fields when it holds t, and return
+   1; 0 (nothing pushed) where it is nil: most probes find nothing, and the
+   stack then needs no settop (sb_drop). Only sb_op_check and what it calls
+   use sb_fields: a check that raised an error leaves it set, so code
+   outside a check reads with sb_rawget. */
 static inline int sb_get(lua_State *L, int t, int k)
 {
     const sb_fields_t *fs = &sb_fields;
     if (fs->t == t && fs->L == L) {
-        if (!(fs->mask >> k & 1u)) {
-            lua_pushnil(L);
+        if (!(fs->mask >> k & 1u))
             return 0;
-        }
         lua_pushvalue(L, fs->slot[k]);
         return 1;
     }
-    return sb_rawget(L, t, sb_fkey_names[k]);
+    if (sb_rawget(L, t, sb_fkey_names[k]))
+        return 1;
+    lua_pop(L, 1);
+    return 0;
+}
+
+/* lua_settop(L, top), skipped where the stack is there already (a call
+   saved for each absent field a check probes). */
+static inline void sb_drop(lua_State *L, int top)
+{
+    if (lua_gettop(L) != top)
+        lua_settop(L, top);
 }
 
 /* Gather the fields of table t that a check asks for, for sb_get. */
@@ -263,10 +273,10 @@ static void sb_range_check(const sb_ctx_t *c, int v, int t, gp_op_t *op, const g
                 (unsigned long long)(buf->bytes / a->elem_bytes), a->elem_bytes);
     if (sb_get(L, t, K_FOOTPRINT))
         sb_fail(c, "give either 'range' or 'footprint': the range decides the footprint");
-    lua_settop(L, top);
+    sb_drop(L, top);
     if (sb_get(L, t, K_OFFSET))
         sb_fail(c, "give either 'range' or 'offset': the range says where the elements start");
-    lua_settop(L, top);
+    sb_drop(L, top);
     a->offset_elems = lo;
     a->footprint_bytes = (uint64_t)(hi - lo + 1) * a->elem_bytes;
 }
@@ -301,7 +311,7 @@ static void sb_mem_check(const sb_ctx_t *c, int t, const sb_opspec_t *spec, gp_o
         op->space = (uint32_t)sb_check_enum(c, v, "space", sb_space_names);
     if (!sb_space_allowed(op->kind, op->space))
         sb_fail(c, "a %s cannot go to %s memory", spec->tag, sb_space_names[op->space]);
-    lua_settop(L, top);
+    sb_drop(L, top);
 
     a->elem_bytes = op->kind == GP_OP_ASYNC_COPY ? 16 : 4;
     if (sb_get(L, t, K_BYTES)) {
@@ -311,10 +321,10 @@ static void sb_mem_check(const sb_ctx_t *c, int t, const sb_opspec_t *spec, gp_o
                           op->kind == GP_OP_ASYNC_COPY ? "4, 8 or 16" : "1, 2, 4, 8 or 16");
         a->elem_bytes = (uint32_t)bytes;
     }
-    lua_settop(L, top);
+    sb_drop(L, top);
     if (sb_get(L, t, K_COUNT))
         op->count = sb_check_count(c, v, "count");
-    lua_settop(L, top);
+    sb_drop(L, top);
 
     if (sb_get(L, t, K_BUFFER)) {
         int64_t i = sb_handle_index(L, v, SB_BUFFER);
@@ -325,7 +335,7 @@ static void sb_mem_check(const sb_ctx_t *c, int t, const sb_opspec_t *spec, gp_o
         buf = &sb_ev(L)->wl.buffers[i];
         a->buffer = (uint32_t)i;
     }
-    lua_settop(L, top);
+    sb_drop(L, top);
 
     if (sb_get(L, t, K_INDEX)) {
         if (lua_type(L, v) != LUA_TFUNCTION)
@@ -333,7 +343,7 @@ static void sb_mem_check(const sb_ctx_t *c, int t, const sb_opspec_t *spec, gp_o
                                          "touches");
         has_index = 1;
     }
-    lua_settop(L, top);
+    sb_drop(L, top);
     if (has_index) {
         static const int clash[] = {K_PATTERN, K_STRIDE, K_OFFSET, K_RANGE};
         size_t i;
@@ -342,27 +352,27 @@ static void sb_mem_check(const sb_ctx_t *c, int t, const sb_opspec_t *spec, gp_o
                 sb_fail(c, "give either 'index' or '%s': both say which elements the threads "
                            "touch",
                         sb_fkey_names[clash[i]]);
-            lua_settop(L, top);
+            sb_drop(L, top);
         }
     }
 
     a->stride_elems = 1;
     if (sb_get(L, t, K_STRIDE))
         a->stride_elems = sb_check_int(c, v, "stride", GP_SCRIPT_MAX_ELEMS);
-    lua_settop(L, top);
+    sb_drop(L, top);
     if (sb_get(L, t, K_PATTERN))
         a->pattern = (uint32_t)sb_check_enum(c, v, "pattern", sb_pattern_names);
     else if (op->space == GP_SPACE_CONSTANT)
         a->pattern = GP_PATTERN_BROADCAST;
     else
         a->pattern = a->stride_elems != 1 ? GP_PATTERN_STRIDE : GP_PATTERN_UNIT;
-    lua_settop(L, top);
+    sb_drop(L, top);
     if (a->pattern != GP_PATTERN_STRIDE && a->stride_elems != 1)
         sb_fail(c, "'stride' = %lld needs pattern \"stride\", but the pattern is \"%s\"",
                 (long long)a->stride_elems, sb_pattern_names[a->pattern]);
     if (sb_get(L, t, K_OFFSET))
         a->offset_elems = sb_check_int(c, v, "offset", GP_SCRIPT_MAX_ELEMS);
-    lua_settop(L, top);
+    sb_drop(L, top);
 
     a->footprint_bytes = buf ? buf->bytes : 0;
     if (sb_get(L, t, K_FOOTPRINT)) {
@@ -374,7 +384,7 @@ static void sb_mem_check(const sb_ctx_t *c, int t, const sb_opspec_t *spec, gp_o
                     (unsigned long long)a->footprint_bytes, buf->name,
                     (unsigned long long)buf->bytes);
     }
-    lua_settop(L, top);
+    sb_drop(L, top);
     if ((op->space == GP_SPACE_GLOBAL || op->space == GP_SPACE_TEXTURE) && !a->footprint_bytes)
         sb_fail(c, "a %s %s needs a buffer (gpuperf.%s{buf, ...}) or 'footprint' = the bytes it "
                    "touches",
@@ -385,7 +395,7 @@ static void sb_mem_check(const sb_ctx_t *c, int t, const sb_opspec_t *spec, gp_o
             sb_fail(c, "'conflicts' applies to shared memory only");
         a->conflict_ways = (uint32_t)sb_check_uint(c, v, "conflicts", 1, 32);
     }
-    lua_settop(L, top);
+    sb_drop(L, top);
     if (sb_get(L, t, K_SCOPE)) {
         if (op->kind != GP_OP_ATOMIC)
             sb_fail(c, "'scope' applies to atomics only");
@@ -394,7 +404,7 @@ static void sb_mem_check(const sb_ctx_t *c, int t, const sb_opspec_t *spec, gp_o
                        "share");
         a->atomic_scope = (uint32_t)sb_check_enum(c, v, "scope", sb_scope_names);
     }
-    lua_settop(L, top);
+    sb_drop(L, top);
     /* (the constructors refuse these fields on other ops, so only the ops
        that take them look) */
     if (op->kind == GP_OP_LOAD && sb_get(L, t, K_DEPENDS)) {
@@ -405,7 +415,7 @@ static void sb_mem_check(const sb_ctx_t *c, int t, const sb_opspec_t *spec, gp_o
             sb_fail_value(c, v, "depends", "true or false");
         a->depends = (uint32_t)lua_toboolean(L, v);
     }
-    lua_settop(L, top);
+    sb_drop(L, top);
     if (op->kind == GP_OP_ATOMIC && sb_get(L, t, K_BINS)) {
         if (has_index || sb_get(L, t, K_SCOPE))
             sb_fail(c, "give one of 'bins', 'index' and 'scope': each says which addresses the "
@@ -417,16 +427,16 @@ static void sb_mem_check(const sb_ctx_t *c, int t, const sb_opspec_t *spec, gp_o
                     (unsigned long long)a->bins, a->elem_bytes, buf->name,
                     (unsigned long long)buf->bytes);
     }
-    lua_settop(L, top);
+    sb_drop(L, top);
     /* what an atomic adds (the constructors refuse the field on other ops) */
     if (op->kind == GP_OP_ATOMIC && sb_get(L, t, K_UPDATE))
         a->atomic_op = (uint32_t)sb_check_enum(c, v, "update", sb_atomic_op_names);
-    lua_settop(L, top);
+    sb_drop(L, top);
     if (sb_get(L, t, K_RANGE)) {
         sb_range_check(c, v, t, op, buf);
         info->has_range = 1;
     }
-    lua_settop(L, top);
+    sb_drop(L, top);
     info->has_index = has_index;
 }
 
@@ -474,9 +484,12 @@ static const sb_opspec_t *sb_op_check_as(const sb_ctx_t *c, int t, gp_op_t *op,
             if (tag[0] == sb_opspecs[i].tag[0] && strcmp(tag, sb_opspecs[i].tag) == 0)
                 spec = &sb_opspecs[i];
     }
-    if (!spec)
+    if (!spec) {
+        if (lua_gettop(L) < v)
+            lua_pushnil(L); /* the absent field, for the message */
         sb_fail_value(c, v, "op", "the name of a gpuperf operation");
-    lua_settop(L, top);
+    }
+    sb_drop(L, top);
     memset(op, 0, sizeof *op);
     memset(info, 0, sizeof *info);
     op->kind = spec->kind;
@@ -491,7 +504,7 @@ static const sb_opspec_t *sb_op_check_as(const sb_ctx_t *c, int t, gp_op_t *op,
                lua_tonumber(L, v) >= 0 && lua_tonumber(L, v) <= UINT32_MAX) {
         op->line = (uint32_t)lua_tonumber(L, v);
     }
-    lua_settop(L, top);
+    sb_drop(L, top);
 
     if (sb_get(L, t, sb_fkey_find(spec->count_key, strlen(spec->count_key)))) {
         if (spec->kind == GP_OP_DIVERGE)
@@ -501,23 +514,23 @@ static const sb_opspec_t *sb_op_check_as(const sb_ctx_t *c, int t, gp_op_t *op,
     } else if (spec->cls != SB_BARRIER && spec->cls != SB_MEM) {
         sb_fail(c, "'%s' is required", spec->count_key);
     }
-    lua_settop(L, top);
+    sb_drop(L, top);
     if (spec->cls == SB_ARITH || spec->cls == SB_TENSOR || spec->cls == SB_MEM) {
         if (sb_get(L, t, K_ILP))
             op->ilp = sb_check_real(c, v, "ilp", 1, GP_SCRIPT_MAX_COUNT);
-        lua_settop(L, top);
+        sb_drop(L, top);
     }
     if (spec->cls == SB_TENSOR) {
         if (sb_get(L, t, K_TYPE))
             op->tensor_type = (uint32_t)sb_check_enum(c, v, "type", sb_tensor_names);
-        lua_settop(L, top);
+        sb_drop(L, top);
     }
     if (spec->cls == SB_MEM)
         sb_mem_check(c, t, spec, op, info);
     if (spec->kind == GP_OP_LOOP) {
         if (sb_get(L, t, K_VAR))
             sb_check_var(c, v);
-        lua_settop(L, top);
+        sb_drop(L, top);
     }
     sb_fields.t = 0;
     lua_settop(L, entry);

@@ -400,7 +400,7 @@ static gp_kernel_t launch_of(const gp_op_t *ops, uint32_t n, uint32_t threads, u
    bit, that a walk costing every op again gives: at the residencies the
    engine asks for (full wave, one block fewer, a few SMs), at another L2
    capacity (the key changes: costed again) and back; the memo is dropped
-   for other ops. A kept cost is what the walk uses: a build without NDEBUG
+   for other ops and after a walk that fails. A kept cost is what the walk uses: a build without NDEBUG
    costs the op again and reports a kept cost that differs, one with NDEBUG
    takes it as kept. */
 static void test_op_memo_same_costs(void **state)
@@ -467,6 +467,14 @@ static void test_op_memo_same_costs(void **state)
     assert_true(with.dram_bytes > without.dram_bytes);
 #endif
     gp_op_memo_reset(&memo);
+    assert_null(memo.ops);
+    /* a walk that fails keeps nothing: kept costs are the checked ones a
+       walk skips checking again */
+    other[1].kind = GP_OP_KIND_COUNT;
+    assert_int_equal(gp_block_cost_memo(g_arch->plugin, g_gen, &g_dev, &k2, &occ2, &res[0], &memo,
+                                        &with, err, sizeof err),
+                     -1);
+    assert_non_null(strstr(err, "unknown kind"));
     assert_null(memo.ops);
     gp_op_memo_free(&memo);
     assert_null(memo.cost);
