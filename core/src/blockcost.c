@@ -261,15 +261,18 @@ static double loop_mlp_depth(const walk_ctx_t *cx, const seg_sum_t *body, double
     return GP_MAX(depth, 1.0);
 }
 
-/* Fold `trips` iterations of `body` into out, with the loop's control. */
-static int add_loop(const walk_ctx_t *cx, const seg_sum_t *body, double trips, seg_sum_t *out)
+/* Fold `trips` iterations of `body` into out, with the loop's control.
+   pinned: the copies the source pins (`#pragma unroll N`, the loop's
+   `unroll`), 0: as nvcc unrolls a short body by itself. */
+static int add_loop(const walk_ctx_t *cx, const seg_sum_t *body, double trips, uint32_t pinned,
+                    seg_sum_t *out)
 {
     const gp_device_t *d = cx->dev;
     double unroll = floor(GP_UNROLL_TARGET_INSTRUCTIONS / GP_MAX(body->instr, 1.0));
     double branch = d->branch_cycles > 0 ? d->branch_cycles : d->int32_cycles;
     double depth;
     seg_sum_t b = *body;
-    unroll = GP_MIN(GP_MAX(unroll, 1.0), GP_UNROLL_MAX);
+    unroll = pinned ? (double)pinned : GP_MIN(GP_MAX(unroll, 1.0), GP_UNROLL_MAX);
     /* the loads of `depth` iterations wait together: each iteration waits
        1/depth of its memory latency, beside its own arithmetic chain */
     depth = loop_mlp_depth(cx, body, unroll);
@@ -314,7 +317,7 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
             if (body.load_regs > 0)
                 loads_seen = 1;
             if (op->kind == GP_OP_LOOP) {
-                if (add_loop(cx, &body, count, out))
+                if (add_loop(cx, &body, count, op->unroll, out))
                     return -1;
             } else {
                 /* paths run one after another; each path's threads move their

@@ -344,6 +344,32 @@ static void test_taken_branch(void **state)
                      4000 * g_dev.branch_taken_cycles / 16) < 1e-6 * with.latency_cycles);
 }
 
+/* A loop the source pins to one copy (`#pragma unroll 1`) waits for its load
+   every iteration and pays the loop control and the taken branch every
+   iteration; left to the model, the same short body is unrolled and the loads
+   of the copies wait together (with registers for them). Pinning 4 copies
+   gives a chain between the two. */
+static void test_pinned_unroll(void **state)
+{
+    gp_op_t body[3] = {loop(4096, 2), load(GP_PATTERN_UNIT, 1u << 30, 0), arith(GP_OP_FP32, 4)};
+    gp_block_cost_t free_, one, four;
+    double per_one;
+    (void)state;
+    free_ = cost(body, 3, 32, 64);
+    body[0].unroll = 1;
+    one = cost(body, 3, 32, 64);
+    body[0].unroll = 4;
+    four = cost(body, 3, 32, 64);
+    per_one = one.latency_cycles / 4096;
+    assert_true(per_one >= g_dev.dram_cycles + 4 * g_dev.fp32_cycles);
+    assert_true(per_one <= (g_dev.dram_cycles + 4 * g_dev.fp32_cycles +
+                            g_dev.branch_taken_cycles) * 1.2);
+    assert_true(four.latency_cycles < one.latency_cycles / 3);
+    assert_true(free_.latency_cycles < four.latency_cycles);
+    /* the control: 3 instructions per copy, so a quarter with 4 copies */
+    assert_true(one.warp_instructions - four.warp_instructions > 0.7 * 4096 * 3);
+}
+
 /* On 9.0 shared-memory passes and the L1's cached requests take turns on one
    data path: a loop of both costs their sum; a generation without the rule
    takes the larger. */
@@ -385,6 +411,7 @@ int main(void)
         cmocka_unit_test(test_tensor_clock),
         cmocka_unit_test(test_l1_and_shared_one_path),
         cmocka_unit_test(test_taken_branch),
+        cmocka_unit_test(test_pinned_unroll),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }

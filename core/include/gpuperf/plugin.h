@@ -463,7 +463,11 @@ typedef struct gp_op {
        mad.lo), which some generations run at a lower rate than adds and
        logic; 0 (the default) for adds, logic and compares */
     uint32_t int_mul;
-    uint32_t reserved[6];
+    /* LOOP: copies of the body the compiled loop holds, as the source pins
+       them (`#pragma unroll N`; 1: not unrolled); 0 (the default): the
+       model's choice, as nvcc unrolls a short body by itself */
+    uint32_t unroll;
+    uint32_t reserved[5];
 } gp_op_t;
 
 /* A kernel launch as the engine hands it to a plugin. */
