@@ -40,6 +40,9 @@ typedef struct seg_sum {
        chase): then iterations cannot overlap (not scaled by seg_add) */
     double load_regs;
     int carried;
+    /* a loop body's integer ops (gp_op_t GP_OP_INT): the induction chain of
+       its addresses and counters, beside the rest (walk) */
+    double int_chain;
 } seg_sum_t;
 
 /* Everything a walk needs. */
@@ -67,6 +70,7 @@ static void seg_add(seg_sum_t *a, const seg_sum_t *b, double f)
     a->l2 += b->l2 * f;
     a->dram += b->dram * f;
     a->store += b->store * f;
+    a->int_chain += b->int_chain * f;
     a->load_regs = GP_MAX(a->load_regs, b->load_regs);
     a->carried |= b->carried;
 }
@@ -278,12 +282,26 @@ static int add_loop(const walk_ctx_t *cx, const seg_sum_t *body, double trips, u
     depth = loop_mlp_depth(cx, body, unroll);
     b.mem_chain = body->mem_chain / depth;
     b.chain = body->chain - body->mem_chain + b.mem_chain;
+    /* the integer induction chain runs beside (walk) */
+    b.chain = GP_MAX(b.chain, body->int_chain);
+    b.int_chain = 0;
     /* the control chain runs beside the body's own chain; the taken branch
        that closes each unrolled copy stalls the chain while the next
        instructions are fetched (branch_taken_cycles, device file) */
     b.chain = GP_MAX(b.chain + d->branch_taken_cycles / unroll, branch / unroll);
     seg_add(out, &b, trips);
     return add_control(cx, trips * GP_LOOP_CONTROL_INSTRUCTIONS / unroll, out);
+}
+
+/* 1 when one of ops[0..n) (bodies included) is a load whose address is an
+   earlier load's value. */
+static int has_dependent_load(const gp_op_t *ops, uint32_t n)
+{
+    uint32_t i;
+    for (i = 0; i < n; i++)
+        if (ops[i].kind == GP_OP_LOAD && ops[i].access.depends)
+            return 1;
+    return 0;
 }
 
 /* Walk ops[0..n), the body of one iteration, into *out. */
@@ -294,6 +312,7 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
     load_group_t g = {0}; /* pending loads: their latencies overlap */
     double since_barrier = 0; /* warp instructions since the last barrier */
     int loads_seen = 0;       /* loads walked so far in this body */
+    int after_other = 0;      /* a non-integer arithmetic op since the last load */
     memset(out, 0, sizeof *out);
     if (depth > GP_MAX_DEPTH) {
         snprintf(cx->err, cx->errlen, "ops nested deeper than %d", GP_MAX_DEPTH);
@@ -399,6 +418,7 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
                 }
                 out->load_regs += regs;
                 loads_seen = 1;
+                after_other = 0;
             } else {
                 /* other work runs beside the loads in flight, unless it ends
                    the straight run */
@@ -408,14 +428,37 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
                 if (op->kind == GP_OP_STORE || op->kind == GP_OP_ATOMIC ||
                     op->kind == GP_OP_ASYNC_COPY)
                     out->chain += count * warp_pipe_cycles(cx->dev, &c);
+                else if (op->kind == GP_OP_INT && depth > 0 && after_other)
+                    out->int_chain += GP_MAX(count / ilp * c.latency_cycles,
+                                             count * warp_pipe_cycles(cx->dev, &c));
                 else
                     out->chain += GP_MAX(count / ilp * c.latency_cycles,
                                          count * warp_pipe_cycles(cx->dev, &c));
+                if (op->kind != GP_OP_INT && op->kind != GP_OP_BARRIER &&
+                    op->kind != GP_OP_STORE && op->kind != GP_OP_ATOMIC &&
+                    op->kind != GP_OP_ASYNC_COPY)
+                    after_other = 1;
             }
         }
         i++;
     }
     flush_group(&g, out);
+    /* A loop body's trailing integer work (integer ops after the arithmetic
+       that consumes its loads: the update of addresses and counters for the
+       next trip) runs beside the rest of the chain: nvcc moves the updates
+       of later iterations ahead (onto the uniform datapath where they are
+       warp-uniform), so an iteration waits for the longer of the two
+       (add_loop), not their sum; in bench_smem's ldsfma loop the
+       UIADD3/ULOP3 of p = (p + 128) & mask sit between the FFMAs of the
+       accumulator chain, which alone sets the time of the trip ([sources:
+       h200-cal] run7/smem sass_smem.txt.gz, k_ldsfma<2, 1>). Integer ops
+       right after the loads consume them and stay on the chain; where a
+       load's address is an earlier load's value (a chase) the integer work
+       sits on the chain between the loads. */
+    if (depth == 0 || out->carried || has_dependent_load(ops, n)) {
+        out->chain += out->int_chain;
+        out->int_chain = 0;
+    }
     return 0;
 }
 

@@ -370,6 +370,34 @@ static void test_pinned_unroll(void **state)
     assert_true(one.warp_instructions - four.warp_instructions > 0.7 * 4096 * 3);
 }
 
+/* A loop body's trailing integer ops (the address and counter update after
+   the arithmetic that consumes the loads) run beside the arithmetic chain:
+   a trip waits for the longer of the two; integer ops right after the loads
+   consume them and add to the chain. */
+static void test_trailing_integer_ops_beside(void **state)
+{
+    gp_op_t fma[4] = {loop(4096, 3), shared_load(), arith(GP_OP_FP32, 4), arith(GP_OP_INT, 2)};
+    gp_op_t fma_only[3] = {loop(4096, 2), shared_load(), arith(GP_OP_FP32, 4)};
+    gp_op_t use[3] = {loop(4096, 2), shared_load(), arith(GP_OP_INT, 2)};
+    gp_op_t load_only[2] = {loop(4096, 1), shared_load()};
+    gp_op_t longer[4] = {loop(4096, 3), shared_load(), arith(GP_OP_FP32, 1),
+                         arith(GP_OP_INT, 8)};
+    gp_block_cost_t a, b, c, d, e;
+    (void)state;
+    fma[0].unroll = fma_only[0].unroll = 4; /* the same copies: the same loop overheads */
+    a = cost(fma, 4, 32, 32);
+    b = cost(fma_only, 3, 32, 32);
+    c = cost(use, 3, 32, 32);
+    d = cost(load_only, 2, 32, 32);
+    e = cost(longer, 4, 32, 32);
+    /* beside: the trip costs what the FMA chain alone costs */
+    assert_true(fabs(a.latency_cycles - b.latency_cycles) < 1e-9 * b.latency_cycles);
+    /* consumers: the integer latency adds to the load's */
+    assert_true(c.latency_cycles > d.latency_cycles + 4096 * 2 * g_dev.int32_cycles * 0.9);
+    /* the longer of the two sets the trip */
+    assert_true(e.latency_cycles > 4096 * 8 * g_dev.int32_cycles * 0.95);
+}
+
 /* On 9.0 shared-memory passes and the L1's cached requests take turns on one
    data path: a loop of both costs their sum; a generation without the rule
    takes the larger. */
@@ -412,6 +440,7 @@ int main(void)
         cmocka_unit_test(test_l1_and_shared_one_path),
         cmocka_unit_test(test_taken_branch),
         cmocka_unit_test(test_pinned_unroll),
+        cmocka_unit_test(test_trailing_integer_ops_beside),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }
