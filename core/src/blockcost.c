@@ -22,6 +22,7 @@
 
 #include "arch.h"
 #include "blockcost.h"
+#include "coalesce.h"
 #include "constants.h"
 #include "fitted.h"
 #include "opcost.h"
@@ -142,6 +143,7 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
  */
 typedef struct load_group {
     double latency; /* the longest, cycles */
+    double busy;    /* L1 cycles of its requests so far: the next one waits behind them */
     double regs;    /* registers per thread its values hold */
     double miss;    /* bytes past L1 per warp */
     int adjacent;   /* 1 while the last op walked was one of its loads */
@@ -180,14 +182,19 @@ static double mlp_warp_bytes(const walk_ctx_t *cx)
    the group fits the registers and bytes in flight, else the group closes
    and the load starts the next. */
 static void group_add(const walk_ctx_t *cx, load_group_t *g, double latency, double regs,
-                      double miss, seg_sum_t *out)
+                      double miss, double busy, seg_sum_t *out)
 {
     double cap_regs = mlp_regs(cx), cap_bytes = mlp_warp_bytes(cx);
     if (g->regs > 0 && !g->adjacent &&
         ((cap_regs > 0 && g->regs + regs > cap_regs) ||
          (cap_bytes > 0 && miss > 0 && g->miss + miss > cap_bytes)))
         flush_group(g, out);
-    g->latency = GP_MAX(g->latency, latency);
+    /* the L1 broadcasts a warp's uniform requests one after another: such
+       a load leaves it behind those of the group issued before it (the
+       unrolled bench_tiles bcast loops, [sources: h200-cal] run8/tiles:
+       four float4 loads of one warp wait 3 x 5.38 cycles more than one) */
+    g->latency = GP_MAX(g->latency, latency + g->busy);
+    g->busy += busy;
     g->regs += regs;
     g->miss += miss;
     g->adjacent = 1;
@@ -414,7 +421,11 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
                     flush_group(&g, out);
                 } else {
                     double miss = count * (c.l2_bytes > 0 ? c.l2_bytes : c.dram_bytes);
-                    group_add(cx, &g, count / ilp * c.latency_cycles, regs, miss, out);
+                    group_add(cx, &g, count / ilp * c.latency_cycles, regs, miss,
+                              gp_access_uniform(&op->access)
+                                  ? count * c.pipe_cycles[GP_PIPE_L1]
+                                  : 0,
+                              out);
                 }
                 out->load_regs += regs;
                 loads_seen = 1;

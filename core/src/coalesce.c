@@ -480,3 +480,33 @@ double gp_bank_passes_access(const gp_access_t *a, uint32_t warp_size, const gp_
     gp_pattern_lanes(a, 0, warp_size, span_bytes, lanes);
     return bank_passes(lanes, warp_size, e, r, 1);
 }
+
+/* ------------------------------------------------------------- uniformity */
+
+int gp_access_uniform(const gp_access_t *a)
+{
+    const gp_lane_sample_t *s = a->sample;
+    uint32_t w, l, n, seen = 0;
+    if (!s)
+        return a->pattern == GP_PATTERN_BROADCAST;
+    if (s->n_warps == 0 || !s->byte_offset || s->lanes == 0)
+        return 0;
+    n = GP_MIN(s->lanes, (uint32_t)MAX_LANES);
+    for (w = 0; w < s->n_warps; w++) {
+        const int64_t *off = s->byte_offset + (size_t)w * s->lanes;
+        int64_t first = -1;
+        uint32_t active = 0;
+        for (l = 0; l < n; l++) {
+            if (off[l] < 0)
+                continue;
+            if (first >= 0 && off[l] != first)
+                return 0;
+            first = off[l];
+            active++;
+        }
+        if (active == 1)
+            return 0; /* one lane: an ordinary request, not a broadcast */
+        seen += active > 0;
+    }
+    return seen > 0;
+}

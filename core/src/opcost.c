@@ -1587,6 +1587,28 @@ static void sibling_traffic(const gp_device_t *d, const gp_kernel_t *k, const gp
 }
 
 /* Cost of a global, local, texture or constant access (load/store/atomic). */
+/*
+ * A warp-uniform load that hits L1 (every active lane reads one element,
+ * `pos[j]` read by every thread): its latency and the SM cycles the L1 is
+ * busy with it, where the card measures them (l1_uniform_hit_cycles and
+ * l1_uniform_word_cycles; l1_uniform_issue_cycles and, per further 4-byte
+ * word, l1_bank_pass_issue_cycles): the L1 broadcasts the element one
+ * 4-byte word after another. On the H200 a 4-byte one waits 35.4 cycles and
+ * keeps the L1 2.38 cycles, a float4 one 11.7 and 3.0 more ([sources:
+ * h200-cal] run8/tiles bcast rows, one warp per SM and 32). 0 for *lat and
+ * *busy where the card does not know.
+ */
+static void uniform_l1(const gp_device_t *d, const gp_access_t *a, double *lat, double *busy)
+{
+    double words = ceil((a->elem_bytes ? a->elem_bytes : 4) / 4.0);
+    *lat = d->l1_uniform_hit_cycles > 0
+               ? d->l1_uniform_hit_cycles + (words - 1) * d->l1_uniform_word_cycles
+               : 0;
+    *busy = d->l1_uniform_issue_cycles > 0
+                ? d->l1_uniform_issue_cycles + (words - 1) * d->l1_bank_pass_issue_cycles
+                : 0;
+}
+
 static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t *op,
                        const gp_op_t *at, const gp_occupancy_t *occ, const gp_residency_t *res,
                        const gp_mem_rules_t *r, gp_op_cost_t *out, char *err, size_t errlen)
@@ -1795,6 +1817,14 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
             GP_MAX(out->pipe_cycles[GP_PIPE_L1],
                    GP_MAX(req_passes * d->l1_bank_pass_issue_cycles,
                           req_lines * d->l1_line_issue_cycles));
+    if (cached && op->kind == GP_OP_LOAD && sp != GP_SPACE_CONSTANT && gp_access_uniform(a)) {
+        double ulat, ubusy;
+        uniform_l1(d, a, &ulat, &ubusy);
+        if (ulat > 0)
+            out->latency_cycles +=
+                out->l1_hit * (ulat - (d->l1_hit_cycles > 0 ? d->l1_hit_cycles : l2_lat));
+        out->pipe_cycles[GP_PIPE_L1] = GP_MAX(out->pipe_cycles[GP_PIPE_L1], ubusy);
+    }
     out->transactions = txn;
     out->l1_bytes = cached ? h1 * bytes : 0;
     out->l2_bytes = (1 - h1) * lbytes;

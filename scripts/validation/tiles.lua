@@ -138,21 +138,33 @@ elseif kind == "bcast" then
                        gpuperf.device.shared_memory_per_block_optin_bytes)
   local pos = gpuperf.buffer("pos", 4 * vec * npos)
   local out = gpuperf.buffer("out", 4 * sms * 32 * warps)
-  local body = { gpuperf.load{pos, bytes = 4 * vec, index = function(t) return t.j end} }
-  if vec == 4 then
-    body[#body + 1] = gpuperf.fp32{3, ilp = 3}        -- dx, dy, dz
-    body[#body + 1] = gpuperf.fp32(3)                  -- dz*dz, then two FFMA
-  else
-    body[#body + 1] = gpuperf.fp32(1)                  -- p - x
+  assert(unroll >= 1 and npos % unroll == 0, "unroll must divide n")
+  -- the compiled loop: `unroll` copies of a trip; their loads issue together,
+  -- their chains interleave (each copy's chain starts from its own load), and
+  -- only the accumulator carries from copy to copy. Not unrolled, the loop
+  -- first moves the pointer from uniform registers (IMAD.U32, MOV) to the
+  -- load's address registers (SASS of k_bcast<V, C, 1>)
+  local u = unroll
+  local body = {}
+  if u == 1 then body[#body + 1] = gpuperf.int{2, ilp = 2} end
+  for q = 0, u - 1 do
+    body[#body + 1] = gpuperf.load{pos, bytes = 4 * vec, index = function(t) return u * t.j + q end}
   end
-  body[#body + 1] = gpuperf.fp32(chain)                -- u = fmaf(u, 0.5, w), c times
-  body[#body + 1] = gpuperf.fp32(1)                    -- acc += u
+  if vec == 4 then
+    body[#body + 1] = gpuperf.fp32{3 * u, ilp = 3 * u}    -- dx, dy, dz
+    body[#body + 1] = gpuperf.fp32{3 * u, ilp = u}        -- dz*dz, then two FFMA
+  else
+    body[#body + 1] = gpuperf.fp32{u, ilp = u}            -- p - x
+  end
+  body[#body + 1] = gpuperf.fp32{chain * u, ilp = u}      -- u = fmaf(u, 0.5, w), c times
+  body[#body + 1] = gpuperf.fp32(u)                       -- acc += u, copy after copy
+  body[#body + 1] = gpuperf.int(2)                        -- pos += u: the 64-bit pointer add
   gpuperf.launch{
     name = string.format("bcast_f%d_c%d_u%d", vec, chain, unroll), grid = sms,
     block = 32 * warps, regs = regs, dynamic_smem = pin,
     work = {
       gpuperf.int(12), gpuperf.conv(3), gpuperf.fp32(3),  -- x, y, z of the thread
-      gpuperf.loop(passes, { gpuperf.loop{npos, var = "j", unroll = unroll, body = body} }),
+      gpuperf.loop(passes, { gpuperf.loop{npos / u, var = "j", unroll = 1, body = body} }),
       gpuperf.store{out, index = function(t) return t.gx end},
     },
   }

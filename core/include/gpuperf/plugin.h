@@ -270,6 +270,16 @@ typedef struct gp_device {
        cycles a taken loop branch adds to a warp's dependency chain once per
        unrolled iteration (the fetch after the branch); 0: not known (none) */
     double branch_taken_cycles;
+
+    /* Added within ABI 2 (growing the struct at its end): a warp-uniform
+       global load (every active lane reads one address) that hits L1.
+       [latency] its latency with a 4-byte element (l1_uniform_hit_cycles)
+       and what each further 4-byte word of the element adds
+       (l1_uniform_word_cycles); [throughput] the SM cycles the L1 is busy
+       per such request of a 4-byte element (l1_uniform_issue_cycles; each
+       further word l1_bank_pass_issue_cycles more). 0: not known (an
+       ordinary L1 hit) */
+    double l1_uniform_hit_cycles, l1_uniform_word_cycles, l1_uniform_issue_cycles;
 } gp_device_t;
 
 /* ------------------------------------------------------------------------ */
