@@ -44,6 +44,11 @@ typedef struct seg_sum {
     /* a loop body's integer ops (gp_op_t GP_OP_INT): the induction chain of
        its addresses and counters, beside the rest (walk) */
     double int_chain;
+    /* part of chain a block's warps spend waiting at its barriers for the
+       loads of the phase before (no warp of the block issues meanwhile),
+       and whether the ops hold a barrier */
+    double stall;
+    int barrier;
 } seg_sum_t;
 
 /* Everything a walk needs. */
@@ -72,6 +77,8 @@ static void seg_add(seg_sum_t *a, const seg_sum_t *b, double f)
     a->dram += b->dram * f;
     a->store += b->store * f;
     a->int_chain += b->int_chain * f;
+    a->stall += b->stall * f;
+    a->barrier |= b->barrier;
     a->load_regs = GP_MAX(a->load_regs, b->load_regs);
     a->carried |= b->carried;
 }
@@ -263,7 +270,8 @@ static double loop_mlp_depth(const walk_ctx_t *cx, const seg_sum_t *body, double
 {
     double depth = unroll, cap_regs = mlp_regs(cx), cap_bytes = mlp_warp_bytes(cx);
     double miss = body->l2 > 0 ? body->l2 : body->dram; /* bytes past L1, per warp iteration */
-    if (body->carried || !(body->mem_chain > 0))
+    /* a barrier in the body keeps the next iteration's loads behind it */
+    if (body->carried || body->barrier || !(body->mem_chain > 0))
         return 1;
     if (body->load_regs > 0 && cap_regs > 0)
         depth = GP_MIN(depth, floor(cap_regs / body->load_regs));
@@ -300,6 +308,27 @@ static int add_loop(const walk_ctx_t *cx, const seg_sum_t *body, double trips, u
     return add_control(cx, trips * GP_LOOP_CONTROL_INSTRUCTIONS / unroll, out);
 }
 
+/*
+ * The wait of a block at a barrier for the loads its warps issued in the
+ * phase before: the slowest of their `lines` cache lines, not one warp's
+ * request. Where any of them comes from DRAM (1 - none: the chance that
+ * none does, from each load's DRAM share), the block waits for the slowest
+ * of the lines' DRAM latencies, dram_lines_log2_cycles per doubling of the
+ * lines (the rule a warp's own request follows for its lanes, [sources:
+ * h200-cal] chase rows; the lines of sibling blocks that load the same
+ * tile at the same time are misses in flight, no shorter). At least
+ * `waited`, what one warp's chain already waits.
+ */
+static double block_slowest(const walk_ctx_t *cx, double lines, double none, double waited)
+{
+    const gp_device_t *d = cx->dev;
+    double q = 1 - none, slow;
+    if (!(lines >= 1) || !(q > 0) || d->dram_lines_log2_cycles <= 0)
+        return waited;
+    slow = d->dram_cycles + log2(lines) * d->dram_lines_log2_cycles;
+    return GP_MAX(waited, q * slow + (1 - q) * waited);
+}
+
 /* 1 when one of ops[0..n) (bodies included) is a load whose address is an
    earlier load's value. */
 static int has_dependent_load(const gp_op_t *ops, uint32_t n)
@@ -320,6 +349,17 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
     double since_barrier = 0; /* warp instructions since the last barrier */
     int loads_seen = 0;       /* loads walked so far in this body */
     int after_other = 0;      /* a non-integer arithmetic op since the last load */
+    /* the loads that end the phase before a barrier (since the last
+       arithmetic op or loop: their values go to stores and the barrier):
+       mem_chain where they start, the lines they bring to the block and the
+       chance that none of them comes from DRAM */
+    double tail_mem = 0, tail_lines = 0, tail_none = 1;
+    /* loads that only a share of the warps make (count below 1) add that
+       share of their latency to the average warp's chain; at a barrier the
+       block waits for the warps that make them: the most such a warp waits
+       beyond the average, this phase */
+    double phase_short = 0;
+    double wpb = cx->occ->warps_per_block ? (double)cx->occ->warps_per_block : 1;
     memset(out, 0, sizeof *out);
     if (depth > GP_MAX_DEPTH) {
         snprintf(cx->err, cx->errlen, "ops nested deeper than %d", GP_MAX_DEPTH);
@@ -359,6 +399,9 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
                 if (add_control(cx, paths * GP_DIVERGE_PATH_INSTRUCTIONS, out))
                     return -1;
             }
+            tail_mem = out->mem_chain;
+            tail_lines = 0;
+            tail_none = 1;
             i += 1 + len;
             continue;
         }
@@ -421,6 +464,8 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
                     flush_group(&g, out);
                 } else {
                     double miss = count * (c.l2_bytes > 0 ? c.l2_bytes : c.dram_bytes);
+                    if (count < 1 && wpb > 1)
+                        phase_short = GP_MAX(phase_short, (1 - count) / ilp * c.latency_cycles);
                     group_add(cx, &g, count / ilp * c.latency_cycles, regs, miss,
                               gp_access_uniform(&op->access)
                                   ? count * c.pipe_cycles[GP_PIPE_L1]
@@ -430,12 +475,34 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
                 out->load_regs += regs;
                 loads_seen = 1;
                 after_other = 0;
+                if (c.lines > 0) {
+                    double nl = count * c.lines * wpb;
+                    tail_lines += nl;
+                    tail_none *= pow(1 - GP_MIN(GP_MAX(c.dram_hit, 0.0), 1.0), nl);
+                }
             } else {
                 /* other work runs beside the loads in flight, unless it ends
                    the straight run */
                 if (ends_straight_run(op->kind))
                     flush_group(&g, out);
                 g.adjacent = 0;
+                if (op->kind == GP_OP_BARRIER) {
+                    /* the block waits here for the slowest line the phase's
+                       last loads bring; no warp of it issues meanwhile */
+                    double waited = out->mem_chain - tail_mem;
+                    double slow = block_slowest(cx, tail_lines, tail_none, waited);
+                    slow += phase_short;
+                    out->chain += slow - waited;
+                    out->mem_chain += slow - waited;
+                    out->stall += slow;
+                    out->barrier = 1;
+                    phase_short = 0;
+                }
+                if (op->kind != GP_OP_STORE && op->kind != GP_OP_ASYNC_COPY) {
+                    tail_mem = out->mem_chain;
+                    tail_lines = 0;
+                    tail_none = 1;
+                }
                 if (op->kind == GP_OP_STORE || op->kind == GP_OP_ATOMIC ||
                     op->kind == GP_OP_ASYNC_COPY)
                     out->chain += count * warp_pipe_cycles(cx->dev, &c);
@@ -533,6 +600,7 @@ int gp_block_cost_default(const gp_plugin_t *plugin, const gp_generation_t *gen,
     double warps = occ->warps_per_block ? occ->warps_per_block : 1;
     double blocks = res->blocks ? res->blocks : 1;
     double mine, others = 1, thr, t_thr = 0, t_lat, t_core, t_dram = 0, t_l2 = 0, t_store, t_mem;
+    double stall;
     double cycles_per_s = dev->core_clock_mhz * 1e6;
     int p, busiest = GP_PIPE_ISSUE;
     memset(out, 0, sizeof *out);
@@ -574,11 +642,17 @@ int gp_block_cost_default(const gp_plugin_t *plugin, const gp_generation_t *gen,
     }
     t_thr = blocks * thr * others * core_stretch(dev, &s);
     t_lat = s.chain * core_stretch(dev, &s);
+    stall = GP_MIN(s.stall * core_stretch(dev, &s), t_lat);
 
     if (dev->dram_sustained_gbps > 0 && res->dram_share > 0)
         t_dram = blocks * out->dram_bytes /
                  (dev->dram_sustained_gbps * 1e9 * res->dram_share / cycles_per_s);
+    /* a block's warps waiting together at a barrier leave its pipes idle:
+       its own work cannot fill that wait (the rest of its chain overlaps its
+       own pipes' work as usual), only other blocks' can */
     t_core = pnorm(t_lat, t_thr, GP_KNEE_P_CORE);
+    if (stall > 0)
+        t_core = GP_MAX(t_core, stall + pnorm(t_lat - stall, t_thr / blocks, GP_KNEE_P_CORE));
     if (dev->l2_bandwidth_gbps > 0 && res->l2_share > 0)
         t_l2 = blocks * out->l2_bytes /
                (dev->l2_bandwidth_gbps * 1e9 * res->l2_share / cycles_per_s);

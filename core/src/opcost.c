@@ -1092,19 +1092,19 @@ typedef struct lines_memo {
     int64_t stride, offset;
     uint64_t footprint; /* a random pattern's elements depend on it */
     uint32_t elem, pattern, lanes, line, valid;
-    double lines, passes;
+    double lines, passes, runs;
 } lines_memo_t;
 
 #define LINES_MEMO_SLOTS 32
 static _Thread_local lines_memo_t lines_memo[LINES_MEMO_SLOTS];
 
 static void request_lines(const gp_access_t *a, uint32_t lanes, uint32_t line, double *lines,
-                          double *passes)
+                          double *passes, double *runs)
 {
     int64_t own[64];
     const int64_t *off;
     uint32_t w, nw = 1, n = GP_MIN(lanes, 64u), e = a->elem_bytes ? a->elem_bytes : 4;
-    double sl = 0, sp = 0;
+    double sl = 0, sp = 0, sr = 0;
     lines_memo_t *memo = NULL;
     int sampled = a->sample && a->sample->n_warps > 0 && a->sample->byte_offset &&
                   a->sample->lanes > 0;
@@ -1125,6 +1125,7 @@ static void request_lines(const gp_access_t *a, uint32_t lanes, uint32_t line, d
             memo->line == line) {
             *lines = memo->lines;
             *passes = memo->passes;
+            *runs = memo->runs;
             return;
         }
         gp_pattern_lanes(a, 0, n, 0, own);
@@ -1166,9 +1167,16 @@ static void request_lines(const gp_access_t *a, uint32_t lanes, uint32_t line, d
         }
         sl += nl;
         sp += worst;
+        /* runs: lines whose preceding line the request does not touch */
+        for (i = 0; i < nl; i++) {
+            for (j = 0; j < nl && ln[j] != ln[i] - 1; j++)
+                ;
+            sr += j == nl;
+        }
     }
     *lines = sl / nw;
     *passes = sp / nw;
+    *runs = sr / nw;
     if (memo) {
         memo->stride = a->stride_elems;
         memo->offset = a->offset_elems;
@@ -1179,6 +1187,7 @@ static void request_lines(const gp_access_t *a, uint32_t lanes, uint32_t line, d
         memo->line = line;
         memo->lines = *lines;
         memo->passes = *passes;
+        memo->runs = *runs;
         memo->valid = 1;
     }
 }
@@ -1617,7 +1626,7 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
     uint32_t seg, min_seg, fill, lanes;
     double txn, bytes, h1 = 0, h2 = 0, l1h = 0, l2h = 0, lbytes, dram_fetch, dbytes, l2_lat, mem_lat;
     double near = 0, near_dist = 0, cold = 0, near_hit = 0, l2_near = 0, dram_lat, fp;
-    double req_lines = 0, req_passes = 0, chase_h = -1, chase_cold = 0;
+    double req_lines = 0, req_passes = 0, req_runs = 0, chase_h = -1, chase_cold = 0;
     double l2cap = res->l2_capacity_bytes > 0 ? res->l2_capacity_bytes : (double)d->l2_bytes;
     int is_store = op->kind == GP_OP_STORE, is_atomic = op->kind == GP_OP_ATOMIC;
     int cached = l1_caches(r, d, k, op), sparse = 0;
@@ -1774,7 +1783,7 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
          d->dram_lines_log2_cycles > 0 || d->l1_bank_pass_issue_cycles > 0 ||
          d->l1_line_issue_cycles > 0))
         request_lines(a, lanes, d->l1_line_bytes ? d->l1_line_bytes : 128, &req_lines,
-                      &req_passes);
+                      &req_passes, &req_runs);
     if (sp != GP_SPACE_CONSTANT) {
         /* a drawn chase's shares are a thread's (latency_footprint, or with
            the L1 edge chase_l1_hit a lane's): its request waits for its
@@ -1817,6 +1826,8 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
             GP_MAX(out->pipe_cycles[GP_PIPE_L1],
                    GP_MAX(req_passes * d->l1_bank_pass_issue_cycles,
                           req_lines * d->l1_line_issue_cycles));
+    if (op->kind == GP_OP_LOAD)
+        out->lines = GP_MAX(req_runs, 1.0);
     if (cached && op->kind == GP_OP_LOAD && sp != GP_SPACE_CONSTANT && gp_access_uniform(a)) {
         double ulat, ubusy;
         uniform_l1(d, a, &ulat, &ubusy);

@@ -398,6 +398,34 @@ static void test_trailing_integer_ops_beside(void **state)
     assert_true(e.latency_cycles > 4096 * 8 * g_dev.int32_cycles * 0.95);
 }
 
+/* A tiled loop: each trip its 8 warps load a word each from DRAM, store it
+   to shared memory and meet at a barrier. The block waits there for the
+   slowest of its 8 requests (dram_lines_log2_cycles per doubling), not for
+   one warp's; the next trip's loads stay behind the barrier (no overlap of
+   trips), and the block's own arithmetic cannot fill that wait. A load only
+   one warp of the block makes (count 1/8) still holds the block for its
+   whole latency. */
+static void test_barrier_waits_for_block(void **state)
+{
+    gp_op_t tiled[6] = {loop(64, 5), load(GP_PATTERN_UNIT, 1u << 30, 0), shared_load(),
+                        arith(GP_OP_BARRIER, 1), arith(GP_OP_FP32, 64),
+                        arith(GP_OP_BARRIER, 1)};
+    gp_op_t one[6];
+    gp_block_cost_t t, o;
+    double trip, slow = g_dev.dram_cycles + 3 * g_dev.dram_lines_log2_cycles;
+    (void)state;
+    tiled[2].kind = GP_OP_STORE;
+    t = cost(tiled, 6, 256, 32);
+    trip = t.latency_cycles / 64;
+    assert_true(trip >= slow + 64 * g_dev.fp32_cycles);
+    assert_true(trip <= 1.3 * (slow + 64 * g_dev.fp32_cycles + 2 * g_dev.barrier_cycles));
+    assert_true(t.time_cycles >= t.latency_cycles);
+    memcpy(one, tiled, sizeof one);
+    one[1].count = 1.0 / 8;
+    o = cost(one, 6, 256, 32);
+    assert_true(o.latency_cycles >= 0.95 * t.latency_cycles);
+}
+
 /* On 9.0 shared-memory passes and the L1's cached requests take turns on one
    data path: a loop of both costs their sum; a generation without the rule
    takes the larger. */
@@ -441,6 +469,7 @@ int main(void)
         cmocka_unit_test(test_taken_branch),
         cmocka_unit_test(test_pinned_unroll),
         cmocka_unit_test(test_trailing_integer_ops_beside),
+        cmocka_unit_test(test_barrier_waits_for_block),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }

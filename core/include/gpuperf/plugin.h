@@ -616,7 +616,12 @@ typedef struct gp_op_cost {
        the L2's and DRAM's bandwidth); 0 for other ops (added within ABI 2,
        taken from the reserved space) */
     double store_cycles;
-    double reserved[4];
+    /* memory loads: the runs of consecutive cache lines one warp request
+       touches (a run's lines come from one DRAM page together), averaged
+       over the sampled warps; 0: not known (added within ABI 2, taken from
+       the reserved space) */
+    double lines;
+    double reserved[3];
 } gp_op_cost_t;
 
 /*
