@@ -217,10 +217,20 @@ static double active_lanes(const gp_device_t *d, const gp_kernel_t *k, const gp_
     const gp_lane_sample_t *s = a->sample;
     double w = d->warp_size, tpb = (double)k->launch.threads_per_block;
     if (s && s->n_warps > 0 && s->byte_offset && s->lanes > 0) {
-        double n = 0;
-        uint64_t i, all = (uint64_t)s->n_warps * s->lanes;
-        for (i = 0; i < all; i++)
-            n += s->byte_offset[i] >= 0;
+        double n = 0, issuing = 0;
+        uint32_t iw, l;
+        for (iw = 0; iw < s->n_warps; iw++) {
+            double m = 0;
+            for (l = 0; l < s->lanes; l++)
+                m += s->byte_offset[(size_t)iw * s->lanes + l] >= 0;
+            n += m;
+            issuing += m > 0;
+        }
+        /* the lanes of a warp that accesses, times the share of the warps
+           that do (the sampler's issuing: the sampled warps over-count
+           warp 0 under a guard) */
+        if (s->issuing > 0 && issuing > 0)
+            return n / issuing * s->issuing;
         return n / s->n_warps;
     }
     return tpb > 0 && tpb < w ? tpb : w;

@@ -421,7 +421,13 @@ typedef struct gp_lane_sample {
     /* drawn: the bytes of the range gpuperf.random draws from (the
        buffer's where smaller); 0 otherwise */
     uint64_t drawn_range_bytes;
-    uint64_t reserved[1];
+    /* the share of the launch's warps with an active lane: where a sampled
+       warp has none (a guard), every warp of the block evaluated at the
+       sample's positions of the other axes, since the sampled warps stand
+       mostly at warp 0; 1 where every sampled warp has one; 0: not known
+       (the sampled warps' share) (added within ABI 2, from the reserved
+       space) */
+    double issuing;
 } gp_lane_sample_t;
 
 /*
