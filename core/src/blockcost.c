@@ -22,6 +22,7 @@
 
 #include "arch.h"
 #include "blockcost.h"
+#include "coalesce.h"
 #include "constants.h"
 #include "fitted.h"
 #include "opcost.h"
@@ -41,6 +42,14 @@ typedef struct seg_sum {
        chase): then iterations cannot overlap (not scaled by seg_add) */
     double load_regs;
     int carried;
+    /* a loop body's integer ops (gp_op_t GP_OP_INT): the induction chain of
+       its addresses and counters, beside the rest (walk) */
+    double int_chain;
+    /* part of chain a block's warps spend waiting at its barriers for the
+       loads of the phase before (no warp of the block issues meanwhile),
+       and whether the ops hold a barrier */
+    double stall;
+    int barrier;
 } seg_sum_t;
 
 /* Everything a walk needs. */
@@ -69,6 +78,9 @@ static void seg_add(seg_sum_t *a, const seg_sum_t *b, double f)
     a->l2 += b->l2 * f;
     a->dram += b->dram * f;
     a->store += b->store * f;
+    a->int_chain += b->int_chain * f;
+    a->stall += b->stall * f;
+    a->barrier |= b->barrier;
     a->load_regs = GP_MAX(a->load_regs, b->load_regs);
     a->carried |= b->carried;
 }
@@ -140,6 +152,7 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
  */
 typedef struct load_group {
     double latency; /* the longest, cycles */
+    double busy;    /* L1 cycles of its requests so far: the next one waits behind them */
     double regs;    /* registers per thread its values hold */
     double miss;    /* bytes past L1 per warp */
     int adjacent;   /* 1 while the last op walked was one of its loads */
@@ -178,14 +191,19 @@ static double mlp_warp_bytes(const walk_ctx_t *cx)
    the group fits the registers and bytes in flight, else the group closes
    and the load starts the next. */
 static void group_add(const walk_ctx_t *cx, load_group_t *g, double latency, double regs,
-                      double miss, seg_sum_t *out)
+                      double miss, double busy, seg_sum_t *out)
 {
     double cap_regs = mlp_regs(cx), cap_bytes = mlp_warp_bytes(cx);
     if (g->regs > 0 && !g->adjacent &&
         ((cap_regs > 0 && g->regs + regs > cap_regs) ||
          (cap_bytes > 0 && miss > 0 && g->miss + miss > cap_bytes)))
         flush_group(g, out);
-    g->latency = GP_MAX(g->latency, latency);
+    /* the L1 broadcasts a warp's uniform requests one after another: such
+       a load leaves it behind those of the group issued before it (the
+       unrolled bench_tiles bcast loops, [sources: h200-cal] run8/tiles:
+       four float4 loads of one warp wait 3 x 5.38 cycles more than one) */
+    g->latency = GP_MAX(g->latency, latency + g->busy);
+    g->busy += busy;
     g->regs += regs;
     g->miss += miss;
     g->adjacent = 1;
@@ -254,7 +272,8 @@ static double loop_mlp_depth(const walk_ctx_t *cx, const seg_sum_t *body, double
 {
     double depth = unroll, cap_regs = mlp_regs(cx), cap_bytes = mlp_warp_bytes(cx);
     double miss = body->l2 > 0 ? body->l2 : body->dram; /* bytes past L1, per warp iteration */
-    if (body->carried || !(body->mem_chain > 0))
+    /* a barrier in the body keeps the next iteration's loads behind it */
+    if (body->carried || body->barrier || !(body->mem_chain > 0))
         return 1;
     if (body->load_regs > 0 && cap_regs > 0)
         depth = GP_MIN(depth, floor(cap_regs / body->load_regs));
@@ -263,26 +282,64 @@ static double loop_mlp_depth(const walk_ctx_t *cx, const seg_sum_t *body, double
     return GP_MAX(depth, 1.0);
 }
 
-/* Fold `trips` iterations of `body` into out, with the loop's control. */
-static int add_loop(const walk_ctx_t *cx, const seg_sum_t *body, double trips, seg_sum_t *out)
+/* Fold `trips` iterations of `body` into out, with the loop's control.
+   pinned: the copies the source pins (`#pragma unroll N`, the loop's
+   `unroll`), 0: as nvcc unrolls a short body by itself. */
+static int add_loop(const walk_ctx_t *cx, const seg_sum_t *body, double trips, uint32_t pinned,
+                    seg_sum_t *out)
 {
     const gp_device_t *d = cx->dev;
     double unroll = floor(GP_UNROLL_TARGET_INSTRUCTIONS / GP_MAX(body->instr, 1.0));
     double branch = d->branch_cycles > 0 ? d->branch_cycles : d->int32_cycles;
     double depth;
     seg_sum_t b = *body;
-    unroll = GP_MIN(GP_MAX(unroll, 1.0), GP_UNROLL_MAX);
+    unroll = pinned ? (double)pinned : GP_MIN(GP_MAX(unroll, 1.0), GP_UNROLL_MAX);
     /* the loads of `depth` iterations wait together: each iteration waits
        1/depth of its memory latency, beside its own arithmetic chain */
     depth = loop_mlp_depth(cx, body, unroll);
     b.mem_chain = body->mem_chain / depth;
     b.chain = body->chain - body->mem_chain + b.mem_chain;
+    /* the integer induction chain runs beside (walk) */
+    b.chain = GP_MAX(b.chain, body->int_chain);
+    b.int_chain = 0;
     /* the control chain runs beside the body's own chain; the taken branch
        that closes each unrolled copy stalls the chain while the next
        instructions are fetched (branch_taken_cycles, device file) */
     b.chain = GP_MAX(b.chain + d->branch_taken_cycles / unroll, branch / unroll);
     seg_add(out, &b, trips);
     return add_control(cx, trips * GP_LOOP_CONTROL_INSTRUCTIONS / unroll, out);
+}
+
+/*
+ * The wait of a block at a barrier for the loads its warps issued in the
+ * phase before: the slowest of their `lines` cache lines, not one warp's
+ * request. Where any of them comes from DRAM (1 - none: the chance that
+ * none does, from each load's DRAM share), the block waits for the slowest
+ * of the lines' DRAM latencies, dram_lines_log2_cycles per doubling of the
+ * lines (the rule a warp's own request follows for its lanes, [sources:
+ * h200-cal] chase rows; the lines of sibling blocks that load the same
+ * tile at the same time are misses in flight, no shorter). At least
+ * `waited`, what one warp's chain already waits.
+ */
+static double block_slowest(const walk_ctx_t *cx, double lines, double none, double waited)
+{
+    const gp_device_t *d = cx->dev;
+    double q = 1 - none, slow;
+    if (!(lines >= 1) || !(q > 0) || d->dram_lines_log2_cycles <= 0)
+        return waited;
+    slow = d->dram_cycles + log2(lines) * d->dram_lines_log2_cycles;
+    return GP_MAX(waited, q * slow + (1 - q) * waited);
+}
+
+/* 1 when one of ops[0..n) (bodies included) is a load whose address is an
+   earlier load's value. */
+static int has_dependent_load(const gp_op_t *ops, uint32_t n)
+{
+    uint32_t i;
+    for (i = 0; i < n; i++)
+        if (ops[i].kind == GP_OP_LOAD && ops[i].access.depends)
+            return 1;
+    return 0;
 }
 
 /* Walk ops[0..n), the body of one iteration, into *out. */
@@ -293,6 +350,18 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
     load_group_t g = {0}; /* pending loads: their latencies overlap */
     double since_barrier = 0; /* warp instructions since the last barrier */
     int loads_seen = 0;       /* loads walked so far in this body */
+    int after_other = 0;      /* a non-integer arithmetic op since the last load */
+    /* the loads that end the phase before a barrier (since the last
+       arithmetic op or loop: their values go to stores and the barrier):
+       mem_chain where they start, the lines they bring to the block and the
+       chance that none of them comes from DRAM */
+    double tail_mem = 0, tail_lines = 0, tail_none = 1;
+    /* loads that only a share of the warps make (count below 1) add that
+       share of their latency to the average warp's chain; at a barrier the
+       block waits for the warps that make them: the most such a warp waits
+       beyond the average, this phase */
+    double phase_short = 0;
+    double wpb = cx->occ->warps_per_block ? (double)cx->occ->warps_per_block : 1;
     memset(out, 0, sizeof *out);
     if (depth > GP_MAX_DEPTH) {
         snprintf(cx->err, cx->errlen, "ops nested deeper than %d", GP_MAX_DEPTH);
@@ -316,7 +385,7 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
             if (body.load_regs > 0)
                 loads_seen = 1;
             if (op->kind == GP_OP_LOOP) {
-                if (add_loop(cx, &body, count, out))
+                if (add_loop(cx, &body, count, op->unroll, out))
                     return -1;
             } else {
                 /* paths run one after another; each path's threads move their
@@ -332,6 +401,9 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
                 if (add_control(cx, paths * GP_DIVERGE_PATH_INSTRUCTIONS, out))
                     return -1;
             }
+            tail_mem = out->mem_chain;
+            tail_lines = 0;
+            tail_none = 1;
             i += 1 + len;
             continue;
         }
@@ -394,27 +466,79 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
                     flush_group(&g, out);
                 } else {
                     double miss = count * (c.l2_bytes > 0 ? c.l2_bytes : c.dram_bytes);
-                    group_add(cx, &g, count / ilp * c.latency_cycles, regs, miss, out);
+                    if (count < 1 && wpb > 1)
+                        phase_short = GP_MAX(phase_short, (1 - count) / ilp * c.latency_cycles);
+                    group_add(cx, &g, count / ilp * c.latency_cycles, regs, miss,
+                              gp_access_uniform(&op->access)
+                                  ? count * c.pipe_cycles[GP_PIPE_L1]
+                                  : 0,
+                              out);
                 }
                 out->load_regs += regs;
                 loads_seen = 1;
+                after_other = 0;
+                if (c.lines > 0) {
+                    double nl = count * c.lines * wpb;
+                    tail_lines += nl;
+                    tail_none *= pow(1 - GP_MIN(GP_MAX(c.dram_hit, 0.0), 1.0), nl);
+                }
             } else {
                 /* other work runs beside the loads in flight, unless it ends
                    the straight run */
                 if (ends_straight_run(op->kind))
                     flush_group(&g, out);
                 g.adjacent = 0;
+                if (op->kind == GP_OP_BARRIER) {
+                    /* the block waits here for the slowest line the phase's
+                       last loads bring; no warp of it issues meanwhile */
+                    double waited = out->mem_chain - tail_mem;
+                    double slow = block_slowest(cx, tail_lines, tail_none, waited);
+                    slow += phase_short;
+                    out->chain += slow - waited;
+                    out->mem_chain += slow - waited;
+                    out->stall += slow;
+                    out->barrier = 1;
+                    phase_short = 0;
+                }
+                if (op->kind != GP_OP_STORE && op->kind != GP_OP_ASYNC_COPY) {
+                    tail_mem = out->mem_chain;
+                    tail_lines = 0;
+                    tail_none = 1;
+                }
                 if (op->kind == GP_OP_STORE || op->kind == GP_OP_ATOMIC ||
                     op->kind == GP_OP_ASYNC_COPY)
                     out->chain += count * warp_pipe_cycles(cx->dev, &c);
+                else if (op->kind == GP_OP_INT && depth > 0 && after_other)
+                    out->int_chain += GP_MAX(count / ilp * c.latency_cycles,
+                                             count * warp_pipe_cycles(cx->dev, &c));
                 else
                     out->chain += GP_MAX(count / ilp * c.latency_cycles,
                                          count * warp_pipe_cycles(cx->dev, &c));
+                if (op->kind != GP_OP_INT && op->kind != GP_OP_BARRIER &&
+                    op->kind != GP_OP_STORE && op->kind != GP_OP_ATOMIC &&
+                    op->kind != GP_OP_ASYNC_COPY)
+                    after_other = 1;
             }
         }
         i++;
     }
     flush_group(&g, out);
+    /* A loop body's trailing integer work (integer ops after the arithmetic
+       that consumes its loads: the update of addresses and counters for the
+       next trip) runs beside the rest of the chain: nvcc moves the updates
+       of later iterations ahead (onto the uniform datapath where they are
+       warp-uniform), so an iteration waits for the longer of the two
+       (add_loop), not their sum; in bench_smem's ldsfma loop the
+       UIADD3/ULOP3 of p = (p + 128) & mask sit between the FFMAs of the
+       accumulator chain, which alone sets the time of the trip ([sources:
+       h200-cal] run7/smem sass_smem.txt.gz, k_ldsfma<2, 1>). Integer ops
+       right after the loads consume them and stay on the chain; where a
+       load's address is an earlier load's value (a chase) the integer work
+       sits on the chain between the loads. */
+    if (depth == 0 || out->carried || has_dependent_load(ops, n)) {
+        out->chain += out->int_chain;
+        out->int_chain = 0;
+    }
     return 0;
 }
 
@@ -488,6 +612,7 @@ int gp_block_cost_memo(const gp_plugin_t *plugin, const gp_generation_t *gen,
     double warps = occ->warps_per_block ? occ->warps_per_block : 1;
     double blocks = res->blocks ? res->blocks : 1;
     double mine, others = 1, thr, t_thr = 0, t_lat, t_core, t_dram = 0, t_l2 = 0, t_store, t_mem;
+    double stall;
     double cycles_per_s = dev->core_clock_mhz * 1e6;
     int p, busiest = GP_PIPE_ISSUE;
     memset(out, 0, sizeof *out);
@@ -533,11 +658,17 @@ int gp_block_cost_memo(const gp_plugin_t *plugin, const gp_generation_t *gen,
     }
     t_thr = blocks * thr * others * core_stretch(dev, &s);
     t_lat = s.chain * core_stretch(dev, &s);
+    stall = GP_MIN(s.stall * core_stretch(dev, &s), t_lat);
 
     if (dev->dram_sustained_gbps > 0 && res->dram_share > 0)
         t_dram = blocks * out->dram_bytes /
                  (dev->dram_sustained_gbps * 1e9 * res->dram_share / cycles_per_s);
+    /* a block's warps waiting together at a barrier leave its pipes idle:
+       its own work cannot fill that wait (the rest of its chain overlaps its
+       own pipes' work as usual), only other blocks' can */
     t_core = pnorm(t_lat, t_thr, GP_KNEE_P_CORE);
+    if (stall > 0)
+        t_core = GP_MAX(t_core, stall + pnorm(t_lat - stall, t_thr / blocks, GP_KNEE_P_CORE));
     if (dev->l2_bandwidth_gbps > 0 && res->l2_share > 0)
         t_l2 = blocks * out->l2_bytes /
                (dev->l2_bandwidth_gbps * 1e9 * res->l2_share / cycles_per_s);

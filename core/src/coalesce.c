@@ -445,13 +445,24 @@ double gp_bank_passes_access(const gp_access_t *a, uint32_t warp_size, const gp_
     int64_t lanes[MAX_LANES];
     uint32_t e = a->elem_bytes ? a->elem_bytes : 4;
     if (a->sample && a->sample->n_warps > 0 && a->sample->byte_offset && a->sample->lanes > 0) {
+        /* the average over the sampled warps that access: a warp whose
+           lanes all skip the op (nil from the index function) branches
+           around it, and the op's count already says which share of the
+           warps runs it (docs/workloads.md, "A share of the warps");
+           counting such a warp as one pass would discount the others twice */
         const gp_lane_sample_t *s = a->sample;
-        double t = 0;
-        uint32_t w;
-        for (w = 0; w < s->n_warps; w++)
-            t += gp_bank_passes_lanes(s->byte_offset + (size_t)w * s->lanes,
-                                      GP_MIN(s->lanes, (uint32_t)MAX_LANES), e, r);
-        return t / s->n_warps;
+        double t = 0, issuing = 0;
+        uint32_t w, n = GP_MIN(s->lanes, (uint32_t)MAX_LANES), l;
+        for (w = 0; w < s->n_warps; w++) {
+            const int64_t *off = s->byte_offset + (size_t)w * s->lanes;
+            for (l = 0; l < n && off[l] < 0; l++)
+                ;
+            if (l == n)
+                continue;
+            t += gp_bank_passes_lanes(off, n, e, r);
+            issuing++;
+        }
+        return issuing > 0 ? t / issuing : 1;
     }
     if (warp_size > MAX_LANES)
         warp_size = MAX_LANES;
@@ -468,4 +479,34 @@ double gp_bank_passes_access(const gp_access_t *a, uint32_t warp_size, const gp_
     }
     gp_pattern_lanes(a, 0, warp_size, span_bytes, lanes);
     return bank_passes(lanes, warp_size, e, r, 1);
+}
+
+/* ------------------------------------------------------------- uniformity */
+
+int gp_access_uniform(const gp_access_t *a)
+{
+    const gp_lane_sample_t *s = a->sample;
+    uint32_t w, l, n, seen = 0;
+    if (!s)
+        return a->pattern == GP_PATTERN_BROADCAST;
+    if (s->n_warps == 0 || !s->byte_offset || s->lanes == 0)
+        return 0;
+    n = GP_MIN(s->lanes, (uint32_t)MAX_LANES);
+    for (w = 0; w < s->n_warps; w++) {
+        const int64_t *off = s->byte_offset + (size_t)w * s->lanes;
+        int64_t first = -1;
+        uint32_t active = 0;
+        for (l = 0; l < n; l++) {
+            if (off[l] < 0)
+                continue;
+            if (first >= 0 && off[l] != first)
+                return 0;
+            first = off[l];
+            active++;
+        }
+        if (active == 1)
+            return 0; /* one lane: an ordinary request, not a broadcast */
+        seen += active > 0;
+    }
+    return seen > 0;
 }

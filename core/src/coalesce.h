@@ -45,11 +45,18 @@ typedef struct gp_bank_rule {
 double gp_bank_passes_lanes(const int64_t *off, uint32_t lanes, uint32_t elem_bytes,
                             const gp_bank_rule_t *rule);
 
-/* Passes of one access by a warp: the sampled warps' average, else the
+/* Passes of one access by a warp: the average over the sampled warps with
+   an active lane (1 when none has one), else the
    pattern's lanes (random: by_element 1 picks random elements of the
    footprint, span_bytes when it has none; 0 spreads each group's lanes over
    GP_RANDOM_BANK_WORDS bank words). */
 double gp_bank_passes_access(const gp_access_t *a, uint32_t warp_size,
                              const gp_bank_rule_t *rule, int by_element, uint64_t span_bytes);
+
+/* 1 when every lane of a warp that makes the access reads one address (a
+   warp-uniform access): the broadcast pattern, or a sample whose every warp
+   with an active lane has two or more, all on one offset (a single active
+   lane is an ordinary request). */
+int gp_access_uniform(const gp_access_t *a);
 
 #endif /* GP_COALESCE_H */

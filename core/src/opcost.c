@@ -217,10 +217,20 @@ static double active_lanes(const gp_device_t *d, const gp_kernel_t *k, const gp_
     const gp_lane_sample_t *s = a->sample;
     double w = d->warp_size, tpb = (double)k->launch.threads_per_block;
     if (s && s->n_warps > 0 && s->byte_offset && s->lanes > 0) {
-        double n = 0;
-        uint64_t i, all = (uint64_t)s->n_warps * s->lanes;
-        for (i = 0; i < all; i++)
-            n += s->byte_offset[i] >= 0;
+        double n = 0, issuing = 0;
+        uint32_t iw, l;
+        for (iw = 0; iw < s->n_warps; iw++) {
+            double m = 0;
+            for (l = 0; l < s->lanes; l++)
+                m += s->byte_offset[(size_t)iw * s->lanes + l] >= 0;
+            n += m;
+            issuing += m > 0;
+        }
+        /* the lanes of a warp that accesses, times the share of the warps
+           that do (the sampler's issuing: the sampled warps over-count
+           warp 0 under a guard) */
+        if (s->issuing > 0 && issuing > 0)
+            return n / issuing * s->issuing;
         return n / s->n_warps;
     }
     return tpb > 0 && tpb < w ? tpb : w;
@@ -1092,19 +1102,19 @@ typedef struct lines_memo {
     int64_t stride, offset;
     uint64_t footprint; /* a random pattern's elements depend on it */
     uint32_t elem, pattern, lanes, line, valid;
-    double lines, passes;
+    double lines, passes, runs;
 } lines_memo_t;
 
 #define LINES_MEMO_SLOTS 32
 static _Thread_local lines_memo_t lines_memo[LINES_MEMO_SLOTS];
 
 static void request_lines(const gp_access_t *a, uint32_t lanes, uint32_t line, double *lines,
-                          double *passes)
+                          double *passes, double *runs)
 {
     int64_t own[64];
     const int64_t *off;
     uint32_t w, nw = 1, n = GP_MIN(lanes, 64u), e = a->elem_bytes ? a->elem_bytes : 4;
-    double sl = 0, sp = 0;
+    double sl = 0, sp = 0, sr = 0;
     lines_memo_t *memo = NULL;
     int sampled = a->sample && a->sample->n_warps > 0 && a->sample->byte_offset &&
                   a->sample->lanes > 0;
@@ -1125,6 +1135,7 @@ static void request_lines(const gp_access_t *a, uint32_t lanes, uint32_t line, d
             memo->line == line) {
             *lines = memo->lines;
             *passes = memo->passes;
+            *runs = memo->runs;
             return;
         }
         gp_pattern_lanes(a, 0, n, 0, own);
@@ -1166,9 +1177,16 @@ static void request_lines(const gp_access_t *a, uint32_t lanes, uint32_t line, d
         }
         sl += nl;
         sp += worst;
+        /* runs: lines whose preceding line the request does not touch */
+        for (i = 0; i < nl; i++) {
+            for (j = 0; j < nl && ln[j] != ln[i] - 1; j++)
+                ;
+            sr += j == nl;
+        }
     }
     *lines = sl / nw;
     *passes = sp / nw;
+    *runs = sr / nw;
     if (memo) {
         memo->stride = a->stride_elems;
         memo->offset = a->offset_elems;
@@ -1179,6 +1197,7 @@ static void request_lines(const gp_access_t *a, uint32_t lanes, uint32_t line, d
         memo->line = line;
         memo->lines = *lines;
         memo->passes = *passes;
+        memo->runs = *runs;
         memo->valid = 1;
     }
 }
@@ -1587,6 +1606,28 @@ static void sibling_traffic(const gp_device_t *d, const gp_kernel_t *k, const gp
 }
 
 /* Cost of a global, local, texture or constant access (load/store/atomic). */
+/*
+ * A warp-uniform load that hits L1 (every active lane reads one element,
+ * `pos[j]` read by every thread): its latency and the SM cycles the L1 is
+ * busy with it, where the card measures them (l1_uniform_hit_cycles and
+ * l1_uniform_word_cycles; l1_uniform_issue_cycles and, per further 4-byte
+ * word, l1_bank_pass_issue_cycles): the L1 broadcasts the element one
+ * 4-byte word after another. On the H200 a 4-byte one waits 35.4 cycles and
+ * keeps the L1 2.38 cycles, a float4 one 11.7 and 3.0 more ([sources:
+ * h200-cal] run8/tiles bcast rows, one warp per SM and 32). 0 for *lat and
+ * *busy where the card does not know.
+ */
+static void uniform_l1(const gp_device_t *d, const gp_access_t *a, double *lat, double *busy)
+{
+    double words = ceil((a->elem_bytes ? a->elem_bytes : 4) / 4.0);
+    *lat = d->l1_uniform_hit_cycles > 0
+               ? d->l1_uniform_hit_cycles + (words - 1) * d->l1_uniform_word_cycles
+               : 0;
+    *busy = d->l1_uniform_issue_cycles > 0
+                ? d->l1_uniform_issue_cycles + (words - 1) * d->l1_bank_pass_issue_cycles
+                : 0;
+}
+
 static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t *op,
                        const gp_op_t *at, const gp_occupancy_t *occ, const gp_residency_t *res,
                        const gp_mem_rules_t *r, gp_op_cost_t *out, char *err, size_t errlen)
@@ -1595,7 +1636,7 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
     uint32_t seg, min_seg, fill, lanes;
     double txn, bytes, h1 = 0, h2 = 0, l1h = 0, l2h = 0, lbytes, dram_fetch, dbytes, l2_lat, mem_lat;
     double near = 0, near_dist = 0, cold = 0, near_hit = 0, l2_near = 0, dram_lat, fp;
-    double req_lines = 0, req_passes = 0, chase_h = -1, chase_cold = 0;
+    double req_lines = 0, req_passes = 0, req_runs = 0, chase_h = -1, chase_cold = 0;
     double l2cap = res->l2_capacity_bytes > 0 ? res->l2_capacity_bytes : (double)d->l2_bytes;
     int is_store = op->kind == GP_OP_STORE, is_atomic = op->kind == GP_OP_ATOMIC;
     int cached = l1_caches(r, d, k, op), sparse = 0;
@@ -1752,7 +1793,7 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
          d->dram_lines_log2_cycles > 0 || d->l1_bank_pass_issue_cycles > 0 ||
          d->l1_line_issue_cycles > 0))
         request_lines(a, lanes, d->l1_line_bytes ? d->l1_line_bytes : 128, &req_lines,
-                      &req_passes);
+                      &req_passes, &req_runs);
     if (sp != GP_SPACE_CONSTANT) {
         /* a drawn chase's shares are a thread's (latency_footprint, or with
            the L1 edge chase_l1_hit a lane's): its request waits for its
@@ -1795,6 +1836,16 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
             GP_MAX(out->pipe_cycles[GP_PIPE_L1],
                    GP_MAX(req_passes * d->l1_bank_pass_issue_cycles,
                           req_lines * d->l1_line_issue_cycles));
+    if (op->kind == GP_OP_LOAD)
+        out->lines = GP_MAX(req_runs, 1.0);
+    if (cached && op->kind == GP_OP_LOAD && sp != GP_SPACE_CONSTANT && gp_access_uniform(a)) {
+        double ulat, ubusy;
+        uniform_l1(d, a, &ulat, &ubusy);
+        if (ulat > 0)
+            out->latency_cycles +=
+                out->l1_hit * (ulat - (d->l1_hit_cycles > 0 ? d->l1_hit_cycles : l2_lat));
+        out->pipe_cycles[GP_PIPE_L1] = GP_MAX(out->pipe_cycles[GP_PIPE_L1], ubusy);
+    }
     out->transactions = txn;
     out->l1_bytes = cached ? h1 * bytes : 0;
     out->l2_bytes = (1 - h1) * lbytes;

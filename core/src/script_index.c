@@ -108,6 +108,7 @@ typedef struct sb_job {
     int64_t *exact;              /* 3 * total offsets when enumerated whole, or NULL */
     const int64_t *expect;       /* a cached sample's first warp to compare with, or NULL */
     int matches;                 /* the first warp gave the expected offsets */
+    double issuing;              /* share of the launch's warps with an active lane */
     double last[K_COUNT];        /* what the thread table holds (NAN: unset) */
     /* the footprint window: positions 0 .. win - 1 along each axis, every
        combination (axis 0 fastest); n_win = 0: no window */
@@ -1110,6 +1111,7 @@ static gp_lane_sample_t *sb_keep_sample(lua_State *L, const sb_job_t *j, const d
     if (j->n_axes > SB_FIXED_AXES && j->step[j->n_axes - 1] > 0)
         smp->next_iteration = (uint32_t)j->step[j->n_axes - 1];
     smp->loop_span_bytes = sb_loop_span(j);
+    smp->issuing = j->issuing;
     smp->drawn = j->rs.random_used != 0;
     if (smp->drawn)
         smp->drawn_range_bytes =
@@ -1117,6 +1119,57 @@ static gp_lane_sample_t *sb_keep_sample(lua_State *L, const sb_job_t *j, const d
             j->op->access.elem_bytes;
     ev->wl.samples[ev->wl.n_samples++] = smp;
     return smp;
+}
+
+/*
+ * The share of the launch's warps that have an active lane. The sampled
+ * instances stand mostly at warp 0 of their blocks (the origin, the steps
+ * along the block axes, the loops' families), so where a sampled warp has no
+ * active lane (a guard such as `if (threadIdx.x == 0)`) their share would
+ * count warp 0 several times over: instead every warp of the block is
+ * evaluated at each distinct position of the other axes the sample holds
+ * (at most SB_ISSUING_REST of them), and the shares averaged. 1 where every
+ * sampled warp has an active lane.
+ */
+#define SB_ISSUING_REST 16
+static double sb_issuing(lua_State *L, sb_job_t *j)
+{
+    double rest[SB_ISSUING_REST][SB_MAX_AXES], co[SB_MAX_AXES], sum = 0;
+    int64_t lanes[SB_MAX_LANES];
+    uint32_t i, k, n_rest = 0, idle = 0, w, warps;
+    for (i = 0; i < j->n_inst; i++) {
+        const int64_t *o = j->off + (size_t)i * j->ws;
+        for (k = 0; k < j->ws && o[k] < 0; k++)
+            ;
+        idle += k == j->ws;
+    }
+    if (idle == 0)
+        return 1;
+    warps = (uint32_t)GP_MAX(1.0, j->ext[0]);
+    if (warps > 64) /* a block of more than 2048 threads: the sample's share */
+        return (double)(j->n_inst - idle) / j->n_inst;
+    for (i = 0; i < j->n_inst && n_rest < SB_ISSUING_REST; i++) {
+        memcpy(co, j->coord[i], sizeof(double) * j->n_axes);
+        co[0] = 0;
+        for (k = 0; k < n_rest && memcmp(rest[k], co, sizeof(double) * j->n_axes) != 0; k++)
+            ;
+        if (k == n_rest)
+            memcpy(rest[n_rest++], co, sizeof(double) * j->n_axes);
+    }
+    for (k = 0; k < n_rest; k++) {
+        uint32_t active = 0;
+        memcpy(co, rest[k], sizeof(double) * j->n_axes);
+        for (w = 0; w < warps; w++) {
+            uint32_t l;
+            co[0] = w;
+            sb_eval_warp(L, j, co, lanes);
+            for (l = 0; l < j->ws && lanes[l] < 0; l++)
+                ;
+            active += l < j->ws;
+        }
+        sum += (double)active / warps;
+    }
+    return sum / n_rest;
 }
 
 /* Protected body of a sampling: the job is light user data 1. */
@@ -1192,6 +1245,7 @@ static int sb_sample_run(lua_State *L)
     if (j->rs.random_used)
         sb_drawn_footprints(j, fp);
     sb_nearest_pattern(j, a, fp[2]);
+    j->issuing = sb_issuing(L, j);
     a->sample = sb_keep_sample(L, j, fp);
     return 0;
 }

@@ -31,6 +31,7 @@
 #define GP_SCRIPT_MAX_NAME 63          /* bytes in a name */
 #define GP_SCRIPT_MAX_TEXT 127         /* bytes in a help text / string param */
 #define GP_SCRIPT_MAX_COUNT 1e18       /* counts, bytes, trips */
+#define GP_SCRIPT_MAX_UNROLL 1024      /* a loop's pinned unroll (#pragma unroll N) */
 #define GP_SCRIPT_MAX_DIM 9223372036854775808.0 /* 2^63: a grid or block dimension */
 /* 2^48 elements: |stride| and |offset| of an access, so that the addresses
    of a warp (offset + 63 * stride, times 16 bytes) stay far inside int64 */

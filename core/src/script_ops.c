@@ -125,18 +125,18 @@ static const struct sb_memctor {
 enum sb_fkey {
     K_OP, K_LINE, K_COUNT, K_FLOPS, K_TRIPS, K_PATHS, K_ILP, K_TYPE, K_VAR, K_SPACE, K_BYTES,
     K_BUFFER, K_INDEX, K_PATTERN, K_STRIDE, K_OFFSET, K_FOOTPRINT, K_CONFLICTS, K_SCOPE,
-    K_DEPENDS, K_BINS, K_RANGE, K_UPDATE, SB_FKEYS
+    K_DEPENDS, K_BINS, K_RANGE, K_UPDATE, K_UNROLL, SB_FKEYS
 };
 static const char *const sb_fkey_names[SB_FKEYS] = {
     "op",     "line",  "count",   "flops",  "trips",     "paths",     "ilp",   "type",
     "var",    "space", "bytes",   "buffer", "index",     "pattern",   "stride", "offset",
-    "footprint", "conflicts", "scope", "depends", "bins", "range", "update"};
+    "footprint", "conflicts", "scope", "depends", "bins", "range", "update", "unroll"};
 
 /* The sb_fkey named s (of len bytes); -1: none. */
 static int sb_fkey_find(const char *s, size_t len)
 {
     static const unsigned char lens[SB_FKEYS] = {2, 4, 5, 5, 5, 5, 3, 4, 3, 5, 5, 6,
-                                                 5, 7, 6, 6, 9, 9, 5, 7, 4, 5, 6};
+                                                 5, 7, 6, 6, 9, 9, 5, 7, 4, 5, 6, 6};
     int i;
     for (i = 0; i < SB_FKEYS; i++)
         if (lens[i] == len && sb_fkey_names[i][0] == s[0] &&
@@ -531,6 +531,9 @@ static const sb_opspec_t *sb_op_check_as(const sb_ctx_t *c, int t, gp_op_t *op,
         if (sb_get(L, t, K_VAR))
             sb_check_var(c, v);
         sb_drop(L, top);
+        if (sb_get(L, t, K_UNROLL))
+            op->unroll = (uint32_t)sb_check_uint(c, v, "unroll", 1, GP_SCRIPT_MAX_UNROLL);
+        sb_drop(L, top);
     }
     sb_fields.t = 0;
     lua_settop(L, entry);
@@ -566,6 +569,10 @@ static void sb_op_fill(lua_State *L, int t, const sb_opspec_t *spec, const gp_op
     if (spec->cls == SB_TENSOR) {
         lua_pushstring(L, sb_tensor_names[op->tensor_type]);
         lua_setfield(L, t, "type");
+    }
+    if (spec->kind == GP_OP_LOOP && op->unroll) {
+        lua_pushinteger(L, (lua_Integer)op->unroll);
+        lua_setfield(L, t, "unroll");
     }
     if (spec->cls != SB_MEM)
         return;
@@ -1133,13 +1140,15 @@ static int l_mem(lua_State *L)
 static int l_body(lua_State *L)
 {
     const sb_opspec_t *spec = &sb_opspecs[lua_tointeger(L, lua_upvalueindex(1))];
-    const char *keys[4] = {spec->count_key, "body", NULL, NULL};
+    const char *keys[5] = {spec->count_key, "body", NULL, NULL, NULL};
     sb_ctx_t c = SB_CTX(L, "");
     int is_loop = spec->kind == GP_OP_LOOP;
     c.fmt = "gpuperf.%s";
     c.arg = spec->tag;
-    if (is_loop)
+    if (is_loop) {
         keys[2] = "var";
+        keys[3] = "unroll";
+    }
     if (lua_gettop(L) == 1 && sb_is_plain(L, 1)) {
         int i;
         sb_check_keys(&c, 1, keys, 2);
@@ -1156,16 +1165,20 @@ static int l_body(lua_State *L)
         if (lua_isnil(L, 2))
             sb_fail(&c, "'%s' is required: gpuperf.%s{n, %sbody = {...}}", spec->count_key,
                     spec->tag, is_loop ? "var = \"k\", " : "");
-        if (is_loop)
+        if (is_loop) {
             lua_getfield(L, 1, "var");
-        else
+            lua_getfield(L, 1, "unroll");
+        } else {
             lua_pushnil(L);
+            lua_pushnil(L);
+        }
     } else {
         if (lua_gettop(L) != 2)
             sb_fail(&c, "takes (%s, {operations...})%s, got %d arguments", spec->count_key,
                     is_loop ? " or {n, var = \"k\", body = {...}}" : "", lua_gettop(L));
         lua_pushnil(L);
-        lua_insert(L, 1); /* 1: unused, 2: count, 3: body, 4: var */
+        lua_insert(L, 1); /* 1: unused, 2: count, 3: body, 4: var, 5: unroll */
+        lua_pushnil(L);
         lua_pushnil(L);
     }
     if (lua_type(L, 3) != LUA_TTABLE)
@@ -1175,6 +1188,8 @@ static int l_body(lua_State *L)
     sb_set_from(L, "body", 3);
     if (!lua_isnil(L, 4))
         sb_set_from(L, "var", 4);
+    if (!lua_isnil(L, 5))
+        sb_set_from(L, "unroll", 5);
     return sb_op_finish(&c, spec->tag);
 }
 

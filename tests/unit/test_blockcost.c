@@ -344,6 +344,88 @@ static void test_taken_branch(void **state)
                      4000 * g_dev.branch_taken_cycles / 16) < 1e-6 * with.latency_cycles);
 }
 
+/* A loop the source pins to one copy (`#pragma unroll 1`) waits for its load
+   every iteration and pays the loop control and the taken branch every
+   iteration; left to the model, the same short body is unrolled and the loads
+   of the copies wait together (with registers for them). Pinning 4 copies
+   gives a chain between the two. */
+static void test_pinned_unroll(void **state)
+{
+    gp_op_t body[3] = {loop(4096, 2), load(GP_PATTERN_UNIT, 1u << 30, 0), arith(GP_OP_FP32, 4)};
+    gp_block_cost_t free_, one, four;
+    double per_one;
+    (void)state;
+    free_ = cost(body, 3, 32, 64);
+    body[0].unroll = 1;
+    one = cost(body, 3, 32, 64);
+    body[0].unroll = 4;
+    four = cost(body, 3, 32, 64);
+    per_one = one.latency_cycles / 4096;
+    assert_true(per_one >= g_dev.dram_cycles + 4 * g_dev.fp32_cycles);
+    assert_true(per_one <= (g_dev.dram_cycles + 4 * g_dev.fp32_cycles +
+                            g_dev.branch_taken_cycles) * 1.2);
+    assert_true(four.latency_cycles < one.latency_cycles / 3);
+    assert_true(free_.latency_cycles < four.latency_cycles);
+    /* the control: 3 instructions per copy, so a quarter with 4 copies */
+    assert_true(one.warp_instructions - four.warp_instructions > 0.7 * 4096 * 3);
+}
+
+/* A loop body's trailing integer ops (the address and counter update after
+   the arithmetic that consumes the loads) run beside the arithmetic chain:
+   a trip waits for the longer of the two; integer ops right after the loads
+   consume them and add to the chain. */
+static void test_trailing_integer_ops_beside(void **state)
+{
+    gp_op_t fma[4] = {loop(4096, 3), shared_load(), arith(GP_OP_FP32, 4), arith(GP_OP_INT, 2)};
+    gp_op_t fma_only[3] = {loop(4096, 2), shared_load(), arith(GP_OP_FP32, 4)};
+    gp_op_t use[3] = {loop(4096, 2), shared_load(), arith(GP_OP_INT, 2)};
+    gp_op_t load_only[2] = {loop(4096, 1), shared_load()};
+    gp_op_t longer[4] = {loop(4096, 3), shared_load(), arith(GP_OP_FP32, 1),
+                         arith(GP_OP_INT, 8)};
+    gp_block_cost_t a, b, c, d, e;
+    (void)state;
+    fma[0].unroll = fma_only[0].unroll = 4; /* the same copies: the same loop overheads */
+    a = cost(fma, 4, 32, 32);
+    b = cost(fma_only, 3, 32, 32);
+    c = cost(use, 3, 32, 32);
+    d = cost(load_only, 2, 32, 32);
+    e = cost(longer, 4, 32, 32);
+    /* beside: the trip costs what the FMA chain alone costs */
+    assert_true(fabs(a.latency_cycles - b.latency_cycles) < 1e-9 * b.latency_cycles);
+    /* consumers: the integer latency adds to the load's */
+    assert_true(c.latency_cycles > d.latency_cycles + 4096 * 2 * g_dev.int32_cycles * 0.9);
+    /* the longer of the two sets the trip */
+    assert_true(e.latency_cycles > 4096 * 8 * g_dev.int32_cycles * 0.95);
+}
+
+/* A tiled loop: each trip its 8 warps load a word each from DRAM, store it
+   to shared memory and meet at a barrier. The block waits there for the
+   slowest of its 8 requests (dram_lines_log2_cycles per doubling), not for
+   one warp's; the next trip's loads stay behind the barrier (no overlap of
+   trips), and the block's own arithmetic cannot fill that wait. A load only
+   one warp of the block makes (count 1/8) still holds the block for its
+   whole latency. */
+static void test_barrier_waits_for_block(void **state)
+{
+    gp_op_t tiled[6] = {loop(64, 5), load(GP_PATTERN_UNIT, 1u << 30, 0), shared_load(),
+                        arith(GP_OP_BARRIER, 1), arith(GP_OP_FP32, 64),
+                        arith(GP_OP_BARRIER, 1)};
+    gp_op_t one[6];
+    gp_block_cost_t t, o;
+    double trip, slow = g_dev.dram_cycles + 3 * g_dev.dram_lines_log2_cycles;
+    (void)state;
+    tiled[2].kind = GP_OP_STORE;
+    t = cost(tiled, 6, 256, 32);
+    trip = t.latency_cycles / 64;
+    assert_true(trip >= slow + 64 * g_dev.fp32_cycles);
+    assert_true(trip <= 1.3 * (slow + 64 * g_dev.fp32_cycles + 2 * g_dev.barrier_cycles));
+    assert_true(t.time_cycles >= t.latency_cycles);
+    memcpy(one, tiled, sizeof one);
+    one[1].count = 1.0 / 8;
+    o = cost(one, 6, 256, 32);
+    assert_true(o.latency_cycles >= 0.95 * t.latency_cycles);
+}
+
 /* On 9.0 shared-memory passes and the L1's cached requests take turns on one
    data path: a loop of both costs their sum; a generation without the rule
    takes the larger. */
@@ -494,6 +576,9 @@ int main(void)
         cmocka_unit_test(test_l1_and_shared_one_path),
         cmocka_unit_test(test_taken_branch),
         cmocka_unit_test(test_op_memo_same_costs),
+        cmocka_unit_test(test_pinned_unroll),
+        cmocka_unit_test(test_trailing_integer_ops_beside),
+        cmocka_unit_test(test_barrier_waits_for_block),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }

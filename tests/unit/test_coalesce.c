@@ -213,6 +213,60 @@ static void test_samples_average_and_inactive_lanes(void **state)
     assert_true(gp_bank_passes_lanes(off + 32, 32, 4, &banks) == 8);
 }
 
+/* The later steps of a tree reduction: the warps whose lanes all skip the
+   access (only warp 0 of four has active lanes, 2-way conflicted) do not
+   dilute the passes of the one that runs it; the op's count carries the
+   share of warps. A sample without any active lane costs one pass. */
+static void test_bank_passes_of_issuing_warps(void **state)
+{
+    int64_t off[4 * 32];
+    gp_lane_sample_t s;
+    gp_access_t a = acc(GP_PATTERN_UNIT, 4, 0, 0, 0);
+    gp_bank_rule_t banks = {32, 4, 32, GP_BANK_BROADCAST_ANY, GP_BANK_WIDE_PHASES, 0};
+    uint32_t t;
+    (void)state;
+    for (t = 0; t < 4 * 32; t++)
+        off[t] = t < 32 ? (int64_t)t * 8 : -1; /* sd[2 t], t < 32: 2 ways */
+    memset(&s, 0, sizeof s);
+    s.n_warps = 4;
+    s.lanes = 32;
+    s.byte_offset = off;
+    a.sample = &s;
+    assert_true(gp_bank_passes_lanes(off, 32, 4, &banks) == 2);
+    assert_true(gp_bank_passes_access(&a, 32, &banks, 0, 0) == 2);
+    for (t = 0; t < 32; t++)
+        off[t] = -1;
+    assert_true(gp_bank_passes_access(&a, 32, &banks, 0, 0) == 1);
+}
+
+/* Warp-uniform accesses: the broadcast pattern; a sample whose active lanes
+   of every warp share one offset (inactive warps aside); not one whose warp
+   spreads, nor one lane alone. */
+static void test_access_uniform(void **state)
+{
+    int64_t off[64];
+    gp_lane_sample_t s;
+    gp_access_t a = acc(GP_PATTERN_BROADCAST, 4, 0, 0, 0);
+    uint32_t t;
+    (void)state;
+    assert_true(gp_access_uniform(&a));
+    a.pattern = GP_PATTERN_UNIT;
+    assert_false(gp_access_uniform(&a));
+    for (t = 0; t < 64; t++)
+        off[t] = t < 32 ? 512 : -1; /* warp 0: all lanes one word; warp 1 idle */
+    memset(&s, 0, sizeof s);
+    s.n_warps = 2;
+    s.lanes = 32;
+    s.byte_offset = off;
+    a.sample = &s;
+    assert_true(gp_access_uniform(&a));
+    off[5] = 516;
+    assert_false(gp_access_uniform(&a));
+    for (t = 1; t < 32; t++)
+        off[t] = -1; /* lane 0 alone */
+    assert_false(gp_access_uniform(&a));
+}
+
 /* The strict 1.0/1.1 rule from lane addresses: lane k must read word k of
    an aligned segment; inactive lanes do not break it. */
 static void test_strict_rule_from_lanes(void **state)
@@ -299,6 +353,8 @@ int main(void)
         cmocka_unit_test(test_result_groups),
         cmocka_unit_test(test_two_rows_are_two_runs),
         cmocka_unit_test(test_samples_average_and_inactive_lanes),
+        cmocka_unit_test(test_bank_passes_of_issuing_warps),
+        cmocka_unit_test(test_access_uniform),
         cmocka_unit_test(test_strict_rule_from_lanes),
         cmocka_unit_test(test_op_cost_uses_sample),
     };

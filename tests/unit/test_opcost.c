@@ -439,6 +439,47 @@ static void test_l1_load_rate(void **state)
     assert_true(fabs(c.pipe_cycles[GP_PIPE_L1] - 1.0) < 1e-9);
 }
 
+/* A warp-uniform global load that hits L1 (every lane one small element)
+   waits l1_uniform_hit_cycles, a float4 one 3 x l1_uniform_word_cycles more,
+   and keeps the L1 l1_uniform_issue_cycles (+ l1_bank_pass_issue_cycles per
+   further word); a card without the keys takes an ordinary hit. */
+static void test_uniform_load(void **state)
+{
+    gp_device_t d, plain;
+    const gp_arch_t *a;
+    const gp_generation_t *g;
+    gp_op_t op = op_of(GP_OP_LOAD);
+    gp_op_cost_t c4, c16, p4, p16;
+    char msg[256];
+    (void)state;
+    open_dev("h200-sxm", &d, &a, &g);
+    assert_true(d.l1_uniform_hit_cycles > d.l1_hit_cycles && d.l1_uniform_issue_cycles > 0);
+    op.space = GP_SPACE_GLOBAL;
+    op.access.elem_bytes = 4;
+    op.access.pattern = GP_PATTERN_BROADCAST;
+    op.access.buffer = 0;
+    op.access.footprint_bytes = 8192;
+    assert_int_equal(cost(&d, g, &op, 8, &c4, msg, sizeof msg), 0);
+    op.access.elem_bytes = 16;
+    assert_int_equal(cost(&d, g, &op, 8, &c16, msg, sizeof msg), 0);
+    plain = d;
+    plain.l1_uniform_hit_cycles = plain.l1_uniform_word_cycles = 0;
+    plain.l1_uniform_issue_cycles = 0;
+    assert_int_equal(cost(&plain, g, &op, 8, &p16, msg, sizeof msg), 0);
+    op.access.elem_bytes = 4;
+    assert_int_equal(cost(&plain, g, &op, 8, &p4, msg, sizeof msg), 0);
+    assert_true(c4.l1_hit >= 0.5); /* GP_BROADCAST_MIN_HIT: the other warps hit */
+    assert_true(fabs((c4.latency_cycles - p4.latency_cycles) -
+                     c4.l1_hit * (d.l1_uniform_hit_cycles - d.l1_hit_cycles)) < 1e-9);
+    assert_true(fabs((c16.latency_cycles - p16.latency_cycles) -
+                     c16.l1_hit * (d.l1_uniform_hit_cycles + 3 * d.l1_uniform_word_cycles -
+                                   d.l1_hit_cycles)) < 1e-9);
+    assert_true(fabs(c4.pipe_cycles[GP_PIPE_L1] - d.l1_uniform_issue_cycles) < 1e-9);
+    assert_true(fabs(c16.pipe_cycles[GP_PIPE_L1] -
+                     (d.l1_uniform_issue_cycles + 3 * d.l1_bank_pass_issue_cycles)) < 1e-9);
+    assert_true(p4.pipe_cycles[GP_PIPE_L1] < d.l1_uniform_issue_cycles);
+}
+
 /* An atomic whose lane sample leaves every lane of some warps inactive (the
    index function gives nil): those warps branch around it and cost nothing
    at the memory system or the shared pipe; the others cost what a warp of
@@ -795,6 +836,7 @@ int main(void)
         cmocka_unit_test(test_shared_atomic_inc),
         cmocka_unit_test(test_atomic_idle_warps),
         cmocka_unit_test(test_l1_load_rate),
+        cmocka_unit_test(test_uniform_load),
         cmocka_unit_test(test_sibling_stores_merge),
         cmocka_unit_test(test_sibling_stores_other_buffer),
         cmocka_unit_test(test_loop_stores_merge),

@@ -544,6 +544,25 @@ static void test_nested_flattening(void **state)
     gp_workload_free(&wl);
 }
 
+/* `unroll` pins a loop's copies (#pragma unroll N); absent, 0: the model's
+   choice. */
+static void test_loop_unroll(void **state)
+{
+    gp_workload_t wl;
+    const gp_kernel_t *k;
+    (void)state;
+    run_ok("loop_unroll.lua", NULL, 0, &wl);
+    k = kernel_at(&wl, 0);
+    assert_int_equal(k->n_ops, 6);
+    assert_int_equal(k->ops[0].kind, GP_OP_LOOP);
+    assert_int_equal(k->ops[0].unroll, 1);
+    assert_int_equal(k->ops[2].kind, GP_OP_LOOP);
+    assert_int_equal(k->ops[2].unroll, 4);
+    assert_int_equal(k->ops[4].kind, GP_OP_LOOP);
+    assert_int_equal(k->ops[4].unroll, 0);
+    gp_workload_free(&wl);
+}
+
 static void test_templates(void **state)
 {
     gp_workload_t wl;
@@ -1164,6 +1183,9 @@ static const bad_case_t bad_cases[] = {
      "bad_loop_trips.lua:2: gpuperf.loop: 'trips' must be a non-negative "
      "number, got -1",
      NULL, 0, 0},
+    {"bad_loop_unroll.lua",
+     "bad_loop_unroll.lua:2: gpuperf.loop: 'unroll' must be an integer from 1 to 1024, got 0",
+     NULL, 0, 0},
     {"bad_too_deep.lua",
      "bad_too_deep.lua:4: gpuperf.loop: body[1].body[1]",
      "work nested more than 32 levels deep", 0, 0},
@@ -1377,6 +1399,7 @@ int main(void)
         cmocka_unit_test(test_examples_without_device),
         cmocka_unit_test(test_all_constructors),
         cmocka_unit_test(test_nested_flattening),
+        cmocka_unit_test(test_loop_unroll),
         cmocka_unit_test(test_templates),
         cmocka_unit_test(test_multidim),
         cmocka_unit_test(test_streams_events_copies),

@@ -216,6 +216,42 @@ static void test_exact_small_and_inactive(void **state)
     gp_workload_free(&wl);
 }
 
+/* `if (threadIdx.x == 0)`: one warp of a block's 8 has an active lane. The
+   sampled warps stand mostly at warp 0 (4 of the sample's instances are
+   warp 0 of some block), but the sample's issuing share is the block's:
+   1/8; over a loop whose counter moves the guard (warps below j), the
+   average over the sampled iterations; without a guard, 1. */
+static void test_issuing_share(void **state)
+{
+    static const char src[] =
+        "local x = gpuperf.buffer('x', 4 * 4096)\n"
+        "gpuperf.launch{ name = 'k', grid = 64, block = 256, regs = 8,\n"
+        "  work = { gpuperf.store{x, index = function(t)\n"
+        "    if t.x == 0 then return t.bx end end},\n"
+        "    gpuperf.store{x, index = function(t) return t.x end},\n"
+        "    gpuperf.loop{8, var = 'j', body = { gpuperf.store{x, index = function(t)\n"
+        "      if t.warp <= t.j then return t.x end end} }} } }\n";
+    gp_workload_t wl;
+    const gp_lane_sample_t *s, *all, *loop;
+    uint32_t i, w0 = 0;
+    (void)state;
+    run_good(src, &wl);
+    s = op_at(&wl, 0, 0)->access.sample;
+    all = op_at(&wl, 0, 1)->access.sample;
+    loop = op_at(&wl, 0, 3)->access.sample;
+    assert_non_null(s);
+    assert_non_null(all);
+    assert_non_null(loop);
+    for (i = 0; i < s->n_warps; i++)
+        w0 += s->byte_offset[(size_t)i * s->lanes] >= 0;
+    assert_true((double)w0 / s->n_warps > 1.5 / 8); /* the sample's bias */
+    assert_true(fabs(s->issuing - 1.0 / 8) < 1e-12);
+    assert_true(all->issuing == 1);
+    /* j at the sampled iterations 0, 1, 3, 7: 1, 2, 4, 8 of 8 warps */
+    assert_true(loop->issuing > 1.0 / 8 && loop->issuing < 1);
+    gp_workload_free(&wl);
+}
+
 /* Overlapping steps (a stencil's k): a step adds one element, not 32. */
 static void test_overlap_extrapolation(void **state)
 {
@@ -796,6 +832,7 @@ int main(void)
         cmocka_unit_test(test_tile_two_runs),
         cmocka_unit_test(test_row_walk),
         cmocka_unit_test(test_exact_small_and_inactive),
+        cmocka_unit_test(test_issuing_share),
         cmocka_unit_test(test_overlap_extrapolation),
         cmocka_unit_test(test_fp_stencil5),
         cmocka_unit_test(test_fp_conv7),

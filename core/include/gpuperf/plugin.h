@@ -270,6 +270,16 @@ typedef struct gp_device {
        cycles a taken loop branch adds to a warp's dependency chain once per
        unrolled iteration (the fetch after the branch); 0: not known (none) */
     double branch_taken_cycles;
+
+    /* Added within ABI 2 (growing the struct at its end): a warp-uniform
+       global load (every active lane reads one address) that hits L1.
+       [latency] its latency with a 4-byte element (l1_uniform_hit_cycles)
+       and what each further 4-byte word of the element adds
+       (l1_uniform_word_cycles); [throughput] the SM cycles the L1 is busy
+       per such request of a 4-byte element (l1_uniform_issue_cycles; each
+       further word l1_bank_pass_issue_cycles more). 0: not known (an
+       ordinary L1 hit) */
+    double l1_uniform_hit_cycles, l1_uniform_word_cycles, l1_uniform_issue_cycles;
 } gp_device_t;
 
 /* ------------------------------------------------------------------------ */
@@ -411,7 +421,13 @@ typedef struct gp_lane_sample {
     /* drawn: the bytes of the range gpuperf.random draws from (the
        buffer's where smaller); 0 otherwise */
     uint64_t drawn_range_bytes;
-    uint64_t reserved[1];
+    /* the share of the launch's warps with an active lane: where a sampled
+       warp has none (a guard), every warp of the block evaluated at the
+       sample's positions of the other axes, since the sampled warps stand
+       mostly at warp 0; 1 where every sampled warp has one; 0: not known
+       (the sampled warps' share) (added within ABI 2, from the reserved
+       space) */
+    double issuing;
 } gp_lane_sample_t;
 
 /*
@@ -463,7 +479,11 @@ typedef struct gp_op {
        mad.lo), which some generations run at a lower rate than adds and
        logic; 0 (the default) for adds, logic and compares */
     uint32_t int_mul;
-    uint32_t reserved[6];
+    /* LOOP: copies of the body the compiled loop holds, as the source pins
+       them (`#pragma unroll N`; 1: not unrolled); 0 (the default): the
+       model's choice, as nvcc unrolls a short body by itself */
+    uint32_t unroll;
+    uint32_t reserved[5];
 } gp_op_t;
 
 /* A kernel launch as the engine hands it to a plugin. */
@@ -602,7 +622,12 @@ typedef struct gp_op_cost {
        the L2's and DRAM's bandwidth); 0 for other ops (added within ABI 2,
        taken from the reserved space) */
     double store_cycles;
-    double reserved[4];
+    /* memory loads: the runs of consecutive cache lines one warp request
+       touches (a run's lines come from one DRAM page together), averaged
+       over the sampled warps; 0: not known (added within ABI 2, taken from
+       the reserved space) */
+    double lines;
+    double reserved[3];
 } gp_op_cost_t;
 
 /*
