@@ -1,7 +1,10 @@
 // bench_reuse.cu - re-use of loaded data in L1 and L2 (family `reuse`).
 //
-// own rows (k_own<D>): feature-major data x[f * n + g] (f < D, g the global thread
-// index, n the threads of the grid). Each thread re-reads its own D words once per
+// own rows (k_own<D>): feature-major data x[f * pitch + g] (f < D, g the global
+// thread index, pitch = n + pad, n the threads of the grid: a multiple of 2^14 bytes,
+// so with pad = 0 a thread's D lines fall in the same L1 sets; pad = 32 floats puts
+// them in consecutive sets; D = 10, 12, 14 and pads of 256 .. 4096 floats probe the
+// sets). Each thread re-reads its own D words once per
 // trip of an outer loop of R trips whose counter is not in the index (the distance
 // of point g to each of R centroids: s += (x[f * n + g] - c_r)^2, c_r = r / 4).
 // The loads are `ld.global.ca.f32` in volatile asm so that nvcc cannot keep them in
@@ -43,7 +46,8 @@ __device__ __forceinline__ float load_ca(const float *p) {
 
 // own: R trips of D re-reads of the thread's own words (see the header).
 template <int D>
-__global__ void __launch_bounds__(256, 8) k_own(const float *x, unsigned n, int R, float *out) {
+__global__ void __launch_bounds__(256, 8) k_own(const float *x, unsigned pitch, int R,
+                                                float *out) {
   extern __shared__ float pad[];  // sized only to set the blocks per SM
   unsigned g = blockIdx.x * blockDim.x + threadIdx.x;
   float s = 0;
@@ -52,7 +56,7 @@ __global__ void __launch_bounds__(256, 8) k_own(const float *x, unsigned n, int 
     float c = (float)r * 0.25f;
     const float *q = x + g;
 #pragma unroll 8
-    for (int f = 0; f < D; ++f, q += n) {
+    for (int f = 0; f < D; ++f, q += pitch) {
       float d = load_ca(q) - c;
       s = fmaf(d, d, s);
     }
@@ -62,12 +66,12 @@ __global__ void __launch_bounds__(256, 8) k_own(const float *x, unsigned n, int 
 }
 
 // Host mirror of k_own for thread g.
-static float own_want(int D, unsigned n, int R, size_t g) {
+static float own_want(int D, unsigned pitch, int R, size_t g) {
   float s = 0;
   for (int r = 0; r < R; ++r) {
     float c = (float)r * 0.25f;
     for (int f = 0; f < D; ++f) {
-      float d = pattern_at((size_t)f * n + g, 4, 0.5f) - c;
+      float d = pattern_at((size_t)f * pitch + g, 4, 0.5f) - c;
       s = fmaf(d, d, s);
     }
   }
@@ -123,41 +127,48 @@ int main(int argc, char **argv) {
 
   // ---- own: D words per thread re-read R times ----
   {
-    const int Ds[6] = {4, 8, 16, 24, 32, 48};
-    const own_t ks[6] = {k_own<4>, k_own<8>, k_own<16>, k_own<24>, k_own<32>, k_own<48>};
+    const int Ds[9] = {4, 8, 16, 24, 32, 48, 10, 12, 14};
+    const own_t ks[9] = {k_own<4>,  k_own<8>,  k_own<16>, k_own<24>, k_own<32>,
+                         k_own<48>, k_own<10>, k_own<12>, k_own<14>};
     const int bpss[4] = {1, 2, 4, 8};
     const int carves[2] = {8, 132};  // KiB of shared memory per SM
     const int R = 32, waves = 4;
-    for (int ci = 0; ci < 2; ++ci) {
-      int C = carves[ci];
+    // one row: D words (kernel v), B blocks per SM, carve-out C KiB, pitch n + pad floats
+    auto own_row = [&](int v, int B, int C, unsigned pad) {
+      int D = Ds[v];
       int pct = (int)(C * 100 / smem_kib);  // rounded up to the C KiB step by the driver
-      for (int v = 0; v < 6; ++v) {
-        CK(cudaFuncSetAttribute((const void *)ks[v],
-                                cudaFuncAttributePreferredSharedMemoryCarveout, pct));
-        allow_dyn_smem(ks[v], 131 * K);
-      }
-      for (int bi = 0; bi < 4; ++bi)
-        for (int v = 0; v < 6; ++v) {
-          int B = bpss[bi], D = Ds[v];
-          size_t dyn = (size_t)(C / B) * K - b.prop.reservedSharedMemPerBlock;
-          if (B == 8 && C == 8) dyn = 0;
-          unsigned grid = waves * B * S, n = grid * 256;
-          REQUIRE((size_t)D * n * 4 <= maxBytes, "own D=%d B=%d: %zu bytes", D, B,
-                  (size_t)D * n * 4);
-          own_t k = ks[v];
-          Row r;
-          r.family = "reuse";
-          r.name = "own_d" + std::to_string(D);
-          r.params = "blocks_per_sm=" + std::to_string(B) + " carveout=" + std::to_string(C) +
-                     "K trips=" + std::to_string(R) + " carveout_pct=" + std::to_string(pct);
-          row_shape(r, k, dim3(grid), dim3(256), dyn);
-          r.t = time_case(b, 7, true, [&] { k<<<grid, 256, dyn, b.stream>>>(x, n, R, out); });
-          r.bytes = 4ull * n * (D + 1);
-          r.flops = 3ull * n * D * R;
-          emit(b, r);
-          check_spread(r.name.c_str(), out, n, [&](size_t g) { return own_want(D, n, R, g); });
-        }
-    }
+      CK(cudaFuncSetAttribute((const void *)ks[v],
+                              cudaFuncAttributePreferredSharedMemoryCarveout, pct));
+      allow_dyn_smem(ks[v], 131 * K);
+      size_t dyn = (size_t)(C / B) * K - b.prop.reservedSharedMemPerBlock;
+      if (B == 8 && C == 8) dyn = 0;
+      unsigned grid = waves * B * S, n = grid * 256, pitch = n + pad;
+      REQUIRE((size_t)D * pitch * 4 <= maxBytes, "own D=%d B=%d: %zu bytes", D, B,
+              (size_t)D * pitch * 4);
+      own_t k = ks[v];
+      Row r;
+      r.family = "reuse";
+      r.name = "own_d" + std::to_string(D);
+      r.params = "blocks_per_sm=" + std::to_string(B) + " carveout=" + std::to_string(C) +
+                 "K trips=" + std::to_string(R) + " pad=" + std::to_string(pad) +
+                 " carveout_pct=" + std::to_string(pct);
+      row_shape(r, k, dim3(grid), dim3(256), dyn);
+      r.t = time_case(b, 7, true, [&] { k<<<grid, 256, dyn, b.stream>>>(x, pitch, R, out); });
+      r.bytes = 4ull * n * (D + 1);
+      r.flops = 3ull * n * D * R;
+      emit(b, r);
+      check_spread(r.name.c_str(), out, n,
+                   [&](size_t g) { return own_want(D, pitch, R, g); });
+    };
+    // the pitch n (a multiple of 2^14 bytes: a thread's D lines share L1 sets) and
+    // n + 32 floats (128 bytes more: consecutive lines, consecutive sets)
+    for (unsigned pad : {0u, 32u})
+      for (int ci = 0; ci < 2; ++ci)
+        for (int bi = 0; bi < 4; ++bi)
+          for (int v = 0; v < 6; ++v) own_row(v, bpss[bi], carves[ci], pad);
+    // the set probe: D = 10, 12, 14 at pitch n; D = 16 at pitches n + 256 .. 4096 floats
+    for (int v = 6; v < 9; ++v) own_row(v, 1, 8, 0);
+    for (unsigned pad : {256u, 1024u, 2048u, 4096u}) own_row(2, 1, 8, pad);
   }
 
   // ---- tile: C = A * B, the k loop reading a column of B and a broadcast word of A ----
