@@ -716,6 +716,151 @@ static double block_reuse(const gp_kernel_t *k, const gp_op_t *op, const gp_occu
     return GP_MAX(0.0, 1.0 - ub / (reads * warps));
 }
 
+/*
+ * Re-use within a block's life through loops: a block reads op's elements
+ * more often than it has distinct ones (its threads re-read them on later
+ * trips of a loop, an outer loop whose counter is not in the index: the
+ * distances to each of R centroids; or its warps read what the others
+ * read). Between a read and its re-read
+ * the SM touches at most what its resident blocks touch over their lives,
+ * `*dist` bytes per SM (the kernel's other buffers in proportion, as
+ * near_distance; for the L2, times the SMs that run blocks at once): the
+ * stack distance of the re-read ([sources: mattson1970]; the block as the
+ * unit of locality, [sources: nugteren2014]). Returns the share of op's
+ * reads that re-read (all but the block's first touches), or -1 when the
+ * sample does not say (no sample, drawn addresses, no re-read). Blocks
+ * that share data only add hits to this bound.
+ */
+static double life_reuse(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t *op,
+                         const gp_occupancy_t *occ, double *dist, double *sms_out)
+{
+    const gp_lane_sample_t *s = op->access.sample;
+    double blocks = (double)GP_MAX(k->total_blocks, (uint64_t)1), reads, bfp, resident, sms;
+    double all, fp;
+    *dist = 0;
+    *sms_out = 1;
+    if (!s || s->drawn || !s->block_footprint_bytes || !reads_buffer(op) || op < k->ops ||
+        op >= k->ops + k->n_ops)
+        return -1;
+    bfp = (double)s->block_footprint_bytes;
+    reads = gp_op_grid_bytes(k, op) / blocks; /* a block's bytes read */
+    if (!(reads > bfp * (1 + 1e-9)))
+        return -1;
+    sms = GP_MIN((double)d->sm_count, blocks);
+    resident = GP_MAX(1.0, GP_MIN((double)occ->blocks_per_sm, ceil(blocks / GP_MAX(sms, 1.0))));
+    fp = footprint_of(&op->access);
+    all = kernel_bytes(k);
+    *dist = resident * bfp * (fp > 0 ? GP_MAX(1.0, all / fp) : 1.0);
+    *sms_out = sms;
+    return 1.0 - bfp / reads;
+}
+
+/*
+ * Re-use among the warps of a block at one iteration: the share of op's
+ * reads whose units another warp of the same block read at the same loop
+ * position (a tile walk's row of B that every warp of a 32x8 block reads at
+ * step k): warp 1 against warp 0 of the sample (instance 1 is warp 1 of
+ * block 0, the warp axis first), of which the block's first warp misses
+ * and the others hit, `frac` = shared x (1 - 1 / warps). The warps of a
+ * block run the loop abreast, so the distance `*dist` is short re-use's:
+ * the resident warps' live lines, one request of each read op per warp.
+ */
+static void sibling_reuse(const gp_kernel_t *k, const gp_op_t *op, const gp_occupancy_t *occ,
+                          uint32_t unit, double fill_bytes, double *frac, double *dist)
+{
+    const gp_lane_sample_t *s = op->access.sample;
+    double warps = ceil((double)k->launch.threads_per_block / 32.0), same;
+    *frac = 0;
+    *dist = 0;
+    if (!s || !s->byte_offset || s->drawn || s->n_warps < 2 || !(warps > 1) || unit == 0 ||
+        !(fill_bytes > 0))
+        return;
+    same = shared_units(s, 0, 1, op->access.elem_bytes ? op->access.elem_bytes : 4, unit);
+    if (!(same > 0))
+        return;
+    *frac = same * (1 - 1 / warps);
+    *dist = (double)GP_MAX(occ->active_warps, 1u) * fill_bytes * read_ops(k);
+}
+
+/* Trips of the innermost loop around op; 0 at the top level. */
+static double inner_trips(const gp_kernel_t *k, const gp_op_t *op)
+{
+    uint32_t i, j;
+    if (op < k->ops || op >= k->ops + k->n_ops)
+        return 0;
+    i = (uint32_t)(op - k->ops);
+    for (j = i; j-- > 0;) {
+        const gp_op_t *o = &k->ops[j];
+        if (o->kind == GP_OP_LOOP && j + o->body_len >= i)
+            return o->count;
+    }
+    return 0;
+}
+
+static uint64_t gcd_u64(uint64_t a, uint64_t b)
+{
+    while (b) {
+        uint64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+/*
+ * The share of a block's re-reads (life_reuse) that the L1's sets let hit: a
+ * set holds `ways` lines (the L1 data capacity over l1_set_span_bytes), and
+ * a warp whose lines over its innermost loop step by a multiple of the span
+ * (a feature-major x[f * n + g] with n a multiple of 4096 floats, a
+ * grid-stride walk of a power-of-two grid) puts them all in one set. The
+ * warp's lines (its footprint) over the sets its loop's stride reaches (the
+ * set index steps by the stride's lines modulo the sets: sets / gcd of
+ * them), times the resident warps that share those sets where they fill
+ * more sets than there are: above `ways` the set re-reads them in the same
+ * order each trip and LRU keeps none. Lines that reach as many sets as
+ * they can (all of them, or one each) are left to the capacity rule ([sources: mattson1970] stack
+ * distance per set; the H200's spans [sources: h200-cal] run8 reuse
+ * own_d* pad=0 and the set probe). 1 where the rules give no span or the
+ * sample does not say.
+ */
+static double set_hit(const gp_device_t *d, const gp_mem_rules_t *r, const gp_kernel_t *k,
+                      const gp_op_t *op, const gp_occupancy_t *occ, double l1)
+{
+    const gp_lane_sample_t *s = op->access.sample;
+    double line = d->l1_line_bytes ? d->l1_line_bytes : 128, sets, ways, trips, reach, lines, per_set, sharing, warps;
+    uint64_t adv, n;
+    int64_t stride = 0;
+    uint32_t l, nx;
+    if (!r->l1_set_span_bytes || !s || !s->byte_offset || s->drawn || !s->next_iteration ||
+        s->next_iteration >= s->n_warps || !(l1 > 0))
+        return 1;
+    sets = floor((double)r->l1_set_span_bytes / line);
+    ways = l1 / (double)r->l1_set_span_bytes;
+    nx = s->next_iteration;
+    for (l = 0; l < s->lanes; l++) /* the lane's step along the innermost loop */
+        if (s->byte_offset[l] >= 0 && s->byte_offset[(size_t)nx * s->lanes + l] >= 0) {
+            stride = s->byte_offset[(size_t)nx * s->lanes + l] - s->byte_offset[l];
+            break;
+        }
+    trips = GP_MAX(1.0, inner_trips(k, op));
+    n = (uint64_t)sets;
+    if (n < 2)
+        return 1;
+    adv = (uint64_t)(llabs(stride) / (int64_t)line) % n;
+    reach = adv == 0 ? 1.0 : (double)(n / gcd_u64(adv, n));
+    reach = GP_MIN(reach, trips);
+    lines = GP_MAX(1.0, (double)s->warp_footprint_bytes / line);
+    if (reach >= GP_MIN(lines, sets)) /* spread as far as they go: capacity decides */
+        return 1;
+    per_set = lines / reach;
+    /* the warps an SM holds at once: its resident blocks' */
+    warps = GP_MAX(1.0, GP_MIN((double)occ->blocks_per_sm,
+                               ceil((double)k->total_blocks / GP_MAX(1u, d->sm_count)))) *
+            GP_MAX(1u, occ->warps_per_block);
+    sharing = GP_MAX(1.0, warps * reach / sets);
+    return lru_hit(per_set * sharing, ways, 1);
+}
+
 /* Bytes the kernel's reads of op's buffer bring in over the launch (op's
    own where it names no buffer). */
 static double buffer_reads(const gp_kernel_t *k, const gp_op_t *op, double unit)
@@ -1211,7 +1356,7 @@ static void lines_latency(const gp_device_t *d, double lines, double passes, dou
  * -1 where the device has no such rule.
  */
 static double chase_l1_hit(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t *op,
-                           const gp_occupancy_t *occ, double cap, double *cold)
+                           const gp_occupancy_t *occ, double cap, double *cold, double *warps)
 {
     const gp_access_t *a = &op->access;
     double e = a->elem_bytes ? a->elem_bytes : 4, line = d->l1_line_bytes ? d->l1_line_bytes : 128;
@@ -1223,7 +1368,8 @@ static double chase_l1_hit(const gp_device_t *d, const gp_kernel_t *k, const gp_
     draws = gp_op_grid_bytes(k, op) / e / threads; /* per thread */
     blocks = GP_MAX(1.0, GP_MIN((double)occ->blocks_per_sm,
                                 ceil((double)k->total_blocks / GP_MAX(1u, d->sm_count))));
-    sm_lanes = GP_MAX(1.0, active_lanes(d, k, a)) * GP_MAX(1u, occ->warps_per_block) * blocks;
+    *warps = GP_MAX(1u, occ->warps_per_block) * blocks;
+    sm_lanes = GP_MAX(1.0, active_lanes(d, k, a)) * *warps;
     sm_draws = draws * sm_lanes;
     ru = ceil(drawn_range(a) / line);
     if (!(sm_draws >= 1) || !(ru >= 1))
@@ -1595,7 +1741,7 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
     uint32_t seg, min_seg, fill, lanes;
     double txn, bytes, h1 = 0, h2 = 0, l1h = 0, l2h = 0, lbytes, dram_fetch, dbytes, l2_lat, mem_lat;
     double near = 0, near_dist = 0, cold = 0, near_hit = 0, l2_near = 0, dram_lat, fp;
-    double req_lines = 0, req_passes = 0, chase_h = -1, chase_cold = 0;
+    double req_lines = 0, req_passes = 0, chase_h = -1, chase_cold = 0, chase_warps = 1;
     double l2cap = res->l2_capacity_bytes > 0 ? res->l2_capacity_bytes : (double)d->l2_bytes;
     int is_store = op->kind == GP_OP_STORE, is_atomic = op->kind == GP_OP_ATOMIC;
     int cached = l1_caches(r, d, k, op), sparse = 0;
@@ -1669,11 +1815,30 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
                         far1l = GP_MAX(far1l, fb);
                     }
                 }
+                {
+                    /* a block's own re-reads over its life (life_reuse) */
+                    double ldist, lsms, fl = life_reuse(d, k, at, occ, &ldist, &lsms);
+                    if (fl > 0) {
+                        fl *= lru_hit(ldist, l1, 0) * set_hit(d, r, k, at, occ, l1);
+                        far1 = GP_MAX(far1, fl);
+                        far1l = GP_MAX(far1l, fl);
+                    }
+                }
+                {
+                    /* the block's other warps at the same iteration */
+                    double sdist, sib;
+                    sibling_reuse(k, at, occ, unit, GP_MAX(bytes, lbytes), &sib, &sdist);
+                    if (sib > 0) {
+                        sib *= lru_hit(sdist, l1, 0);
+                        far1 = GP_MAX(far1, sib);
+                        far1l = GP_MAX(far1l, sib);
+                    }
+                }
                 h1 = GP_MAX(near_hit, far1);
                 l1h = GP_MAX(near_hit, far1l);
                 {
                     /* a chase through drawn addresses: the measured L1 edge */
-                    double ch = chase_l1_hit(d, k, at, occ, l1, &chase_cold);
+                    double ch = chase_l1_hit(d, k, at, occ, l1, &chase_cold, &chase_warps);
                     if (ch >= 0) {
                         chase_h = ch;
                         h1 = l1h = ch * (1 - chase_cold);
@@ -1687,6 +1852,13 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
         if (r->has_l2 && sp != GP_SPACE_CONSTANT && !(sp == GP_SPACE_LOCAL)) {
             double m2 = (1 - near) * (1 - reuse_hit(k, at, l2cap, d->sector_bytes, 1, 1, 0, 1, &cold));
             double m2l = (1 - near) * (1 - reuse_hit(k, at, l2cap, d->sector_bytes, 0, 1, 0, 1, NULL));
+            double ldist, lsms, fl = life_reuse(d, k, at, occ, &ldist, &lsms);
+            if (fl > 0) {
+                /* the blocks' own re-reads: the SMs' resident blocks together */
+                fl *= lru_hit(ldist * lsms, l2cap, 0);
+                m2 = GP_MIN(m2, 1 - fl);
+                m2l = GP_MIN(m2l, 1 - fl);
+            }
             h2 = after_l1(m2, h1);
             l2h = after_l1(m2l, l1h);
         } else if (r->has_l2) {
@@ -1761,7 +1933,7 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
         double below = r->has_l2 ? 1 - (1 - l1h) * (1 - l2h) : l1h; /* L1 or L2 */
         out->l1_hit = pow(l1h, n);
         if (chase_h >= 0) /* the re-visits lane by lane, the first laps together */
-            out->l1_hit = (1 - chase_cold) * pow(chase_h, GP_MAX(1.0, req_lines));
+            out->l1_hit = (1 - chase_cold) * pow(chase_h, GP_MAX(1.0, req_lines / chase_warps));
         out->dram_hit = 1 - pow(below, n);
         out->l2_hit = GP_MAX(0.0, 1 - out->l1_hit - out->dram_hit);
         if (((a->pattern == GP_PATTERN_RANDOM && n > 1) || chase_h >= 0) && !is_atomic)
