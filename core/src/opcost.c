@@ -782,85 +782,6 @@ static void sibling_reuse(const gp_kernel_t *k, const gp_op_t *op, const gp_occu
     *dist = (double)GP_MAX(occ->active_warps, 1u) * fill_bytes * read_ops(k);
 }
 
-/* Trips of the innermost loop around op; 0 at the top level. */
-static double inner_trips(const gp_kernel_t *k, const gp_op_t *op)
-{
-    uint32_t i, j;
-    if (op < k->ops || op >= k->ops + k->n_ops)
-        return 0;
-    i = (uint32_t)(op - k->ops);
-    for (j = i; j-- > 0;) {
-        const gp_op_t *o = &k->ops[j];
-        if (o->kind == GP_OP_LOOP && j + o->body_len >= i)
-            return o->count;
-    }
-    return 0;
-}
-
-static uint64_t gcd_u64(uint64_t a, uint64_t b)
-{
-    while (b) {
-        uint64_t t = a % b;
-        a = b;
-        b = t;
-    }
-    return a;
-}
-
-/*
- * The share of a block's re-reads (life_reuse) that the L1's sets let hit: a
- * set holds `ways` lines (the L1 data capacity over l1_set_span_bytes), and
- * a warp whose lines over its innermost loop step by a multiple of the span
- * (a feature-major x[f * n + g] with n a multiple of 4096 floats, a
- * grid-stride walk of a power-of-two grid) puts them all in one set. The
- * warp's lines (its footprint) over the sets its loop's stride reaches (the
- * set index steps by the stride's lines modulo the sets: sets / gcd of
- * them), times the resident warps that share those sets where they fill
- * more sets than there are: above `ways` the set re-reads them in the same
- * order each trip and LRU keeps none. Lines that reach as many sets as
- * they can (all of them, or one each) are left to the capacity rule ([sources: mattson1970] stack
- * distance per set; the H200's spans [sources: h200-cal] run8 reuse
- * own_d* pad=0 and the set probe). 1 where the rules give no span or the
- * sample does not say.
- */
-static double set_hit(const gp_device_t *d, const gp_mem_rules_t *r, const gp_kernel_t *k,
-                      const gp_op_t *op, const gp_occupancy_t *occ, double l1)
-{
-    const gp_lane_sample_t *s = op->access.sample;
-    double line = d->l1_line_bytes ? d->l1_line_bytes : 128, sets, ways, trips, reach, lines, per_set, sharing, warps;
-    uint64_t adv, n;
-    int64_t stride = 0;
-    uint32_t l, nx;
-    if (!r->l1_set_span_bytes || !s || !s->byte_offset || s->drawn || !s->next_iteration ||
-        s->next_iteration >= s->n_warps || !(l1 > 0))
-        return 1;
-    sets = floor((double)r->l1_set_span_bytes / line);
-    ways = l1 / (double)r->l1_set_span_bytes;
-    nx = s->next_iteration;
-    for (l = 0; l < s->lanes; l++) /* the lane's step along the innermost loop */
-        if (s->byte_offset[l] >= 0 && s->byte_offset[(size_t)nx * s->lanes + l] >= 0) {
-            stride = s->byte_offset[(size_t)nx * s->lanes + l] - s->byte_offset[l];
-            break;
-        }
-    trips = GP_MAX(1.0, inner_trips(k, op));
-    n = (uint64_t)sets;
-    if (n < 2)
-        return 1;
-    adv = (uint64_t)(llabs(stride) / (int64_t)line) % n;
-    reach = adv == 0 ? 1.0 : (double)(n / gcd_u64(adv, n));
-    reach = GP_MIN(reach, trips);
-    lines = GP_MAX(1.0, (double)s->warp_footprint_bytes / line);
-    if (reach >= GP_MIN(lines, sets)) /* spread as far as they go: capacity decides */
-        return 1;
-    per_set = lines / reach;
-    /* the warps an SM holds at once: its resident blocks' */
-    warps = GP_MAX(1.0, GP_MIN((double)occ->blocks_per_sm,
-                               ceil((double)k->total_blocks / GP_MAX(1u, d->sm_count)))) *
-            GP_MAX(1u, occ->warps_per_block);
-    sharing = GP_MAX(1.0, warps * reach / sets);
-    return lru_hit(per_set * sharing, ways, 1);
-}
-
 /* Bytes the kernel's reads of op's buffer bring in over the launch (op's
    own where it names no buffer). */
 static double buffer_reads(const gp_kernel_t *k, const gp_op_t *op, double unit)
@@ -1819,7 +1740,7 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
                     /* a block's own re-reads over its life (life_reuse) */
                     double ldist, lsms, fl = life_reuse(d, k, at, occ, &ldist, &lsms);
                     if (fl > 0) {
-                        fl *= lru_hit(ldist, l1, 0) * set_hit(d, r, k, at, occ, l1);
+                        fl *= lru_hit(ldist, l1, 0);
                         far1 = GP_MAX(far1, fl);
                         far1l = GP_MAX(far1l, fl);
                     }

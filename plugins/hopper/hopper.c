@@ -48,8 +48,7 @@ static const gp_alloc_rules_t ALLOC_90 = {
 static const gp_mem_rules_t MEM_90 = {GP_SECTORED_MEM_FIELDS, .l2_partitions = 2,
                                       .aggregates_uniform_atomics = 1,
                                       .bank_wide = GP_BANK_WIDE_RESULT_GROUPS,
-                                      .bank_result_bytes = 256, .l1_shared_one_path = 1,
-                                      .l1_set_span_bytes = 16384};
+                                      .bank_result_bytes = 256, .l1_shared_one_path = 1};
 
 /* mma.sync on 9.0 keeps the 8.x shapes. Without a measured latency
    ([latency] tensor_cycles) an instruction is taken to wait 32 cycles: an

@@ -746,12 +746,7 @@ typedef struct gp_mem_rules {
        pass one data path (the unified L1/shared array of 7.0 on): their
        cycles add on it; 0: they run beside each other */
     uint32_t l1_shared_one_path;
-    /* Added within ABI 2 (from the reserved words): the address span after
-       which the L1's lines fall in the same set again (its sets times its
-       line; the ways are the L1 data capacity over it); 0: not known (a
-       fully associative L1: capacity alone) */
-    uint32_t l1_set_span_bytes;
-    uint32_t reserved[5];
+    uint32_t reserved[6];
 } gp_mem_rules_t;
 
 /* How warps issue, for the issue-pipe cost of every instruction. */
