@@ -726,6 +726,72 @@ static double block_reuse(const gp_kernel_t *k, const gp_op_t *op, const gp_occu
     return GP_MAX(0.0, 1.0 - ub / (reads * warps));
 }
 
+/*
+ * Re-use within a block's life through loops: a block reads op's elements
+ * more often than it has distinct ones (its threads re-read them on later
+ * trips of a loop, an outer loop whose counter is not in the index: the
+ * distances to each of R centroids; or its warps read what the others
+ * read). Between a read and its re-read
+ * the SM touches at most what its resident blocks touch over their lives,
+ * `*dist` bytes per SM (the kernel's other buffers in proportion, as
+ * near_distance; for the L2, times the SMs that run blocks at once): the
+ * stack distance of the re-read ([sources: mattson1970]; the block as the
+ * unit of locality, [sources: nugteren2014]). Returns the share of op's
+ * reads that re-read (all but the block's first touches), or -1 when the
+ * sample does not say (no sample, drawn addresses, no re-read). Blocks
+ * that share data only add hits to this bound.
+ */
+static double life_reuse(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t *op,
+                         const gp_occupancy_t *occ, double *dist, double *sms_out)
+{
+    const gp_lane_sample_t *s = op->access.sample;
+    double blocks = (double)GP_MAX(k->total_blocks, (uint64_t)1), reads, bfp, resident, sms;
+    double all, fp;
+    *dist = 0;
+    *sms_out = 1;
+    if (!s || s->drawn || !s->block_footprint_bytes || !reads_buffer(op) || op < k->ops ||
+        op >= k->ops + k->n_ops)
+        return -1;
+    bfp = (double)s->block_footprint_bytes;
+    reads = gp_op_grid_bytes(k, op) / blocks; /* a block's bytes read */
+    if (!(reads > bfp * (1 + 1e-9)))
+        return -1;
+    sms = GP_MIN((double)d->sm_count, blocks);
+    resident = GP_MAX(1.0, GP_MIN((double)occ->blocks_per_sm, ceil(blocks / GP_MAX(sms, 1.0))));
+    fp = footprint_of(&op->access);
+    all = kernel_bytes(k);
+    *dist = resident * bfp * (fp > 0 ? GP_MAX(1.0, all / fp) : 1.0);
+    *sms_out = sms;
+    return 1.0 - bfp / reads;
+}
+
+/*
+ * Re-use among the warps of a block at one iteration: the share of op's
+ * reads whose units another warp of the same block read at the same loop
+ * position (a tile walk's row of B that every warp of a 32x8 block reads at
+ * step k): warp 1 against warp 0 of the sample (instance 1 is warp 1 of
+ * block 0, the warp axis first), of which the block's first warp misses
+ * and the others hit, `frac` = shared x (1 - 1 / warps). The warps of a
+ * block run the loop abreast, so the distance `*dist` is short re-use's:
+ * the resident warps' live lines, one request of each read op per warp.
+ */
+static void sibling_reuse(const gp_kernel_t *k, const gp_op_t *op, const gp_occupancy_t *occ,
+                          uint32_t unit, double fill_bytes, double *frac, double *dist)
+{
+    const gp_lane_sample_t *s = op->access.sample;
+    double warps = ceil((double)k->launch.threads_per_block / 32.0), same;
+    *frac = 0;
+    *dist = 0;
+    if (!s || !s->byte_offset || s->drawn || s->n_warps < 2 || !(warps > 1) || unit == 0 ||
+        !(fill_bytes > 0))
+        return;
+    same = shared_units(s, 0, 1, op->access.elem_bytes ? op->access.elem_bytes : 4, unit);
+    if (!(same > 0))
+        return;
+    *frac = same * (1 - 1 / warps);
+    *dist = (double)GP_MAX(occ->active_warps, 1u) * fill_bytes * read_ops(k);
+}
+
 /* Bytes the kernel's reads of op's buffer bring in over the launch (op's
    own where it names no buffer). */
 static double buffer_reads(const gp_kernel_t *k, const gp_op_t *op, double unit)
@@ -1230,7 +1296,7 @@ static void lines_latency(const gp_device_t *d, double lines, double passes, dou
  * -1 where the device has no such rule.
  */
 static double chase_l1_hit(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t *op,
-                           const gp_occupancy_t *occ, double cap, double *cold)
+                           const gp_occupancy_t *occ, double cap, double *cold, double *warps)
 {
     const gp_access_t *a = &op->access;
     double e = a->elem_bytes ? a->elem_bytes : 4, line = d->l1_line_bytes ? d->l1_line_bytes : 128;
@@ -1242,7 +1308,8 @@ static double chase_l1_hit(const gp_device_t *d, const gp_kernel_t *k, const gp_
     draws = gp_op_grid_bytes(k, op) / e / threads; /* per thread */
     blocks = GP_MAX(1.0, GP_MIN((double)occ->blocks_per_sm,
                                 ceil((double)k->total_blocks / GP_MAX(1u, d->sm_count))));
-    sm_lanes = GP_MAX(1.0, active_lanes(d, k, a)) * GP_MAX(1u, occ->warps_per_block) * blocks;
+    *warps = GP_MAX(1u, occ->warps_per_block) * blocks;
+    sm_lanes = GP_MAX(1.0, active_lanes(d, k, a)) * *warps;
     sm_draws = draws * sm_lanes;
     ru = ceil(drawn_range(a) / line);
     if (!(sm_draws >= 1) || !(ru >= 1))
@@ -1636,7 +1703,8 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
     uint32_t seg, min_seg, fill, lanes;
     double txn, bytes, h1 = 0, h2 = 0, l1h = 0, l2h = 0, lbytes, dram_fetch, dbytes, l2_lat, mem_lat;
     double near = 0, near_dist = 0, cold = 0, near_hit = 0, l2_near = 0, dram_lat, fp;
-    double req_lines = 0, req_passes = 0, req_runs = 0, chase_h = -1, chase_cold = 0;
+    double req_lines = 0, req_passes = 0, req_runs = 0, chase_h = -1, chase_cold = 0,
+           chase_warps = 1;
     double l2cap = res->l2_capacity_bytes > 0 ? res->l2_capacity_bytes : (double)d->l2_bytes;
     int is_store = op->kind == GP_OP_STORE, is_atomic = op->kind == GP_OP_ATOMIC;
     int cached = l1_caches(r, d, k, op), sparse = 0;
@@ -1710,11 +1778,30 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
                         far1l = GP_MAX(far1l, fb);
                     }
                 }
+                {
+                    /* a block's own re-reads over its life (life_reuse) */
+                    double ldist, lsms, fl = life_reuse(d, k, at, occ, &ldist, &lsms);
+                    if (fl > 0) {
+                        fl *= lru_hit(ldist, l1, 0);
+                        far1 = GP_MAX(far1, fl);
+                        far1l = GP_MAX(far1l, fl);
+                    }
+                }
+                {
+                    /* the block's other warps at the same iteration */
+                    double sdist, sib;
+                    sibling_reuse(k, at, occ, unit, GP_MAX(bytes, lbytes), &sib, &sdist);
+                    if (sib > 0) {
+                        sib *= lru_hit(sdist, l1, 0);
+                        far1 = GP_MAX(far1, sib);
+                        far1l = GP_MAX(far1l, sib);
+                    }
+                }
                 h1 = GP_MAX(near_hit, far1);
                 l1h = GP_MAX(near_hit, far1l);
                 {
                     /* a chase through drawn addresses: the measured L1 edge */
-                    double ch = chase_l1_hit(d, k, at, occ, l1, &chase_cold);
+                    double ch = chase_l1_hit(d, k, at, occ, l1, &chase_cold, &chase_warps);
                     if (ch >= 0) {
                         chase_h = ch;
                         h1 = l1h = ch * (1 - chase_cold);
@@ -1728,6 +1815,13 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
         if (r->has_l2 && sp != GP_SPACE_CONSTANT && !(sp == GP_SPACE_LOCAL)) {
             double m2 = (1 - near) * (1 - reuse_hit(k, at, l2cap, d->sector_bytes, 1, 1, 0, 1, &cold));
             double m2l = (1 - near) * (1 - reuse_hit(k, at, l2cap, d->sector_bytes, 0, 1, 0, 1, NULL));
+            double ldist, lsms, fl = life_reuse(d, k, at, occ, &ldist, &lsms);
+            if (fl > 0) {
+                /* the blocks' own re-reads: the SMs' resident blocks together */
+                fl *= lru_hit(ldist * lsms, l2cap, 0);
+                m2 = GP_MIN(m2, 1 - fl);
+                m2l = GP_MIN(m2l, 1 - fl);
+            }
             h2 = after_l1(m2, h1);
             l2h = after_l1(m2l, l1h);
         } else if (r->has_l2) {
@@ -1802,7 +1896,7 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
         double below = r->has_l2 ? 1 - (1 - l1h) * (1 - l2h) : l1h; /* L1 or L2 */
         out->l1_hit = pow(l1h, n);
         if (chase_h >= 0) /* the re-visits lane by lane, the first laps together */
-            out->l1_hit = (1 - chase_cold) * pow(chase_h, GP_MAX(1.0, req_lines));
+            out->l1_hit = (1 - chase_cold) * pow(chase_h, GP_MAX(1.0, req_lines / chase_warps));
         out->dram_hit = 1 - pow(below, n);
         out->l2_hit = GP_MAX(0.0, 1 - out->l1_hit - out->dram_hit);
         if (((a->pattern == GP_PATTERN_RANDOM && n > 1) || chase_h >= 0) && !is_atomic)

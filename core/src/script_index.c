@@ -1086,6 +1086,81 @@ static void sb_drawn_footprints(const sb_job_t *j, double fp[3])
     }
 }
 
+/*
+ * 1 when the sampled offsets are affine along axis a: for each lane, the
+ * middle and last positions along it (the other axes at the origin) lie on
+ * the line through the origin and the step. An index that folds (`%
+ * lines`, a wrap into a smaller buffer) or clamps along it is not.
+ */
+static int sb_axis_affine(const sb_job_t *j, uint32_t a)
+{
+    uint32_t i, lane, b;
+    int step = j->step[a];
+    if (step < 0)
+        return 1;
+    for (i = 1; i < j->n_inst; i++) {
+        double at = j->coord[i][a];
+        for (b = 0; b < j->n_axes && (b == a || j->coord[i][b] == 0); b++)
+            ;
+        if (b < j->n_axes || !(at > 1))
+            continue;
+        for (lane = 0; lane < j->ws; lane++) {
+            int64_t o0 = j->off[lane], o1 = j->off[(size_t)step * j->ws + lane];
+            int64_t oi = j->off[(size_t)i * j->ws + lane];
+            if (o0 >= 0 && o1 >= 0 && oi >= 0 && (double)(oi - o0) != at * (double)(o1 - o0))
+                return 0;
+        }
+    }
+    return 1;
+}
+
+/* Positions a folded axis is evaluated at for its range (sb_folded_span). */
+#define SB_FOLD_POSITIONS 64
+
+/*
+ * The range (lowest offset to the end of the highest) that an index reaches
+ * where it folds along some axis (not sb_axis_affine); 0 when it is affine
+ * along every axis (the extrapolation is exact) or no lane accesses. Besides
+ * the sample and the window, the origin warp is evaluated at
+ * SB_FOLD_POSITIONS positions along each folded axis, spread by the golden
+ * ratio (a low-discrepancy sequence, so that no period of the fold aliases
+ * them): the wrapped values then spread over the folded range.
+ */
+static double sb_folded_span(lua_State *L, sb_job_t *j)
+{
+    size_t n = (size_t)j->n_inst * j->ws, i;
+    int64_t lo = -1, hi = -1, warp[SB_MAX_LANES];
+    double co[SB_MAX_AXES];
+    uint32_t a, k, lane;
+    int folded = 0;
+    for (a = 0; a < j->n_axes; a++) {
+        if (sb_axis_affine(j, a))
+            continue;
+        folded = 1;
+        memset(co, 0, sizeof co);
+        for (k = 0; k < SB_FOLD_POSITIONS && k < j->ext[a]; k++) {
+            double f = (double)k * 0.6180339887498949;
+            co[a] = floor((f - floor(f)) * j->ext[a]);
+            sb_eval_warp(L, j, co, warp);
+            for (lane = 0; lane < j->ws; lane++)
+                if (warp[lane] >= 0) {
+                    lo = lo < 0 ? warp[lane] : GP_MIN(lo, warp[lane]);
+                    hi = hi < 0 ? warp[lane] : GP_MAX(hi, warp[lane]);
+                }
+        }
+    }
+    if (!folded)
+        return 0;
+    for (i = 0; i < n + (size_t)j->n_win * j->ws; i++) {
+        int64_t o = i < n ? j->off[i] : j->woff[i - n];
+        if (o < 0)
+            continue;
+        lo = lo < 0 ? o : GP_MIN(lo, o);
+        hi = hi < 0 ? o : GP_MAX(hi, o);
+    }
+    return lo < 0 ? 0 : (double)(hi - lo) + j->op->access.elem_bytes;
+}
+
 /* Store the sample in the workload; returns it. */
 static gp_lane_sample_t *sb_keep_sample(lua_State *L, const sb_job_t *j, const double fp[3])
 {
@@ -1241,6 +1316,19 @@ static int sb_sample_run(lua_State *L)
         fp[0] = GP_MIN(GP_MIN(fp[0], cap_w), lim);
         fp[1] = GP_MAX(fp[0], GP_MIN(GP_MIN(fp[1], cap_b), lim));
         fp[2] = GP_MAX(fp[1], GP_MIN(GP_MIN(fp[2], cap_g), lim));
+        if (!j->rs.random_used &&
+            (j->op->kind == GP_OP_LOAD || j->op->kind == GP_OP_ASYNC_COPY)) {
+            /* a folded read touches at most the range its lanes reach:
+               the extrapolation counts each wrap as new bytes; where it
+               counts more than twice the range, the range stands (a
+               single wrap keeps the count, which the sampled extremes
+               may undercut a little; reads only: the atomics' bins keep
+               their own rules) */
+            double span = sb_folded_span(L, j);
+            for (k = 0; k < 3 && span > 0; k++)
+                if (span < fp[k] / 2)
+                    fp[k] = span;
+        }
     }
     if (j->rs.random_used)
         sb_drawn_footprints(j, fp);

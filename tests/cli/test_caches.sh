@@ -147,4 +147,32 @@ expect_between "$k4" "$v4" "$(echo "$v4" | awk '{ print $1 * 1.15 }')"
 # 8 instructions x (32 sectors + 8 lines) against 4 x 16 sectors merged into 16: about 8x
 expect_between "$k8" "$(echo "$k4" | awk '{ print $1 * 6 }')" "$(echo "$k4" | awk '{ print $1 * 10 }')"
 
+U=scripts/validation/reuse.lua
+case_ "a thread's own words re-read by an outer loop: within the L1 they hit, beyond it they thrash gradually"
+# 8 blocks of 256 threads re-reading 32 words each: 256 KiB per SM, past the
+# 124 KiB L1 of a 132 KiB carve-out, within the 248 KiB of an 8 KiB one; the
+# array (135 MiB) comes from DRAM once either way (bench_reuse own_d32;
+# launch 0 is the L2 flush before it)
+gp predict --device h200-sxm $U -p kind=own -p d=32 -p blocks=8 -p carveout=8 -p pct=3 --json
+expect_status 0
+fits=$(json .launches[1].time_us)
+expect_between "$(json .launches[1].dram_bytes)" 138412032 145000000
+expect_between "$(json .launches[1].l2_bytes)" 0 600000000
+gp predict --device h200-sxm $U -p kind=own -p d=32 -p blocks=8 -p carveout=132 -p pct=57 --json
+over=$(json .launches[1].time_us)
+expect_between "$(json .launches[1].dram_bytes)" 138412032 145000000
+expect_between "$(json .launches[1].l2_bytes)" 1500000000 3000000000
+expect_between "$over" "$(echo "$fits" | awk '{ print $1 * 1.2 }')" "$(echo "$fits" | awk '{ print $1 * 2.5 }')"
+
+case_ "the plain C = A * B walk: the block's warps share each row of B in L1, the matrices come from DRAM once"
+gp predict --device h200-sxm $U -p kind=tile -p n=1024 --json
+expect_status 0
+expect_between "$(json .launches[1].dram_bytes)" 8388608 13000000
+expect_between "$(json .launches[1].l2_bytes)" 0 1000000000
+
+case_ "a gather folded into 16 KiB of a 16 MiB buffer stays in L1"
+gp predict --device h200-sxm scripts/validation/chase.lua -p kind=gather -p m=4 -p ws=16384 --json
+expect_status 0
+expect_between "$(json .launches[0].l2_bytes)" 0 20000000
+
 finish

@@ -197,10 +197,12 @@ static void test_own_or_whole_rereads_thrash(void **state)
     s.loop_span_bytes = (1ull << 26) - 4;
     c = cost(&f);
     assert_true(c.dram_bytes >= 0.99 * c.l2_bytes);
-    /* the same taps 6 rows apart fit: the re-reads hit */
+    /* the same taps 6 rows apart fit: the re-reads hit (in L2, or in L1
+       where the sample's warp 1 reads what warp 0 does: of the bytes the
+       loads ask for, at most 60% reach DRAM) */
     s.loop_span_bytes = 6 * 4096 * 4;
     c = cost(&f);
-    assert_true(c.dram_bytes <= 0.6 * c.l2_bytes);
+    assert_true(c.dram_bytes <= 0.6 * (c.l1_bytes + c.l2_bytes));
     /* ... unless the offsets were drawn at random: their span says nothing */
     s.drawn = 1;
     c = cost(&f);
@@ -510,6 +512,96 @@ static void test_chase_l1_edge(void **state)
     assert_true(edge.latency_cycles < out.latency_cycles);
 }
 
+/* At the edge a request of a lone warp's 32 lanes hits only where all of
+   them do; with 8 warps chasing the same cycle the SM shares the misses
+   among the warps (a request waits on 32 / 8 lines' chances): its requests
+   hit L1 more often and wait less. */
+static void test_chase_warps_share_misses(void **state)
+{
+    gp_op_cost_t one, eight;
+    (void)state;
+    one = chase_cost(132, 32, 100000, 224u << 10, 0);
+    eight = chase_cost(132, 256, 100000, 224u << 10, 0);
+    assert_true(one.l1_hit < 0.05);
+    assert_true(eight.l1_hit > 0.2 && eight.l1_hit < 0.9);
+    assert_true(eight.latency_cycles < one.latency_cycles);
+}
+
+/* A block's own re-reads over its life: 256 threads each reading its own
+   16 words (a line per warp and word, 16 KiB + 128 bytes apart) 32 times
+   over, 4 waves of 8 blocks per SM. The resident blocks' 128 KiB fit the L1
+   and all but the first touches hit; 4 times the words (512 KiB per SM)
+   keep the L1's share of them (gradual, not a cliff). */
+static void own_sample(gp_lane_sample_t *s, int64_t *off, int64_t stride, uint64_t words)
+{
+    uint32_t t;
+    for (t = 0; t < 32; t++) {
+        off[t] = 4 * (int64_t)t;
+        off[32 + t] = stride + 4 * (int64_t)t;
+    }
+    memset(s, 0, sizeof *s);
+    s->n_warps = 2;
+    s->lanes = 32;
+    s->byte_offset = off;
+    s->next_iteration = 1;
+    s->warp_footprint_bytes = 128 * words;
+    s->block_footprint_bytes = 8 * 128 * words;
+    s->grid_footprint_bytes = 4 * 132 * 8 * s->block_footprint_bytes;
+}
+
+static void test_block_life_rereads(void **state)
+{
+    fix_t f;
+    gp_lane_sample_t s;
+    int64_t off[64];
+    gp_op_cost_t fits, spills;
+    (void)state;
+    setup(&f, 4 * 132 * 8, 256, 32 * 16, 4ull * 132 * 8 * 8 * 128 * 16);
+    f.ops[1].access.pattern = GP_PATTERN_UNIT;
+    f.ops[1].access.sample = &s;
+    own_sample(&s, off, 16384 + 128, 16);
+    fits = cost(&f);
+    setup(&f, 4 * 132 * 8, 256, 32 * 64, 4ull * 132 * 8 * 8 * 128 * 64);
+    f.ops[1].access.pattern = GP_PATTERN_UNIT;
+    f.ops[1].access.sample = &s;
+    own_sample(&s, off, 16384 + 128, 64);
+    spills = cost(&f);
+    assert_true(fits.l1_hit > 0.95);
+    assert_true(spills.l1_hit > 0.3 && spills.l1_hit < 0.7);
+    assert_true(fits.dram_bytes < 0.05 * (fits.l1_bytes + fits.l2_bytes));
+}
+
+/* The warps of a block reading one row of B at step k (a 32x8 tile walk):
+   warp 1 reads the lines warp 0 does, so 7 of a block's 8 reads hit L1;
+   where warp 1 reads its own lines nothing does. */
+static void test_sibling_warps_share(void **state)
+{
+    fix_t f;
+    gp_lane_sample_t s;
+    int64_t off[64];
+    gp_op_cost_t same, apart;
+    uint32_t t;
+    (void)state;
+    setup(&f, 4096, 256, 1024, 4u << 20);
+    for (t = 0; t < 32; t++)
+        off[t] = off[32 + t] = 4 * (int64_t)t;
+    memset(&s, 0, sizeof s);
+    s.n_warps = 2;
+    s.lanes = 32;
+    s.byte_offset = off;
+    s.warp_footprint_bytes = s.block_footprint_bytes = 128u << 10;
+    s.grid_footprint_bytes = 4u << 20;
+    f.ops[1].access.pattern = GP_PATTERN_UNIT;
+    f.ops[1].access.sample = &s;
+    same = cost(&f);
+    for (t = 0; t < 32; t++)
+        off[32 + t] = 4096 + 4 * (int64_t)t;
+    s.block_footprint_bytes = 8 * s.warp_footprint_bytes; /* no re-read */
+    apart = cost(&f);
+    assert_true(fabs(same.l1_hit - 7.0 / 8) < 0.01);
+    assert_true(apart.l1_hit < 0.01);
+}
+
 /* 32 lanes of a warp chasing their own lines wait for them: at L1 the lines
    queue (0.64 cycles each at scattered offsets), at DRAM the slowest lane of
    32 costs five doublings of dram_lines_log2_cycles; one lane waits the
@@ -579,6 +671,9 @@ int main(void)
         cmocka_unit_test(test_own_or_whole_rereads_thrash),
         cmocka_unit_test(test_block_window_hits_l1),
         cmocka_unit_test(test_chase_l1_edge),
+        cmocka_unit_test(test_chase_warps_share_misses),
+        cmocka_unit_test(test_block_life_rereads),
+        cmocka_unit_test(test_sibling_warps_share),
         cmocka_unit_test(test_lanes_on_their_own_lines),
         cmocka_unit_test(test_bank_passes_hold_l1),
     };

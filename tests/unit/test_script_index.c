@@ -456,6 +456,34 @@ static void test_fp_gather(void **state)
     assert_near(fp[1], 4.0 * 256, 0.001);
 }
 
+/* A gather folded into a small buffer (line = (i + 97 w) % lines, the
+   chase bench's gather): the extrapolation counts every wrap as new lines,
+   the range the lanes reach stands instead; a fold that wraps once (the
+   atomics bench's idx[(g + T a) % 2^24]: 1.6 times around) keeps the
+   count, which the buffer bounds. */
+static void test_fp_folded(void **state)
+{
+    static const char gather[] =
+        "local a = gpuperf.buffer('a', 2^24)\n"
+        "gpuperf.launch{ name = 'g', grid = 1056, block = 256, regs = 28,\n"
+        "  work = { gpuperf.loop{1024, var = 'i', body = { gpuperf.load{a,\n"
+        "    index = function(t) local gw = math.floor(t.gx / 32)\n"
+        "      return ((t.i + gw * 97) % 128) * 32 + t.lane end} }} } }\n";
+    static const char once[] =
+        "local T = 1056 * 256\n"
+        "local idx = gpuperf.buffer('idx', 4 * 2^24)\n"
+        "gpuperf.launch{ name = 'g', grid = 1056, block = 256, regs = 28,\n"
+        "  work = { gpuperf.loop{128, var = 'a', body = { gpuperf.load{idx,\n"
+        "    index = function(t) return (t.gx + T * t.a) % 2^24 end} }} } }\n";
+    double fp[3];
+    (void)state;
+    footprints_of(gather, 1, fp); /* 128 lines of 128 bytes */
+    assert_near(fp[2], 16384, 0.001);
+    assert_near(fp[0], 16384, 0.001);
+    footprints_of(once, 1, fp); /* every element of the buffer */
+    assert_near(fp[2], 4.0 * (1 << 24), 0.001);
+}
+
 /* A pointer chase: one warp, 1000 dependent steps anywhere in 2^24 nodes. */
 static void test_fp_chase(void **state)
 {
@@ -840,6 +868,7 @@ int main(void)
         cmocka_unit_test(test_fp_transpose),
         cmocka_unit_test(test_fp_sgemm_tiles),
         cmocka_unit_test(test_fp_gather),
+        cmocka_unit_test(test_fp_folded),
         cmocka_unit_test(test_fp_chase),
         cmocka_unit_test(test_fp_chase_unnamed_loop),
         cmocka_unit_test(test_index_past_end),
