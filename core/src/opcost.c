@@ -826,15 +826,42 @@ typedef struct atomic_share {
     double steps;      /* per warp: over the sectors it touches, the sum of the
                           most lanes on one word of each sector */
     double footprint;  /* bytes the launch's atomics touch */
+    double sectors;    /* per warp: the sectors it touches */
+    double most;       /* per warp: the most lanes on one word */
+    double bank_words; /* `bins`: per warp, the most distinct words in one
+                          of 32 4-byte banks (0: not drawn) */
 } atomic_share_t;
 
-/* Steps of one warp's offsets (see atomic_share_t.steps): the lanes grouped
-   by sector, each sector counting the most lanes on one of its words. */
-static double atomic_steps(const int64_t *off, uint32_t n, int64_t elem, int64_t sector)
+/* The most distinct words of one warp's offsets in one of 32 banks of 4
+   bytes (the shared-memory passes of a request that broadcasts a word to
+   the lanes that share it). */
+static double bank_words(const int64_t *off, uint32_t n)
 {
     int64_t v[64];
-    uint32_t i, j, m = 0;
-    double steps = 0;
+    uint32_t cnt[32] = {0}, i, m = 0, top = 0;
+    for (i = 0; i < n && m < 64; i++)
+        if (off[i] >= 0)
+            v[m++] = off[i] / 4;
+    qsort(v, m, sizeof *v, gp_cmp_i64);
+    for (i = 0; i < m; i++)
+        if (i == 0 || v[i] != v[i - 1]) {
+            uint32_t b = (uint32_t)(v[i] % 32);
+            cnt[b]++;
+            top = GP_MAX(top, cnt[b]);
+        }
+    return top;
+}
+
+/* Steps of one warp's offsets (see atomic_share_t.steps): the lanes grouped
+   by sector, each sector counting the most lanes on one of its words; the
+   sectors it touches added to *sectors and the most lanes on one word put
+   in *most (either may be NULL). */
+static double atomic_steps(const int64_t *off, uint32_t n, int64_t elem, int64_t sector,
+                           double *sectors, double *most)
+{
+    int64_t v[64];
+    uint32_t i, j, m = 0, top = 0;
+    double steps = 0, secs = 0;
     for (i = 0; i < n && m < 64; i++)
         if (off[i] >= 0)
             v[m++] = off[i] / elem * elem;
@@ -847,8 +874,14 @@ static double atomic_steps(const int64_t *off, uint32_t n, int64_t elem, int64_t
             best = GP_MAX(best, run);
         }
         steps += best;
+        secs += 1;
+        top = GP_MAX(top, best);
         i = j;
     }
+    if (sectors)
+        *sectors += secs;
+    if (most)
+        *most += top;
     return steps;
 }
 
@@ -870,8 +903,8 @@ static double atomic_steps(const int64_t *off, uint32_t n, int64_t elem, int64_t
  * h200-calibrated] run7 atom global_hash_u32_red K=1: 0.67 lanes per cycle,
  * the one-address lane rate, not 0.69 warps per cycle).
  */
-static void atomic_sharing(const gp_device_t *d, const gp_kernel_t *k, const gp_access_t *a,
-                           atomic_share_t *sh)
+static void atomic_sharing_addr(const gp_device_t *d, const gp_kernel_t *k,
+                                const gp_access_t *a, atomic_share_t *sh)
 {
     double w = d->warp_size, elem = a->elem_bytes ? a->elem_bytes : 4;
     double sector = d->sector_bytes ? d->sector_bytes : 32;
@@ -883,9 +916,12 @@ static void atomic_sharing(const gp_device_t *d, const gp_kernel_t *k, const gp_
     sh->issuing = 1;
     sh->lanes = w;
     sh->steps = ceil(w * elem / sector); /* distinct consecutive words */
+    sh->sectors = sh->steps;
+    sh->most = 1;
+    sh->bank_words = 0;
     sh->footprint = sh->grid_addrs * elem;
     if (s && s->n_warps > 0 && s->lanes > 0 && s->byte_offset) {
-        double sum = 0, lanes = 0, steps = 0;
+        double sum = 0, lanes = 0, steps = 0, secs = 0, most = 0;
         int64_t lo = INT64_MAX, hi = -1;
         uint32_t n = 0, i, j, m, multi = 0;
         for (i = 0; i < s->n_warps; i++) {
@@ -904,7 +940,7 @@ static void atomic_sharing(const gp_device_t *d, const gp_kernel_t *k, const gp_
             if (distinct) {
                 sum += (double)active / distinct;
                 lanes += active;
-                steps += atomic_steps(off, s->lanes, (int64_t)elem, (int64_t)sector);
+                steps += atomic_steps(off, s->lanes, (int64_t)elem, (int64_t)sector, &secs, &most);
                 n++;
             }
             multi += distinct > 1;
@@ -913,6 +949,8 @@ static void atomic_sharing(const gp_device_t *d, const gp_kernel_t *k, const gp_
             sh->per_addr = sum / n;
             sh->lanes = lanes / n;
             sh->steps = steps / n;
+            sh->sectors = secs / n;
+            sh->most = most / n;
         }
         sh->uniform = n > 0 && !multi; /* every sampled warp names one address */
         sh->issuing = (double)n / s->n_warps;
@@ -929,6 +967,7 @@ static void atomic_sharing(const gp_device_t *d, const gp_kernel_t *k, const gp_
     }
     if (a->bins > 0) {
         double kb = (double)a->bins, touched = kb * (1 - pow(1 - 1 / kb, w)), steps = 0;
+        double secs = 0, most = 0, banks = 0;
         uint32_t lanes = GP_MIN(d->warp_size, 64u), i, j;
         uint64_t x = 0x9E3779B97F4A7C15ull;
         int64_t off[64];
@@ -937,11 +976,15 @@ static void atomic_sharing(const gp_device_t *d, const gp_kernel_t *k, const gp_
                 x = x * 6364136223846793005ull + 1442695040888963407ull; /* Knuth's MMIX LCG */
                 off[j] = (int64_t)((double)(x >> 11) * 0x1p-53 * kb) * (int64_t)elem;
             }
-            steps += atomic_steps(off, lanes, (int64_t)elem, (int64_t)sector);
+            steps += atomic_steps(off, lanes, (int64_t)elem, (int64_t)sector, &secs, &most);
+            banks += bank_words(off, lanes);
         }
         sh->per_addr = w / GP_MAX(touched, 1.0);
         sh->grid_addrs = kb;
         sh->steps = steps / GP_ATOMIC_BINS_WARPS;
+        sh->sectors = secs / GP_ATOMIC_BINS_WARPS;
+        sh->most = most / GP_ATOMIC_BINS_WARPS;
+        sh->bank_words = banks / GP_ATOMIC_BINS_WARPS;
         sh->footprint = kb * elem;
         return;
     }
@@ -951,6 +994,8 @@ static void atomic_sharing(const gp_device_t *d, const gp_kernel_t *k, const gp_
         sh->grid_addrs = 1;
         sh->uniform = 1;
         sh->steps = w;
+        sh->sectors = 1;
+        sh->most = w;
         sh->footprint = elem;
         break;
     case GP_ATOMIC_PER_WARP:
@@ -958,11 +1003,32 @@ static void atomic_sharing(const gp_device_t *d, const gp_kernel_t *k, const gp_
         sh->grid_addrs = GP_MAX(1.0, threads / w);
         sh->uniform = 1;
         sh->steps = w;
+        sh->sectors = 1;
+        sh->most = w;
         sh->footprint = sh->grid_addrs * elem;
         break;
     default:
         break;
     }
+}
+
+/*
+ * atomic_sharing_addr, then what the script says of the address: one that
+ * comes from data (GP_ATOMIC_FROM_DATA: hist[in[i]], a hash) is never
+ * `uniform`. The compiler aggregates a warp's lanes only on an address it
+ * proves uniform (a kernel argument, an expression of blockIdx,
+ * [sources: nvidia-warp-aggregated]); lanes that happen to agree on a bin
+ * read from data collide on one word as 32 atomics ([sources:
+ * h200-calibrated] run7 atom global_array_u32_red and global_hash_u32_red
+ * K=1: 203.8 and 203.7 us, 0.67 lanes per cycle, the one-address lane rate,
+ * where an aggregated atomic runs 0.69 warps per cycle).
+ */
+static void atomic_sharing(const gp_device_t *d, const gp_kernel_t *k, const gp_access_t *a,
+                           atomic_share_t *sh)
+{
+    atomic_sharing_addr(d, k, a, sh);
+    if (a->atomic_flags & GP_ATOMIC_FROM_DATA)
+        sh->uniform = 0;
 }
 
 /*
@@ -1586,6 +1652,19 @@ static void sibling_traffic(const gp_device_t *d, const gp_kernel_t *k, const gp
     }
 }
 
+/* 1 when the op after an atomic waits for it: its result is used (ATOM), or
+   it is a loop on its own result (a float add on shared memory where the
+   device file gives the compare-and-swap loop's costs, shared_cas_loop). */
+int gp_atomic_waits(const gp_device_t *d, const gp_op_t *op)
+{
+    if (op->kind != GP_OP_ATOMIC)
+        return 0;
+    if (op->access.atomic_flags & GP_ATOMIC_RESULT)
+        return 1;
+    return op->space == GP_SPACE_SHARED && op->access.atomic_op == GP_ATOMIC_OP_FADD &&
+           d->shared_cas_cycles > 0 && d->shared_cas_round_cycles > 0;
+}
+
 /* Cost of a global, local, texture or constant access (load/store/atomic). */
 static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t *op,
                        const gp_op_t *at, const gp_occupancy_t *occ, const gp_residency_t *res,
@@ -1820,6 +1899,7 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
                                       ? d->l2_bandwidth_gbps
                                       : d->dram_sustained_gbps) *
                                  1e3 / d->core_clock_mhz;
+        double ret_bytes = 0;
         out->latency_cycles = d->atomic_cycles > 0 ? d->atomic_cycles : mem_lat;
         gpu = 0;
         if (sp == GP_SPACE_GLOBAL) {
@@ -1857,19 +1937,30 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
             if (!(gpu > 0))
                 gpu = atomic_gpu_cycles(d, a, sh.per_addr, sh.grid_addrs);
             gpu *= sh.issuing;
+            /* a used result (ATOM) comes back through the L2-to-SM path as
+               a load's data does, a sector per serialised update step (the
+               lanes on one word get their old values one step after
+               another; an aggregated atomic's one lane, one sector); a RED
+               returns nothing ([sources: h200-calibrated] run7 atom: *_atom
+               rows against *_red, 0.26 against 0.31 lanes per SM cycle on
+               2^20 random bins and 0.21 against 0.27 on warp-uniform ones,
+               equal where the units serialise the updates) */
+            if (a->atomic_flags & GP_ATOMIC_RESULT)
+                ret_bytes = (sh.uniform && r->aggregates_uniform_atomics ? 1.0 : sh.steps) *
+                            d->sector_bytes * sh.issuing;
         }
         if (gpu > 0) {
             /* the measured contention: the GPU's atomic units busy for `gpu`
                cycles, expressed as the traffic that fills the whole memory
                path for that long (the SMs' shares add up to it); the read
                and write of distinct words still reach DRAM as they miss */
-            out->l2_bytes = r->atomics_in_l2 ? gpu * per_cycle_bytes : 0;
+            out->l2_bytes = r->atomics_in_l2 ? gpu * per_cycle_bytes + ret_bytes : 0;
             out->dram_bytes =
                 r->atomics_in_l2
                     ? (a->atomic_scope == GP_ATOMIC_DISTINCT && !a->bins
                            ? (1 - reuse_hit(k, at, l2cap, d->sector_bytes, 1, 1, 0, 1, NULL)) * 2 * dbytes
                            : 0)
-                    : gpu * per_cycle_bytes;
+                    : gpu * per_cycle_bytes + ret_bytes;
             out->transactions = gpu;
             return 0;
         }
@@ -1915,6 +2006,41 @@ static int bank_width(const gp_device_t *d, const gp_kernel_t *k, const gp_mem_r
     }
     *out = b;
     return 0;
+}
+
+/*
+ * A float atomicAdd on shared memory: sm_90 has no shared float add, so the
+ * compiler emits a compare-and-swap loop (LDS, FADD, ATOMS.CAST.SPIN, retry
+ * while it failed; validation/h200/measured/run7/atom/sass_atom_ops.txt).
+ * Each iteration one lane per word succeeds, so a warp iterates as often as
+ * the most lanes it has on one word (`most`), each iteration
+ * shared_cas_cycles of the shared pipe, the first at the access's bank
+ * passes. The warps of a block that update the same word also take turns:
+ * the lanes of the block on the warp's hottest word (its own `most` plus,
+ * from each other warp, its lanes spread over the footprint's words, at
+ * most its own `most`) need as many rounds; the rounds beyond its own
+ * `most`, shared_cas_round_cycles each, wait on the warp's dependency chain
+ * (its own iterations are the pipe's), after one read and one swap. Both measured on the H200 ([sources:
+ * h200-calibrated] run7 atom: shared_warp_f32 K >= 256, 32 lanes on a word,
+ * 0.23 lanes per SM cycle: 4.3 cycles an iteration; shared_consec_f32
+ * K = 1..32, 256/K lanes of a block per word: 144 cycles a round).
+ */
+static void shared_cas_loop(const gp_device_t *d, const gp_kernel_t *k, const atomic_share_t *sh,
+                            double elem, double passes, gp_op_cost_t *out)
+{
+    double w = d->warp_size, warps = ceil((double)k->launch.threads_per_block / w);
+    double words = GP_MAX(1.0, sh->footprint / elem);
+    double most = GP_MAX(1.0, sh->most), other = GP_MIN(most, sh->lanes / words);
+    double rounds = GP_MIN(most + (GP_MAX(warps, 1.0) - 1) * other, GP_MAX(warps, 1.0) * w);
+    /* the first iteration's bank passes: lanes on one word read it in one
+       pass (the LDS broadcasts), the ones on other words of a bank queue */
+    if (sh->bank_words > 0) /* `bins`: drawn words, the bank rule sees none */
+        passes = sh->bank_words;
+    else
+        passes = GP_MAX(1.0, passes - (most - 1));
+    out->pipe_cycles[GP_PIPE_SHARED] = d->shared_cas_cycles * (passes + most - 1);
+    out->latency_cycles = (rounds - most) * d->shared_cas_round_cycles + 2 * d->shared_memory_cycles;
+    out->transactions = most;
 }
 
 /* Cost of a shared-memory access. */
@@ -1967,20 +2093,32 @@ static int shared_cost(const gp_device_t *d, const gp_generation_t *g, const gp_
         atomic_share_t sh;
         atomic_sharing(d, k, a, &sh);
         issuing = sh.issuing;
-        colliding = d->warp_size - d->warp_size / GP_MAX(sh.per_addr, 1.0);
+        /* the lanes on one word update it one after another: the most lanes
+           a warp has on one word set the passes (run3 calibrate_raw
+           atomic_shared u32_add: 1.33, 2.21, 4.19, 8.17, 16.1, 32.1 cycles
+           for 1, 2, 4, 8, 16, 32 lanes per word), not the lanes that share
+           a word with another (16 of them at two per word) */
+        colliding = GP_MAX(sh.most, 1.0) - 1;
         out->pipe_cycles[GP_PIPE_SHARED] =
             d->shared_atomic_cycles + d->shared_atomic_conflict_cycles * colliding;
         out->latency_cycles = 2 * d->shared_memory_cycles +
                               d->shared_atomic_conflict_cycles * colliding;
         out->transactions = 1 + colliding;
-        if (a->atomic_op == GP_ATOMIC_OP_INC && d->shared_atomic_inc_cycles > 0) {
+        if (a->atomic_op == GP_ATOMIC_OP_INC && !(a->atomic_flags & GP_ATOMIC_RESULT) &&
+            d->shared_atomic_inc_cycles > 0) {
             /* an increment by a constant, result unused: one ATOMS.POPC.INC
                adds each address's lane count, flat in the lanes per address
-               ([sources: h200-calibrated] run4 atomic_shared u32_inc1 rows) */
+               ([sources: h200-calibrated] run4 atomic_shared u32_inc1 rows);
+               with the result used each lane needs its own old value, one
+               ATOMS.ADD per lane as for a run-time value (run7 atom
+               shared_*_u32_atom, sass_atom_ops.txt) */
             out->pipe_cycles[GP_PIPE_SHARED] = d->shared_atomic_inc_cycles;
             out->latency_cycles = 2 * d->shared_memory_cycles;
             out->transactions = 1;
         }
+        if (a->atomic_op == GP_ATOMIC_OP_FADD && d->shared_cas_cycles > 0 &&
+            d->shared_cas_round_cycles > 0)
+            shared_cas_loop(d, k, &sh, elem, passes / groups, out);
         out->pipe_cycles[GP_PIPE_SHARED] *= issuing;
     }
     if (g->issue && g->issue->shared_passes_hold_issue)

@@ -270,6 +270,15 @@ typedef struct gp_device {
        cycles a taken loop branch adds to a warp's dependency chain once per
        unrolled iteration (the fetch after the branch); 0: not known (none) */
     double branch_taken_cycles;
+
+    /* Added within ABI 2 (growing the struct at its end): a float atomicAdd
+       on shared memory, which sm_90 compiles to a compare-and-swap loop
+       (LDS, FADD, ATOMS.CAST.SPIN, retry while it failed): [throughput] SM
+       cycles of the shared pipe per warp iteration of the loop
+       (shared_cas_cycles) and [latency] the cycles one iteration takes, read
+       to retry (shared_cas_round_cycles); 0: not known (a shared atomic's
+       costs) */
+    double shared_cas_cycles, shared_cas_round_cycles;
 } gp_device_t;
 
 /* ------------------------------------------------------------------------ */
@@ -374,6 +383,18 @@ typedef enum gp_atomic_op {
     GP_ATOMIC_OP_FADD     /* a floating-point add */
 } gp_atomic_op_t;
 
+/* How an atomic's address and result are used (gp_access_t.atomic_flags). */
+enum {
+    /* the returned value is used (ATOM on sm_90: a round trip the next op
+       waits for, the old values sent back); without it the result is
+       discarded (RED: fire and forget) */
+    GP_ATOMIC_RESULT = 1u << 0,
+    /* the address comes from data (a loaded value, a hash): the compiler
+       cannot prove a warp's lanes agree, so it never aggregates them, even
+       when they do */
+    GP_ATOMIC_FROM_DATA = 1u << 1
+};
+
 /* Tensor-core operand types. */
 typedef enum gp_tensor_type {
     GP_TENSOR_FP16 = 0,
@@ -432,7 +453,8 @@ typedef struct gp_access {
     uint64_t bins;           /* atomics: distinct addresses used uniformly; 0: from pattern */
     const gp_lane_sample_t *sample; /* addresses from an index function; NULL: pattern */
     uint32_t atomic_op;      /* atomics: gp_atomic_op_t (taken from the reserved space) */
-    uint32_t reserved[1];
+    uint32_t atomic_flags;   /* atomics: GP_ATOMIC_RESULT | GP_ATOMIC_FROM_DATA (taken from
+                                the reserved space) */
 } gp_access_t;
 
 /*
