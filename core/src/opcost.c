@@ -828,8 +828,8 @@ typedef struct atomic_share {
     double footprint;  /* bytes the launch's atomics touch */
     double sectors;    /* per warp: the sectors it touches */
     double most;       /* per warp: the most lanes on one word */
-    double bank_words; /* `bins`: per warp, the most distinct words in one
-                          of 32 4-byte banks (0: not drawn) */
+    double bank_words; /* per warp, the most distinct words in one of 32
+                          4-byte banks (0: no sample and no bins) */
 } atomic_share_t;
 
 /* The most distinct words of one warp's offsets in one of 32 banks of 4
@@ -921,7 +921,7 @@ static void atomic_sharing_addr(const gp_device_t *d, const gp_kernel_t *k,
     sh->bank_words = 0;
     sh->footprint = sh->grid_addrs * elem;
     if (s && s->n_warps > 0 && s->lanes > 0 && s->byte_offset) {
-        double sum = 0, lanes = 0, steps = 0, secs = 0, most = 0;
+        double sum = 0, lanes = 0, steps = 0, secs = 0, most = 0, banks = 0;
         int64_t lo = INT64_MAX, hi = -1;
         uint32_t n = 0, i, j, m, multi = 0;
         for (i = 0; i < s->n_warps; i++) {
@@ -941,6 +941,7 @@ static void atomic_sharing_addr(const gp_device_t *d, const gp_kernel_t *k,
                 sum += (double)active / distinct;
                 lanes += active;
                 steps += atomic_steps(off, s->lanes, (int64_t)elem, (int64_t)sector, &secs, &most);
+                banks += bank_words(off, s->lanes);
                 n++;
             }
             multi += distinct > 1;
@@ -951,6 +952,7 @@ static void atomic_sharing_addr(const gp_device_t *d, const gp_kernel_t *k,
             sh->steps = steps / n;
             sh->sectors = secs / n;
             sh->most = most / n;
+            sh->bank_words = banks / n;
         }
         sh->uniform = n > 0 && !multi; /* every sampled warp names one address */
         sh->issuing = (double)n / s->n_warps;
@@ -1662,7 +1664,7 @@ int gp_atomic_waits(const gp_device_t *d, const gp_op_t *op)
     if (op->access.atomic_flags & GP_ATOMIC_RESULT)
         return 1;
     return op->space == GP_SPACE_SHARED && op->access.atomic_op == GP_ATOMIC_OP_FADD &&
-           d->shared_cas_cycles > 0 && d->shared_cas_round_cycles > 0;
+           d->shared_cas_cycles > 0 && d->shared_cas_fail_cycles > 0;
 }
 
 /* Cost of a global, local, texture or constant access (load/store/atomic). */
@@ -2008,39 +2010,112 @@ static int bank_width(const gp_device_t *d, const gp_kernel_t *k, const gp_mem_r
     return 0;
 }
 
+/* The W words that n lanes drawn uniformly from them touch `distinct` of
+   (W (1 - (1 - 1/W)^n) = distinct, solved by bisection); n when they are
+   all distinct. */
+static double drawn_set(double n, double distinct)
+{
+    double lo = 1, hi = 1e9;
+    int i;
+    if (distinct >= n - 1e-9)
+        return n;
+    if (distinct <= 1)
+        return 1;
+    for (i = 0; i < 100; i++) {
+        double mid = sqrt(lo * hi);
+        if (mid * (1 - pow(1 - 1 / mid, n)) < distinct)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return sqrt(lo * hi);
+}
+
+/*
+ * The most lanes of a block on one of `kb` bins drawn uniformly (the
+ * draws of GP_ATOMIC_BINS_BLOCKS blocks of `lanes` lanes, Knuth's MMIX
+ * LCG as atomic_sharing's warps): the turns the block's lanes take on its
+ * hottest bin.
+ */
+static double bins_block_most(double kb, uint32_t lanes)
+{
+    uint32_t counts[1024], i, j, top, n = GP_MIN(lanes, 1024u);
+    uint64_t x = 0x2545F4914F6CDD1Dull;
+    double sum = 0;
+    if (kb < 1 || n == 0)
+        return 1;
+    for (i = 0; i < GP_ATOMIC_BINS_BLOCKS; i++) {
+        /* bins beyond the lanes cannot tie: count the drawn bins modulo the
+           table (a collision of two bins in one slot is rare and raises the
+           count by one at most) */
+        uint32_t slots = (uint32_t)GP_MIN(kb, 1024.0);
+        memset(counts, 0, sizeof counts);
+        top = 0;
+        for (j = 0; j < n; j++) {
+            uint64_t bin;
+            x = x * 6364136223846793005ull + 1442695040888963407ull;
+            bin = (uint64_t)((double)(x >> 11) * 0x1p-53 * kb);
+            if (++counts[bin % slots] > top)
+                top = counts[bin % slots];
+        }
+        sum += top;
+    }
+    return sum / GP_ATOMIC_BINS_BLOCKS;
+}
+
 /*
  * A float atomicAdd on shared memory: sm_90 has no shared float add, so the
- * compiler emits a compare-and-swap loop (LDS, FADD, ATOMS.CAST.SPIN, retry
- * while it failed; validation/h200/measured/run7/atom/sass_atom_ops.txt).
- * Each iteration one lane per word succeeds, so a warp iterates as often as
- * the most lanes it has on one word (`most`), each iteration
- * shared_cas_cycles of the shared pipe, the first at the access's bank
- * passes. The warps of a block that update the same word also take turns:
- * the lanes of the block on the warp's hottest word (its own `most` plus,
- * from each other warp, its lanes spread over the footprint's words, at
- * most its own `most`) need as many rounds; the rounds beyond its own
- * `most`, shared_cas_round_cycles each, wait on the warp's dependency chain
- * (its own iterations are the pipe's), after one read and one swap. Both measured on the H200 ([sources:
- * h200-calibrated] run7 atom: shared_warp_f32 K >= 256, 32 lanes on a word,
- * 0.23 lanes per SM cycle: 4.3 cycles an iteration; shared_consec_f32
- * K = 1..32, 256/K lanes of a block per word: 144 cycles a round).
+ * compiler emits a compare-and-swap loop (LDS, FADD, ATOMS.CAST.SPIN, ISETP,
+ * BRA, retried while the swap failed, inside a BSSY/BSYNC pair;
+ * validation/h200/measured/run7/atom/sass_atom_ops.txt and sass_atom.txt.gz).
+ * One lane per word succeeds a turn, and the warps of a block on one word
+ * take turns too: a warp iterates `rounds` times, the most lanes of its
+ * block on its hottest word (`bins`: drawn, bins_block_most; else its own
+ * `most` plus, from each other warp, its lanes spread over the footprint's
+ * words, at most its own `most`). Its `most` iterations write, at
+ * shared_cas_cycles of the shared pipe each (the first at the access's
+ * bank passes, the lanes on one word read it in one); the others fail
+ * wholly, at shared_cas_fail_cycles. Every iteration issues its
+ * GP_SHARED_CAS_LOOP_INSTRUCTIONS and waits for its read and swap (three
+ * shared accesses), the add and the loop's branch, on the warp's chain.
+ * [sources: h200-calibrated] run3 calibrate_raw atomic_shared f32_add
+ * bins=256 (3.0 cycles per further lane on a word) and run7 atom
+ * shared_consec_f32 K=1 (a block's 256 lanes on one word).
  */
-static void shared_cas_loop(const gp_device_t *d, const gp_kernel_t *k, const atomic_share_t *sh,
-                            double elem, double passes, gp_op_cost_t *out)
+static void shared_cas_loop(const gp_device_t *d, const gp_generation_t *g, const gp_kernel_t *k,
+                            const gp_op_t *op, const atomic_share_t *sh, double elem,
+                            double passes, gp_op_cost_t *out)
 {
-    double w = d->warp_size, warps = ceil((double)k->launch.threads_per_block / w);
+    double w = d->warp_size, warps = GP_MAX(1.0, ceil((double)k->launch.threads_per_block / w));
     double words = GP_MAX(1.0, sh->footprint / elem);
-    double most = GP_MAX(1.0, sh->most), other = GP_MIN(most, sh->lanes / words);
-    double rounds = GP_MIN(most + (GP_MAX(warps, 1.0) - 1) * other, GP_MAX(warps, 1.0) * w);
+    double most = GP_MAX(1.0, sh->most), other, rounds;
+    /* the words the block's warps draw from at a time: where a warp's lanes
+       collide, the set that many distinct words of its lanes imply (n lanes
+       drawn from W words touch W (1 - (1 - 1/W)^n)); a loop over the
+       footprint (a centroid's d dimensions) walks it a part at a time */
+    if (sh->per_addr > 1 && sh->per_addr < sh->lanes)
+        words = GP_MIN(words, drawn_set(sh->lanes, sh->lanes / sh->per_addr));
+    other = GP_MIN(most, sh->lanes / words);
+    if (op->access.bins > 0 && !op->access.sample)
+        rounds = bins_block_most((double)op->access.bins, k->launch.threads_per_block);
+    else
+        rounds = most + (warps - 1) * other;
+    rounds = GP_MIN(GP_MAX(rounds, most), warps * w);
     /* the first iteration's bank passes: lanes on one word read it in one
        pass (the LDS broadcasts), the ones on other words of a bank queue */
-    if (sh->bank_words > 0) /* `bins`: drawn words, the bank rule sees none */
+    if (sh->bank_words > 0) /* the sample's or the drawn bins' words */
         passes = sh->bank_words;
     else
         passes = GP_MAX(1.0, passes - (most - 1));
-    out->pipe_cycles[GP_PIPE_SHARED] = d->shared_cas_cycles * (passes + most - 1);
-    out->latency_cycles = (rounds - most) * d->shared_cas_round_cycles + 2 * d->shared_memory_cycles;
-    out->transactions = most;
+    out->pipe_cycles[GP_PIPE_SHARED] = d->shared_cas_cycles * (passes + most - 1) +
+                                       d->shared_cas_fail_cycles * (rounds - most);
+    out->pipe_cycles[GP_PIPE_ISSUE] =
+        GP_MAX(out->pipe_cycles[GP_PIPE_ISSUE],
+               gp_issue_cycles(g, d, op) *
+                   (GP_SHARED_CAS_SETUP_INSTRUCTIONS + GP_SHARED_CAS_LOOP_INSTRUCTIONS * rounds));
+    out->latency_cycles =
+        rounds * (3 * d->shared_memory_cycles + d->fp32_cycles + d->branch_cycles);
+    out->transactions = rounds;
 }
 
 /* Cost of a shared-memory access. */
@@ -2117,8 +2192,8 @@ static int shared_cost(const gp_device_t *d, const gp_generation_t *g, const gp_
             out->transactions = 1;
         }
         if (a->atomic_op == GP_ATOMIC_OP_FADD && d->shared_cas_cycles > 0 &&
-            d->shared_cas_round_cycles > 0)
-            shared_cas_loop(d, k, &sh, elem, passes / groups, out);
+            d->shared_cas_fail_cycles > 0)
+            shared_cas_loop(d, g, k, op, &sh, elem, passes / groups, out);
         out->pipe_cycles[GP_PIPE_SHARED] *= issuing;
     }
     if (g->issue && g->issue->shared_passes_hold_issue)

@@ -274,11 +274,11 @@ typedef struct gp_device {
     /* Added within ABI 2 (growing the struct at its end): a float atomicAdd
        on shared memory, which sm_90 compiles to a compare-and-swap loop
        (LDS, FADD, ATOMS.CAST.SPIN, retry while it failed): [throughput] SM
-       cycles of the shared pipe per warp iteration of the loop
-       (shared_cas_cycles) and [latency] the cycles one iteration takes, read
-       to retry (shared_cas_round_cycles); 0: not known (a shared atomic's
-       costs) */
-    double shared_cas_cycles, shared_cas_round_cycles;
+       cycles of the shared pipe per warp iteration of the loop in which a
+       lane's swap succeeds (shared_cas_cycles) and per iteration in which
+       every lane's fails, another warp having written the word first
+       (shared_cas_fail_cycles); 0: not known (a shared atomic's costs) */
+    double shared_cas_cycles, shared_cas_fail_cycles;
 } gp_device_t;
 
 /* ------------------------------------------------------------------------ */
