@@ -828,24 +828,33 @@ typedef struct atomic_share {
     double footprint;  /* bytes the launch's atomics touch */
     double sectors;    /* per warp: the sectors it touches */
     double most;       /* per warp: the most lanes on one word */
-    double bank_words; /* per warp, the most distinct words in one of 32
-                          4-byte banks (0: no sample and no bins) */
+    double bank_words; /* shared memory: per warp, the most distinct bank
+                          words in one bank (0: not asked, or no sample and
+                          no bins) */
 } atomic_share_t;
 
-/* The most distinct words of one warp's offsets in one of 32 banks of 4
-   bytes (the shared-memory passes of a request that broadcasts a word to
-   the lanes that share it). */
-static double bank_words(const int64_t *off, uint32_t n)
+/* Shared-memory banks for atomic_sharing's bank_words: `banks` banks of
+   `bytes` bytes (the generation's; banks 0: not asked). */
+typedef struct bank_geom {
+    uint32_t banks, bytes;
+} bank_geom_t;
+
+/* The most distinct bank words of one warp's offsets in one bank (the
+   shared-memory passes of a request that gives a word to all the lanes that
+   name it in one pass); 0 when the geometry is not asked for. */
+static double bank_words(const int64_t *off, uint32_t n, bank_geom_t bg)
 {
     int64_t v[64];
-    uint32_t cnt[32] = {0}, i, m = 0, top = 0;
+    uint32_t cnt[64] = {0}, i, m = 0, top = 0;
+    if (bg.banks == 0 || bg.banks > 64 || bg.bytes == 0)
+        return 0;
     for (i = 0; i < n && m < 64; i++)
         if (off[i] >= 0)
-            v[m++] = off[i] / 4;
+            v[m++] = off[i] / bg.bytes;
     qsort(v, m, sizeof *v, gp_cmp_i64);
     for (i = 0; i < m; i++)
         if (i == 0 || v[i] != v[i - 1]) {
-            uint32_t b = (uint32_t)(v[i] % 32);
+            uint32_t b = (uint32_t)(v[i] % bg.banks);
             cnt[b]++;
             top = GP_MAX(top, cnt[b]);
         }
@@ -904,7 +913,7 @@ static double atomic_steps(const int64_t *off, uint32_t n, int64_t elem, int64_t
  * the one-address lane rate, not 0.69 warps per cycle).
  */
 static void atomic_sharing_addr(const gp_device_t *d, const gp_kernel_t *k,
-                                const gp_access_t *a, atomic_share_t *sh)
+                                const gp_access_t *a, bank_geom_t bg, atomic_share_t *sh)
 {
     double w = d->warp_size, elem = a->elem_bytes ? a->elem_bytes : 4;
     double sector = d->sector_bytes ? d->sector_bytes : 32;
@@ -941,7 +950,7 @@ static void atomic_sharing_addr(const gp_device_t *d, const gp_kernel_t *k,
                 sum += (double)active / distinct;
                 lanes += active;
                 steps += atomic_steps(off, s->lanes, (int64_t)elem, (int64_t)sector, &secs, &most);
-                banks += bank_words(off, s->lanes);
+                banks += bank_words(off, s->lanes, bg);
                 n++;
             }
             multi += distinct > 1;
@@ -979,7 +988,7 @@ static void atomic_sharing_addr(const gp_device_t *d, const gp_kernel_t *k,
                 off[j] = (int64_t)((double)(x >> 11) * 0x1p-53 * kb) * (int64_t)elem;
             }
             steps += atomic_steps(off, lanes, (int64_t)elem, (int64_t)sector, &secs, &most);
-            banks += bank_words(off, lanes);
+            banks += bank_words(off, lanes, bg);
         }
         sh->per_addr = w / GP_MAX(touched, 1.0);
         sh->grid_addrs = kb;
@@ -1026,9 +1035,9 @@ static void atomic_sharing_addr(const gp_device_t *d, const gp_kernel_t *k,
  * where an aggregated atomic runs 0.69 warps per cycle).
  */
 static void atomic_sharing(const gp_device_t *d, const gp_kernel_t *k, const gp_access_t *a,
-                           atomic_share_t *sh)
+                           bank_geom_t bg, atomic_share_t *sh)
 {
-    atomic_sharing_addr(d, k, a, sh);
+    atomic_sharing_addr(d, k, a, bg, sh);
     if (a->atomic_flags & GP_ATOMIC_FROM_DATA)
         sh->uniform = 0;
 }
@@ -1907,7 +1916,8 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
         if (sp == GP_SPACE_GLOBAL) {
             atomic_share_t sh;
             double resident = (double)occ->blocks_per_sm * d->sm_count, fp_block;
-            atomic_sharing(d, k, a, &sh);
+            bank_geom_t none = {0, 0};
+            atomic_sharing(d, k, a, none, &sh);
             /* addresses a block keeps to itself (not drawn, not bins): the
                resident blocks' share of the footprint is what the units see
                at a time (many waves of warps each on its own word walk the
@@ -2039,24 +2049,22 @@ static double drawn_set(double n, double distinct)
  */
 static double bins_block_most(double kb, uint32_t lanes)
 {
-    uint32_t counts[1024], i, j, top, n = GP_MIN(lanes, 1024u);
+    int64_t v[1024];
+    uint32_t i, j, run, top, n = GP_MIN(lanes, 1024u);
     uint64_t x = 0x2545F4914F6CDD1Dull;
     double sum = 0;
     if (kb < 1 || n == 0)
         return 1;
     for (i = 0; i < GP_ATOMIC_BINS_BLOCKS; i++) {
-        /* bins beyond the lanes cannot tie: count the drawn bins modulo the
-           table (a collision of two bins in one slot is rare and raises the
-           count by one at most) */
-        uint32_t slots = (uint32_t)GP_MIN(kb, 1024.0);
-        memset(counts, 0, sizeof counts);
-        top = 0;
         for (j = 0; j < n; j++) {
-            uint64_t bin;
             x = x * 6364136223846793005ull + 1442695040888963407ull;
-            bin = (uint64_t)((double)(x >> 11) * 0x1p-53 * kb);
-            if (++counts[bin % slots] > top)
-                top = counts[bin % slots];
+            v[j] = (int64_t)((double)(x >> 11) * 0x1p-53 * kb);
+        }
+        qsort(v, n, sizeof *v, gp_cmp_i64);
+        for (top = 0, j = 0; j < n; j += run) {
+            for (run = 1; j + run < n && v[j + run] == v[j]; run++)
+                ;
+            top = GP_MAX(top, run);
         }
         sum += top;
     }
@@ -2166,7 +2174,10 @@ static int shared_cost(const gp_device_t *d, const gp_generation_t *g, const gp_
            [sources: h200-calibrated] run3 atomic_shared rows */
         double colliding, issuing;
         atomic_share_t sh;
-        atomic_sharing(d, k, a, &sh);
+        bank_geom_t bg;
+        bg.banks = r->banks;
+        bg.bytes = bank_bytes;
+        atomic_sharing(d, k, a, bg, &sh);
         issuing = sh.issuing;
         /* the lanes on one word update it one after another: the most lanes
            a warp has on one word set the passes (run3 calibrate_raw
