@@ -505,8 +505,11 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
                     tail_lines = 0;
                     tail_none = 1;
                 }
-                if (op->kind == GP_OP_STORE || op->kind == GP_OP_ATOMIC ||
-                    op->kind == GP_OP_ASYNC_COPY)
+                /* a store, an async copy and an atomic whose result is
+                   discarded (RED) never make the next op wait; a used
+                   result (ATOM) does, a round trip */
+                if (op->kind == GP_OP_STORE || op->kind == GP_OP_ASYNC_COPY ||
+                    (op->kind == GP_OP_ATOMIC && !gp_atomic_waits(cx->dev, op)))
                     out->chain += count * warp_pipe_cycles(cx->dev, &c);
                 else if (op->kind == GP_OP_INT && depth > 0 && after_other)
                     out->int_chain += GP_MAX(count / ilp * c.latency_cycles,

@@ -90,6 +90,16 @@
    collide (opcost.c atomic_sharing): 64 warps put the mean steps of K = 8
    within 2% of their expectation (a sampling choice, not a measured figure). */
 #define GP_ATOMIC_BINS_WARPS 64
+/* Blocks drawn to estimate the most lanes of a block on one of `bins`
+   (opcost.c bins_block_most; a sampling choice, not a measured figure: 16
+   blocks of 256 lanes put the mean of K = 8 within 2% of 64 blocks'). */
+#define GP_ATOMIC_BINS_BLOCKS 16
+/* A shared float atomicAdd's compare-and-swap loop on sm_90: the BSSY and
+   BSYNC around it, and per iteration LDS, FADD, ATOMS.CAST.SPIN, ISETP and
+   BRA (first principles: the loop in
+   validation/h200/measured/run7/atom/sass_atom.txt.gz, k_atom_shared f32). */
+#define GP_SHARED_CAS_SETUP_INSTRUCTIONS 2.0
+#define GP_SHARED_CAS_LOOP_INSTRUCTIONS 5.0
 /* Consecutive scalar stores of a warp that complete each other's sectors
    (v[i] stored to out[K t + i], i = 0..K-1, one instruction each) reach the
    L2 as whole sectors when each instruction's sectors lie within at most

@@ -100,6 +100,8 @@ static const key_spec_t SCHEMA[] = {
     {"throughput", "f2h_lanes", T_F64, OFF(f2h_lanes), OPT, 0, 65536, "results/clock/SM, float to half (F2FP); 0: not known"},
     {"throughput", "shared_atomic_cycles", T_F64, OFF(shared_atomic_cycles), OPT, 0, 1e5, "SM cycles per warp-wide shared atomic, distinct words; 0: not known"},
     {"throughput", "shared_atomic_conflict_cycles", T_F64, OFF(shared_atomic_conflict_cycles), OPT, 0, 1e5, "SM cycles per further lane on one shared word; 0: not known"},
+    {"throughput", "shared_cas_cycles", T_F64, OFF(shared_cas_cycles), OPT, 0, 1e5, "SM cycles per warp iteration of a shared float atomicAdd's compare-and-swap loop in which a swap succeeds; 0: not known"},
+    {"throughput", "shared_cas_fail_cycles", T_F64, OFF(shared_cas_fail_cycles), OPT, 0, 1e5, "SM cycles per warp iteration of that loop in which every swap fails; 0: not known"},
     {"throughput", "shared_atomic_inc_cycles", T_F64, OFF(shared_atomic_inc_cycles), OPT, 0, 1e5, "SM cycles per warp-wide shared +1 (ATOMS.POPC.INC), any lanes per address; 0: not known"},
     {"throughput", "l1_load_bytes_per_cycle", T_F64, OFF(l1_load_bytes_per_cycle), OPT, 0, 65536, "bytes/clock/SM the L1 returns to loads that hit it; 0: not known (a line per clock)"},
     {"throughput", "l1_store_bytes_per_cycle", T_F64, OFF(l1_store_bytes_per_cycle), OPT, 0, 65536, "bytes/clock/SM of global stores towards L2: 32 per sector written, 32 per line written partly; 0: not known (a line per clock)"},

@@ -902,15 +902,51 @@ typedef struct atomic_share {
     double steps;      /* per warp: over the sectors it touches, the sum of the
                           most lanes on one word of each sector */
     double footprint;  /* bytes the launch's atomics touch */
+    double sectors;    /* per warp: the sectors it touches */
+    double most;       /* per warp: the most lanes on one word */
+    double bank_words; /* shared memory: per warp, the most distinct bank
+                          words in one bank (0: not asked, or no sample and
+                          no bins) */
 } atomic_share_t;
 
-/* Steps of one warp's offsets (see atomic_share_t.steps): the lanes grouped
-   by sector, each sector counting the most lanes on one of its words. */
-static double atomic_steps(const int64_t *off, uint32_t n, int64_t elem, int64_t sector)
+/* Shared-memory banks for atomic_sharing's bank_words: `banks` banks of
+   `bytes` bytes (the generation's; banks 0: not asked). */
+typedef struct bank_geom {
+    uint32_t banks, bytes;
+} bank_geom_t;
+
+/* The most distinct bank words of one warp's offsets in one bank (the
+   shared-memory passes of a request that gives a word to all the lanes that
+   name it in one pass); 0 when the geometry is not asked for. */
+static double bank_words(const int64_t *off, uint32_t n, bank_geom_t bg)
 {
     int64_t v[64];
-    uint32_t i, j, m = 0;
-    double steps = 0;
+    uint32_t cnt[64] = {0}, i, m = 0, top = 0;
+    if (bg.banks == 0 || bg.banks > 64 || bg.bytes == 0)
+        return 0;
+    for (i = 0; i < n && m < 64; i++)
+        if (off[i] >= 0)
+            v[m++] = off[i] / bg.bytes;
+    qsort(v, m, sizeof *v, gp_cmp_i64);
+    for (i = 0; i < m; i++)
+        if (i == 0 || v[i] != v[i - 1]) {
+            uint32_t b = (uint32_t)(v[i] % bg.banks);
+            cnt[b]++;
+            top = GP_MAX(top, cnt[b]);
+        }
+    return top;
+}
+
+/* Steps of one warp's offsets (see atomic_share_t.steps): the lanes grouped
+   by sector, each sector counting the most lanes on one of its words; the
+   sectors it touches added to *sectors and the most lanes on one word put
+   in *most (either may be NULL). */
+static double atomic_steps(const int64_t *off, uint32_t n, int64_t elem, int64_t sector,
+                           double *sectors, double *most)
+{
+    int64_t v[64];
+    uint32_t i, j, m = 0, top = 0;
+    double steps = 0, secs = 0;
     for (i = 0; i < n && m < 64; i++)
         if (off[i] >= 0)
             v[m++] = off[i] / elem * elem;
@@ -923,8 +959,14 @@ static double atomic_steps(const int64_t *off, uint32_t n, int64_t elem, int64_t
             best = GP_MAX(best, run);
         }
         steps += best;
+        secs += 1;
+        top = GP_MAX(top, best);
         i = j;
     }
+    if (sectors)
+        *sectors += secs;
+    if (most)
+        *most += top;
     return steps;
 }
 
@@ -946,8 +988,8 @@ static double atomic_steps(const int64_t *off, uint32_t n, int64_t elem, int64_t
  * h200-calibrated] run7 atom global_hash_u32_red K=1: 0.67 lanes per cycle,
  * the one-address lane rate, not 0.69 warps per cycle).
  */
-static void atomic_sharing(const gp_device_t *d, const gp_kernel_t *k, const gp_access_t *a,
-                           atomic_share_t *sh)
+static void atomic_sharing_addr(const gp_device_t *d, const gp_kernel_t *k,
+                                const gp_access_t *a, bank_geom_t bg, atomic_share_t *sh)
 {
     double w = d->warp_size, elem = a->elem_bytes ? a->elem_bytes : 4;
     double sector = d->sector_bytes ? d->sector_bytes : 32;
@@ -959,9 +1001,12 @@ static void atomic_sharing(const gp_device_t *d, const gp_kernel_t *k, const gp_
     sh->issuing = 1;
     sh->lanes = w;
     sh->steps = ceil(w * elem / sector); /* distinct consecutive words */
+    sh->sectors = sh->steps;
+    sh->most = 1;
+    sh->bank_words = 0;
     sh->footprint = sh->grid_addrs * elem;
     if (s && s->n_warps > 0 && s->lanes > 0 && s->byte_offset) {
-        double sum = 0, lanes = 0, steps = 0;
+        double sum = 0, lanes = 0, steps = 0, secs = 0, most = 0, banks = 0;
         int64_t lo = INT64_MAX, hi = -1;
         uint32_t n = 0, i, j, m, multi = 0;
         for (i = 0; i < s->n_warps; i++) {
@@ -980,7 +1025,8 @@ static void atomic_sharing(const gp_device_t *d, const gp_kernel_t *k, const gp_
             if (distinct) {
                 sum += (double)active / distinct;
                 lanes += active;
-                steps += atomic_steps(off, s->lanes, (int64_t)elem, (int64_t)sector);
+                steps += atomic_steps(off, s->lanes, (int64_t)elem, (int64_t)sector, &secs, &most);
+                banks += bank_words(off, s->lanes, bg);
                 n++;
             }
             multi += distinct > 1;
@@ -989,6 +1035,9 @@ static void atomic_sharing(const gp_device_t *d, const gp_kernel_t *k, const gp_
             sh->per_addr = sum / n;
             sh->lanes = lanes / n;
             sh->steps = steps / n;
+            sh->sectors = secs / n;
+            sh->most = most / n;
+            sh->bank_words = banks / n;
         }
         sh->uniform = n > 0 && !multi; /* every sampled warp names one address */
         sh->issuing = (double)n / s->n_warps;
@@ -1005,6 +1054,7 @@ static void atomic_sharing(const gp_device_t *d, const gp_kernel_t *k, const gp_
     }
     if (a->bins > 0) {
         double kb = (double)a->bins, touched = kb * (1 - pow(1 - 1 / kb, w)), steps = 0;
+        double secs = 0, most = 0, banks = 0;
         uint32_t lanes = GP_MIN(d->warp_size, 64u), i, j;
         uint64_t x = 0x9E3779B97F4A7C15ull;
         int64_t off[64];
@@ -1013,11 +1063,15 @@ static void atomic_sharing(const gp_device_t *d, const gp_kernel_t *k, const gp_
                 x = x * 6364136223846793005ull + 1442695040888963407ull; /* Knuth's MMIX LCG */
                 off[j] = (int64_t)((double)(x >> 11) * 0x1p-53 * kb) * (int64_t)elem;
             }
-            steps += atomic_steps(off, lanes, (int64_t)elem, (int64_t)sector);
+            steps += atomic_steps(off, lanes, (int64_t)elem, (int64_t)sector, &secs, &most);
+            banks += bank_words(off, lanes, bg);
         }
         sh->per_addr = w / GP_MAX(touched, 1.0);
         sh->grid_addrs = kb;
         sh->steps = steps / GP_ATOMIC_BINS_WARPS;
+        sh->sectors = secs / GP_ATOMIC_BINS_WARPS;
+        sh->most = most / GP_ATOMIC_BINS_WARPS;
+        sh->bank_words = banks / GP_ATOMIC_BINS_WARPS;
         sh->footprint = kb * elem;
         return;
     }
@@ -1027,6 +1081,8 @@ static void atomic_sharing(const gp_device_t *d, const gp_kernel_t *k, const gp_
         sh->grid_addrs = 1;
         sh->uniform = 1;
         sh->steps = w;
+        sh->sectors = 1;
+        sh->most = w;
         sh->footprint = elem;
         break;
     case GP_ATOMIC_PER_WARP:
@@ -1034,11 +1090,32 @@ static void atomic_sharing(const gp_device_t *d, const gp_kernel_t *k, const gp_
         sh->grid_addrs = GP_MAX(1.0, threads / w);
         sh->uniform = 1;
         sh->steps = w;
+        sh->sectors = 1;
+        sh->most = w;
         sh->footprint = sh->grid_addrs * elem;
         break;
     default:
         break;
     }
+}
+
+/*
+ * atomic_sharing_addr, then what the script says of the address: one that
+ * comes from data (GP_ATOMIC_FROM_DATA: hist[in[i]], a hash) is never
+ * `uniform`. The compiler aggregates a warp's lanes only on an address it
+ * proves uniform (a kernel argument, an expression of blockIdx,
+ * [sources: nvidia-warp-aggregated]); lanes that happen to agree on a bin
+ * read from data collide on one word as 32 atomics ([sources:
+ * h200-calibrated] run7 atom global_array_u32_red and global_hash_u32_red
+ * K=1: 203.8 and 203.7 us, 0.67 lanes per cycle, the one-address lane rate,
+ * where an aggregated atomic runs 0.69 warps per cycle).
+ */
+static void atomic_sharing(const gp_device_t *d, const gp_kernel_t *k, const gp_access_t *a,
+                           bank_geom_t bg, atomic_share_t *sh)
+{
+    atomic_sharing_addr(d, k, a, bg, sh);
+    if (a->atomic_flags & GP_ATOMIC_FROM_DATA)
+        sh->uniform = 0;
 }
 
 /*
@@ -1672,6 +1749,19 @@ static void sibling_traffic(const gp_device_t *d, const gp_kernel_t *k, const gp
     }
 }
 
+/* 1 when the op after an atomic waits for it: its result is used (ATOM), or
+   it is a loop on its own result (a float add on shared memory where the
+   device file gives the compare-and-swap loop's costs, shared_cas_loop). */
+int gp_atomic_waits(const gp_device_t *d, const gp_op_t *op)
+{
+    if (op->kind != GP_OP_ATOMIC)
+        return 0;
+    if (op->access.atomic_flags & GP_ATOMIC_RESULT)
+        return 1;
+    return op->space == GP_SPACE_SHARED && op->access.atomic_op == GP_ATOMIC_OP_FADD &&
+           d->shared_cas_cycles > 0 && d->shared_cas_fail_cycles > 0;
+}
+
 /* Cost of a global, local, texture or constant access (load/store/atomic). */
 /*
  * A warp-uniform load that hits L1 (every active lane reads one element,
@@ -1965,12 +2055,14 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
                                       ? d->l2_bandwidth_gbps
                                       : d->dram_sustained_gbps) *
                                  1e3 / d->core_clock_mhz;
+        double ret_bytes = 0;
         out->latency_cycles = d->atomic_cycles > 0 ? d->atomic_cycles : mem_lat;
         gpu = 0;
         if (sp == GP_SPACE_GLOBAL) {
             atomic_share_t sh;
             double resident = (double)occ->blocks_per_sm * d->sm_count, fp_block;
-            atomic_sharing(d, k, a, &sh);
+            bank_geom_t none = {0, 0};
+            atomic_sharing(d, k, a, none, &sh);
             /* addresses a block keeps to itself (not drawn, not bins): the
                resident blocks' share of the footprint is what the units see
                at a time (many waves of warps each on its own word walk the
@@ -2002,19 +2094,30 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
             if (!(gpu > 0))
                 gpu = atomic_gpu_cycles(d, a, sh.per_addr, sh.grid_addrs);
             gpu *= sh.issuing;
+            /* a used result (ATOM) comes back through the L2-to-SM path as
+               a load's data does, a sector per serialised update step (the
+               lanes on one word get their old values one step after
+               another; an aggregated atomic's one lane, one sector); a RED
+               returns nothing ([sources: h200-calibrated] run7 atom: *_atom
+               rows against *_red, 0.26 against 0.31 lanes per SM cycle on
+               2^20 random bins and 0.21 against 0.27 on warp-uniform ones,
+               equal where the units serialise the updates) */
+            if (a->atomic_flags & GP_ATOMIC_RESULT)
+                ret_bytes = (sh.uniform && r->aggregates_uniform_atomics ? 1.0 : sh.steps) *
+                            d->sector_bytes * sh.issuing;
         }
         if (gpu > 0) {
             /* the measured contention: the GPU's atomic units busy for `gpu`
                cycles, expressed as the traffic that fills the whole memory
                path for that long (the SMs' shares add up to it); the read
                and write of distinct words still reach DRAM as they miss */
-            out->l2_bytes = r->atomics_in_l2 ? gpu * per_cycle_bytes : 0;
+            out->l2_bytes = r->atomics_in_l2 ? gpu * per_cycle_bytes + ret_bytes : 0;
             out->dram_bytes =
                 r->atomics_in_l2
                     ? (a->atomic_scope == GP_ATOMIC_DISTINCT && !a->bins
                            ? (1 - reuse_hit(k, at, l2cap, d->sector_bytes, 1, 1, 0, 1, NULL)) * 2 * dbytes
                            : 0)
-                    : gpu * per_cycle_bytes;
+                    : gpu * per_cycle_bytes + ret_bytes;
             out->transactions = gpu;
             return 0;
         }
@@ -2060,6 +2163,112 @@ static int bank_width(const gp_device_t *d, const gp_kernel_t *k, const gp_mem_r
     }
     *out = b;
     return 0;
+}
+
+/* The W words that n lanes drawn uniformly from them touch `distinct` of
+   (W (1 - (1 - 1/W)^n) = distinct, solved by bisection); n when they are
+   all distinct. */
+static double drawn_set(double n, double distinct)
+{
+    double lo = 1, hi = 1e9;
+    int i;
+    if (distinct >= n - 1e-9)
+        return n;
+    if (distinct <= 1)
+        return 1;
+    for (i = 0; i < 100; i++) {
+        double mid = sqrt(lo * hi);
+        if (mid * (1 - pow(1 - 1 / mid, n)) < distinct)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return sqrt(lo * hi);
+}
+
+/*
+ * The most lanes of a block on one of `kb` bins drawn uniformly (the
+ * draws of GP_ATOMIC_BINS_BLOCKS blocks of `lanes` lanes, Knuth's MMIX
+ * LCG as atomic_sharing's warps): the turns the block's lanes take on its
+ * hottest bin.
+ */
+static double bins_block_most(double kb, uint32_t lanes)
+{
+    int64_t v[1024];
+    uint32_t i, j, run, top, n = GP_MIN(lanes, 1024u);
+    uint64_t x = 0x2545F4914F6CDD1Dull;
+    double sum = 0;
+    if (kb < 1 || n == 0)
+        return 1;
+    for (i = 0; i < GP_ATOMIC_BINS_BLOCKS; i++) {
+        for (j = 0; j < n; j++) {
+            x = x * 6364136223846793005ull + 1442695040888963407ull;
+            v[j] = (int64_t)((double)(x >> 11) * 0x1p-53 * kb);
+        }
+        qsort(v, n, sizeof *v, gp_cmp_i64);
+        for (top = 0, j = 0; j < n; j += run) {
+            for (run = 1; j + run < n && v[j + run] == v[j]; run++)
+                ;
+            top = GP_MAX(top, run);
+        }
+        sum += top;
+    }
+    return sum / GP_ATOMIC_BINS_BLOCKS;
+}
+
+/*
+ * A float atomicAdd on shared memory: sm_90 has no shared float add, so the
+ * compiler emits a compare-and-swap loop (LDS, FADD, ATOMS.CAST.SPIN, ISETP,
+ * BRA, retried while the swap failed, inside a BSSY/BSYNC pair;
+ * validation/h200/measured/run7/atom/sass_atom_ops.txt and sass_atom.txt.gz).
+ * One lane per word succeeds a turn, and the warps of a block on one word
+ * take turns too: a warp iterates `rounds` times, the most lanes of its
+ * block on its hottest word (`bins`: drawn, bins_block_most; else its own
+ * `most` plus, from each other warp, its lanes spread over the footprint's
+ * words, at most its own `most`). Its `most` iterations write, at
+ * shared_cas_cycles of the shared pipe each (the first at the access's
+ * bank passes, the lanes on one word read it in one); the others fail
+ * wholly, at shared_cas_fail_cycles. Every iteration issues its
+ * GP_SHARED_CAS_LOOP_INSTRUCTIONS and waits for its read and swap (three
+ * shared accesses), the add and the loop's branch, on the warp's chain.
+ * [sources: h200-calibrated] run3 calibrate_raw atomic_shared f32_add
+ * bins=256 (3.0 cycles per further lane on a word) and run7 atom
+ * shared_consec_f32 K=1 (a block's 256 lanes on one word).
+ */
+static void shared_cas_loop(const gp_device_t *d, const gp_generation_t *g, const gp_kernel_t *k,
+                            const gp_op_t *op, const atomic_share_t *sh, double elem,
+                            double passes, gp_op_cost_t *out)
+{
+    double w = d->warp_size, warps = GP_MAX(1.0, ceil((double)k->launch.threads_per_block / w));
+    double words = GP_MAX(1.0, sh->footprint / elem);
+    double most = GP_MAX(1.0, sh->most), other, rounds;
+    /* the words the block's warps draw from at a time: where a warp's lanes
+       collide, the set that many distinct words of its lanes imply (n lanes
+       drawn from W words touch W (1 - (1 - 1/W)^n)); a loop over the
+       footprint (a centroid's d dimensions) walks it a part at a time */
+    if (sh->per_addr > 1 && sh->per_addr < sh->lanes)
+        words = GP_MIN(words, drawn_set(sh->lanes, sh->lanes / sh->per_addr));
+    other = GP_MIN(most, sh->lanes / words);
+    if (op->access.bins > 0 && !op->access.sample)
+        rounds = bins_block_most((double)op->access.bins, k->launch.threads_per_block);
+    else
+        rounds = most + (warps - 1) * other;
+    rounds = GP_MIN(GP_MAX(rounds, most), warps * w);
+    /* the first iteration's bank passes: lanes on one word read it in one
+       pass (the LDS broadcasts), the ones on other words of a bank queue */
+    if (sh->bank_words > 0) /* the sample's or the drawn bins' words */
+        passes = sh->bank_words;
+    else
+        passes = GP_MAX(1.0, passes - (most - 1));
+    out->pipe_cycles[GP_PIPE_SHARED] = d->shared_cas_cycles * (passes + most - 1) +
+                                       d->shared_cas_fail_cycles * (rounds - most);
+    out->pipe_cycles[GP_PIPE_ISSUE] =
+        GP_MAX(out->pipe_cycles[GP_PIPE_ISSUE],
+               gp_issue_cycles(g, d, op) *
+                   (GP_SHARED_CAS_SETUP_INSTRUCTIONS + GP_SHARED_CAS_LOOP_INSTRUCTIONS * rounds));
+    out->latency_cycles =
+        rounds * (3 * d->shared_memory_cycles + d->fp32_cycles + d->branch_cycles);
+    out->transactions = rounds;
 }
 
 /* Cost of a shared-memory access. */
@@ -2110,22 +2319,37 @@ static int shared_cost(const gp_device_t *d, const gp_generation_t *g, const gp_
            [sources: h200-calibrated] run3 atomic_shared rows */
         double colliding, issuing;
         atomic_share_t sh;
-        atomic_sharing(d, k, a, &sh);
+        bank_geom_t bg;
+        bg.banks = r->banks;
+        bg.bytes = bank_bytes;
+        atomic_sharing(d, k, a, bg, &sh);
         issuing = sh.issuing;
-        colliding = d->warp_size - d->warp_size / GP_MAX(sh.per_addr, 1.0);
+        /* the lanes on one word update it one after another: the most lanes
+           a warp has on one word set the passes (run3 calibrate_raw
+           atomic_shared u32_add: 1.33, 2.21, 4.19, 8.17, 16.1, 32.1 cycles
+           for 1, 2, 4, 8, 16, 32 lanes per word), not the lanes that share
+           a word with another (16 of them at two per word) */
+        colliding = GP_MAX(sh.most, 1.0) - 1;
         out->pipe_cycles[GP_PIPE_SHARED] =
             d->shared_atomic_cycles + d->shared_atomic_conflict_cycles * colliding;
         out->latency_cycles = 2 * d->shared_memory_cycles +
                               d->shared_atomic_conflict_cycles * colliding;
         out->transactions = 1 + colliding;
-        if (a->atomic_op == GP_ATOMIC_OP_INC && d->shared_atomic_inc_cycles > 0) {
+        if (a->atomic_op == GP_ATOMIC_OP_INC && !(a->atomic_flags & GP_ATOMIC_RESULT) &&
+            d->shared_atomic_inc_cycles > 0) {
             /* an increment by a constant, result unused: one ATOMS.POPC.INC
                adds each address's lane count, flat in the lanes per address
-               ([sources: h200-calibrated] run4 atomic_shared u32_inc1 rows) */
+               ([sources: h200-calibrated] run4 atomic_shared u32_inc1 rows);
+               with the result used each lane needs its own old value, one
+               ATOMS.ADD per lane as for a run-time value (run7 atom
+               shared_*_u32_atom, sass_atom_ops.txt) */
             out->pipe_cycles[GP_PIPE_SHARED] = d->shared_atomic_inc_cycles;
             out->latency_cycles = 2 * d->shared_memory_cycles;
             out->transactions = 1;
         }
+        if (a->atomic_op == GP_ATOMIC_OP_FADD && d->shared_cas_cycles > 0 &&
+            d->shared_cas_fail_cycles > 0)
+            shared_cas_loop(d, g, k, op, &sh, elem, passes / groups, out);
         out->pipe_cycles[GP_PIPE_SHARED] *= issuing;
     }
     if (g->issue && g->issue->shared_passes_hold_issue)

@@ -38,6 +38,10 @@ double gp_issue_cycles(const gp_generation_t *g, const gp_device_t *d, const gp_
 /* Bytes one op accesses over the grid (gp_host_t.op_grid_bytes). */
 double gp_op_grid_bytes(const gp_kernel_t *kernel, const gp_op_t *op);
 
+/* 1 when the op after atomic `op` waits for it (a used result, or a
+   compare-and-swap loop); 0 for a fire-and-forget atomic and other ops. */
+int gp_atomic_waits(const gp_device_t *d, const gp_op_t *op);
+
 /* Hit fraction of re-reads in a cache (gp_host_t.reuse_hit_rate). */
 double gp_reuse_hit_rate(double footprint_bytes, double accessed_bytes, double cache_bytes);
 

@@ -88,12 +88,14 @@ enum {
     F_DEPENDS = 1u << 12,
     F_BINS = 1u << 13,
     F_RANGE = 1u << 14,
-    F_UPDATE = 1u << 15
+    F_UPDATE = 1u << 15,
+    F_RESULT = 1u << 16,
+    F_FROM_DATA = 1u << 17
 };
 static const char *const sb_mem_fields[] = {
     "buffer", "bytes", "pattern",   "stride", "offset",  "count", "ilp",   "footprint",
     "space",  "conflicts", "scope", "index",  "depends", "bins",  "range", "update",
-    NULL};
+    "result", "from_data", NULL};
 
 #define SB_ACCESS (F_BYTES | F_PATTERN | F_STRIDE | F_OFFSET | F_COUNT | F_ILP | F_INDEX)
 #define SB_GLOBAL (SB_ACCESS | F_BUFFER | F_FOOTPRINT)
@@ -110,7 +112,7 @@ static const struct sb_memctor {
     {"store", "store", -1, SB_GLOBAL | F_SPACE | F_RANGE},
     {"atomic", "atomic", -1,
      F_BUFFER | F_BYTES | F_COUNT | F_ILP | F_FOOTPRINT | F_SPACE | F_SCOPE | F_INDEX | F_BINS |
-         F_UPDATE},
+         F_UPDATE | F_RESULT | F_FROM_DATA},
     {"async_copy", "async_copy", GP_SPACE_GLOBAL, SB_GLOBAL | F_RANGE},
     {"shared_load", "load", GP_SPACE_SHARED, SB_ACCESS | F_CONFLICTS | F_DEPENDS},
     {"shared_store", "store", GP_SPACE_SHARED, SB_ACCESS | F_CONFLICTS},
@@ -125,18 +127,19 @@ static const struct sb_memctor {
 enum sb_fkey {
     K_OP, K_LINE, K_COUNT, K_FLOPS, K_TRIPS, K_PATHS, K_ILP, K_TYPE, K_VAR, K_SPACE, K_BYTES,
     K_BUFFER, K_INDEX, K_PATTERN, K_STRIDE, K_OFFSET, K_FOOTPRINT, K_CONFLICTS, K_SCOPE,
-    K_DEPENDS, K_BINS, K_RANGE, K_UPDATE, K_UNROLL, SB_FKEYS
+    K_DEPENDS, K_BINS, K_RANGE, K_UPDATE, K_UNROLL, K_RESULT, K_FROM_DATA, SB_FKEYS
 };
 static const char *const sb_fkey_names[SB_FKEYS] = {
     "op",     "line",  "count",   "flops",  "trips",     "paths",     "ilp",   "type",
     "var",    "space", "bytes",   "buffer", "index",     "pattern",   "stride", "offset",
-    "footprint", "conflicts", "scope", "depends", "bins", "range", "update", "unroll"};
+    "footprint", "conflicts", "scope", "depends", "bins", "range", "update", "unroll",
+    "result", "from_data"};
 
 /* The sb_fkey named s (of len bytes); -1: none. */
 static int sb_fkey_find(const char *s, size_t len)
 {
     static const unsigned char lens[SB_FKEYS] = {2, 4, 5, 5, 5, 5, 3, 4, 3, 5, 5, 6,
-                                                 5, 7, 6, 6, 9, 9, 5, 7, 4, 5, 6, 6};
+                                                 5, 7, 6, 6, 9, 9, 5, 7, 4, 5, 6, 6, 6, 9};
     int i;
     for (i = 0; i < SB_FKEYS; i++)
         if (lens[i] == len && sb_fkey_names[i][0] == s[0] &&
@@ -432,6 +435,24 @@ static void sb_mem_check(const sb_ctx_t *c, int t, const sb_opspec_t *spec, gp_o
     if (op->kind == GP_OP_ATOMIC && sb_get(L, t, K_UPDATE))
         a->atomic_op = (uint32_t)sb_check_enum(c, v, "update", sb_atomic_op_names);
     sb_drop(L, top);
+    /* whether the returned value is used (ATOM) or discarded (RED), and
+       whether the address comes from data (never aggregated) */
+    a->atomic_flags = 0;
+    if (op->kind == GP_OP_ATOMIC && sb_get(L, t, K_RESULT)) {
+        if (lua_type(L, v) != LUA_TBOOLEAN)
+            sb_fail_value(c, v, "result",
+                          "true (the returned value is used: old = atomicAdd(p, v)) or false "
+                          "(discarded: atomicAdd(p, v);)");
+        a->atomic_flags |= lua_toboolean(L, v) ? GP_ATOMIC_RESULT : 0u;
+    }
+    sb_drop(L, top);
+    if (op->kind == GP_OP_ATOMIC && sb_get(L, t, K_FROM_DATA)) {
+        if (lua_type(L, v) != LUA_TBOOLEAN)
+            sb_fail_value(c, v, "from_data",
+                          "true (the address is computed from data, hist[in[i]]) or false");
+        a->atomic_flags |= lua_toboolean(L, v) ? GP_ATOMIC_FROM_DATA : 0u;
+    }
+    sb_drop(L, top);
     if (sb_get(L, t, K_RANGE)) {
         sb_range_check(c, v, t, op, buf);
         info->has_range = 1;
@@ -605,6 +626,10 @@ static void sb_op_fill(lua_State *L, int t, const sb_opspec_t *spec, const gp_op
     if (op->kind == GP_OP_ATOMIC) {
         lua_pushstring(L, sb_atomic_op_names[a->atomic_op]);
         lua_setfield(L, t, "update");
+        lua_pushboolean(L, (a->atomic_flags & GP_ATOMIC_RESULT) != 0);
+        lua_setfield(L, t, "result");
+        lua_pushboolean(L, (a->atomic_flags & GP_ATOMIC_FROM_DATA) != 0);
+        lua_setfield(L, t, "from_data");
     }
 }
 

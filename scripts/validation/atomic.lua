@@ -57,11 +57,17 @@ if kind == "bins" then
   assert(index, "pattern must be array, hash, warp, consec or centroid, got '" .. tostring(pattern) .. "'")
   local update = ty == "f32" and "fadd" or "inc"
   local bins = space == "global" and gpuperf.buffer("bins", 4 * K) or nil
+  -- every pattern's bin comes from data (an array, a hash): never aggregated;
+  -- ret = 1 uses the returned value (ATOM), ret = 0 discards it (RED)
   local function atom()
     local nb = index == "bins" and K or nil
     local ix = index ~= "bins" and index or nil
-    if space == "shared" then return gpuperf.atomic{space = "shared", update = update, index = ix, bins = nb} end
-    return gpuperf.atomic{bins, update = update, index = ix, bins = nb}
+    if space == "shared" then
+      return gpuperf.atomic{space = "shared", update = update, index = ix, bins = nb,
+                            result = ret == 1, from_data = true}
+    end
+    return gpuperf.atomic{bins, update = update, index = ix, bins = nb, result = ret == 1,
+                          from_data = true}
   end
   -- per element: the bin (array: i & (2^24-1), the address, the load, & (K-1);
   -- a hash: i = a T + g, the multiply-xorshift mixer, & (K-1): about 10 integer

@@ -104,4 +104,45 @@ gp predict --device tesla-k40 "$TMP/atom.lua" -p update=add --json
 expect_status 0
 expect_between "$(json .total_us)" "$t_k40" "$t_k40"
 
+cat > "$TMP/atom2.lua" <<'LUA'
+local scope = gpuperf.param("scope", "same", "same | distinct")
+local update = gpuperf.param("update", "inc", "add | inc | fadd")
+local space = gpuperf.param("space", "global", "global | shared")
+local data = gpuperf.param("data", 0, "1: the address comes from data")
+local result = gpuperf.param("result", 0, "1: the returned value is used")
+local c = gpuperf.buffer("c", 4 * 2^22)
+local a = space == "shared"
+  and gpuperf.atomic{space = "shared", scope = scope, update = update,
+                     from_data = data == 1, result = result == 1}
+  or gpuperf.atomic{c, scope = scope, update = update, from_data = data == 1,
+                    result = result == 1}
+gpuperf.launch{name = "k", grid = 2^22 / 256, block = 256, regs = 8, smem = 1024,
+  work = { gpuperf.loop(space == "shared" and 64 or 1, { a }) }}
+LUA
+case_ "an atomic whose address comes from data is not aggregated, even on one word"
+gp predict --device h200-sxm "$TMP/atom2.lua" --json
+expect_status 0
+t_agg=$(json .total_us)
+# 2^22 lanes, one update each at the one-address lane rate (0.69 per cycle,
+# 1980 MHz): about 3000 us, where the aggregated +1 takes about 100
+gp predict --device h200-sxm "$TMP/atom2.lua" -p data=1 --json
+expect_status 0
+expect_between "$(json .total_us)" "$(awk -v t="$t_agg" 'BEGIN { print t * 20 }')" 1e9
+
+case_ "a used result sends the old values back and costs more on distinct words"
+gp predict --device h200-sxm "$TMP/atom2.lua" -p scope=distinct --json
+expect_status 0
+t_red=$(json .total_us)
+gp predict --device h200-sxm "$TMP/atom2.lua" -p scope=distinct -p result=1 --json
+expect_status 0
+expect_between "$(json .total_us)" "$(awk -v t="$t_red" 'BEGIN { print t * 1.01 }')" 1e9
+
+case_ "a shared float add is a compare-and-swap loop: slower than an integer add"
+gp predict --device h200-sxm "$TMP/atom2.lua" -p space=shared -p update=add --json
+expect_status 0
+t_sadd=$(json .total_us)
+gp predict --device h200-sxm "$TMP/atom2.lua" -p space=shared -p update=fadd --json
+expect_status 0
+expect_between "$(json .total_us)" "$(awk -v t="$t_sadd" 'BEGIN { print t * 5 }')" 1e9
+
 finish

@@ -426,6 +426,26 @@ static void test_barrier_waits_for_block(void **state)
     assert_true(o.latency_cycles >= 0.95 * t.latency_cycles);
 }
 
+/* 100 global atomics of one warp on words of their own: with the result
+   discarded (RED) the warp goes on, the chain holds their issue; with the
+   result used (ATOM) each is a round trip the next waits for. */
+static void test_atomic_result_waits(void **state)
+{
+    gp_op_t ops[2] = {loop(100, 1), arith(GP_OP_ATOMIC, 1)};
+    gp_block_cost_t red, atom;
+    (void)state;
+    ops[1].space = GP_SPACE_GLOBAL;
+    ops[1].access.elem_bytes = 4;
+    ops[1].access.footprint_bytes = 1u << 20;
+    ops[1].access.buffer = 0;
+    ops[1].access.atomic_op = GP_ATOMIC_OP_INC;
+    red = cost(ops, 2, 32, 32);
+    ops[1].access.atomic_flags = GP_ATOMIC_RESULT;
+    atom = cost(ops, 2, 32, 32);
+    assert_true(red.latency_cycles < 100 * g_dev.atomic_cycles / 10);
+    assert_true(atom.latency_cycles >= 100 * g_dev.atomic_cycles * 0.99);
+}
+
 /* On 9.0 shared-memory passes and the L1's cached requests take turns on one
    data path: a loop of both costs their sum; a generation without the rule
    takes the larger. */
@@ -574,6 +594,7 @@ int main(void)
         cmocka_unit_test(test_tensor_instructions),
         cmocka_unit_test(test_tensor_clock),
         cmocka_unit_test(test_l1_and_shared_one_path),
+        cmocka_unit_test(test_atomic_result_waits),
         cmocka_unit_test(test_taken_branch),
         cmocka_unit_test(test_op_memo_same_costs),
         cmocka_unit_test(test_pinned_unroll),

@@ -551,6 +551,155 @@ static void test_shared_atomic(void **state)
     assert_true(fabs(c.pipe_cycles[GP_PIPE_SHARED] - d.shared_atomic_cycles) < 1e-9);
 }
 
+/* A shared atomicAdd of a run-time value: the lanes on one word update it
+   one after another, so the most lanes on one word set the cost (run3
+   calibrate_raw atomic_shared u32_add), not the lanes that share a word
+   with another: 16 pairs cost one conflict, not sixteen. An increment by a
+   constant whose result is used needs each lane's old value: the same
+   ATOMS.ADD, not the flat ATOMS.POPC.INC. */
+static void test_shared_atomic_most(void **state)
+{
+    gp_device_t d;
+    const gp_arch_t *a;
+    const gp_generation_t *g;
+    gp_op_t op = op_of(GP_OP_ATOMIC);
+    gp_op_cost_t c, inc;
+    gp_lane_sample_t s;
+    int64_t off[32];
+    char msg[256];
+    uint32_t j;
+    (void)state;
+    open_dev("h200-sxm", &d, &a, &g);
+    memset(&s, 0, sizeof s);
+    s.n_warps = 1;
+    s.lanes = 32;
+    s.byte_offset = off;
+    s.grid_footprint_bytes = s.warp_footprint_bytes = s.block_footprint_bytes = 64;
+    for (j = 0; j < 32; j++)
+        off[j] = (int64_t)(j / 2) * 4; /* two lanes per word */
+    op.space = GP_SPACE_SHARED;
+    op.access.elem_bytes = 4;
+    op.access.sample = &s;
+    assert_int_equal(cost(&d, g, &op, 8, &c, msg, sizeof msg), 0);
+    assert_true(fabs(c.pipe_cycles[GP_PIPE_SHARED] -
+                     (d.shared_atomic_cycles + d.shared_atomic_conflict_cycles)) < 1e-9);
+    op.access.atomic_op = GP_ATOMIC_OP_INC;
+    assert_int_equal(cost(&d, g, &op, 8, &inc, msg, sizeof msg), 0);
+    assert_true(fabs(inc.pipe_cycles[GP_PIPE_SHARED] - d.shared_atomic_inc_cycles) < 1e-9);
+    op.access.atomic_flags = GP_ATOMIC_RESULT;
+    assert_int_equal(cost(&d, g, &op, 8, &inc, msg, sizeof msg), 0);
+    assert_true(fabs(inc.pipe_cycles[GP_PIPE_SHARED] - c.pipe_cycles[GP_PIPE_SHARED]) < 1e-9);
+}
+
+/* An address that comes from data is never aggregated: a warp whose lanes
+   all name one word costs 32 updates of that word, what `bins = 1` costs,
+   far more than the one aggregated atomic the same uniform address costs
+   when the compiler can see it. */
+static void test_atomic_from_data(void **state)
+{
+    gp_device_t d;
+    const gp_arch_t *a;
+    const gp_generation_t *g;
+    gp_op_t op = op_of(GP_OP_ATOMIC);
+    gp_op_cost_t agg, data, bins;
+    char msg[256];
+    (void)state;
+    open_dev("h200-sxm", &d, &a, &g);
+    op.space = GP_SPACE_GLOBAL;
+    op.access.elem_bytes = 4;
+    op.access.footprint_bytes = 4;
+    op.access.atomic_op = GP_ATOMIC_OP_INC;
+    op.access.atomic_scope = GP_ATOMIC_SAME;
+    assert_int_equal(cost(&d, g, &op, 8, &agg, msg, sizeof msg), 0);
+    op.access.atomic_flags = GP_ATOMIC_FROM_DATA;
+    assert_int_equal(cost(&d, g, &op, 8, &data, msg, sizeof msg), 0);
+    op.access.atomic_flags = 0;
+    op.access.atomic_scope = GP_ATOMIC_DISTINCT;
+    op.access.bins = 1;
+    assert_int_equal(cost(&d, g, &op, 8, &bins, msg, sizeof msg), 0);
+    assert_true(fabs(data.l2_bytes - bins.l2_bytes) < 1e-9 * bins.l2_bytes);
+    assert_true(data.l2_bytes > 20 * agg.l2_bytes);
+}
+
+/* A used result (ATOM) sends a sector back per serialised update step: 32
+   lanes on one word, 32 sectors; an aggregated atomic's one lane, one. The
+   op after it waits for it; after a RED it does not. */
+static void test_atomic_result(void **state)
+{
+    gp_device_t d;
+    const gp_arch_t *a;
+    const gp_generation_t *g;
+    gp_op_t op = op_of(GP_OP_ATOMIC), fma = op_of(GP_OP_FP32);
+    gp_op_cost_t red, atom;
+    char msg[256];
+    (void)state;
+    open_dev("h200-sxm", &d, &a, &g);
+    op.space = GP_SPACE_GLOBAL;
+    op.access.elem_bytes = 4;
+    op.access.footprint_bytes = 4;
+    op.access.atomic_op = GP_ATOMIC_OP_INC;
+    op.access.bins = 1;
+    assert_int_equal(cost(&d, g, &op, 8, &red, msg, sizeof msg), 0);
+    assert_int_equal(gp_atomic_waits(&d, &op), 0);
+    op.access.atomic_flags = GP_ATOMIC_RESULT;
+    assert_int_equal(cost(&d, g, &op, 8, &atom, msg, sizeof msg), 0);
+    assert_int_equal(gp_atomic_waits(&d, &op), 1);
+    assert_true(fabs(atom.l2_bytes - red.l2_bytes - 32 * d.sector_bytes) < 1e-6);
+    op.access.bins = 0;
+    op.access.atomic_scope = GP_ATOMIC_SAME; /* aggregated: one lane's value */
+    op.access.atomic_flags = 0;
+    assert_int_equal(cost(&d, g, &op, 8, &red, msg, sizeof msg), 0);
+    op.access.atomic_flags = GP_ATOMIC_RESULT;
+    assert_int_equal(cost(&d, g, &op, 8, &atom, msg, sizeof msg), 0);
+    assert_true(fabs(atom.l2_bytes - red.l2_bytes - d.sector_bytes) < 1e-6);
+    assert_int_equal(gp_atomic_waits(&d, &fma), 0);
+}
+
+/* A shared float add is a compare-and-swap loop: 32 lanes of every warp of
+   a block on one word take 256 turns, 32 writing (shared_cas_cycles) and
+   224 failing (shared_cas_fail_cycles), each issuing the loop's
+   instructions and waiting its read, add, swap and branch; a bin every
+   lane draws (`bins = 1`) costs the same. Lanes on words of their own take
+   one turn at the bank passes; without the device keys the op costs what a
+   shared atomic costs, and it does not wait. */
+static void test_shared_cas_loop(void **state)
+{
+    gp_device_t d;
+    const gp_arch_t *a;
+    const gp_generation_t *g;
+    gp_op_t op = op_of(GP_OP_ATOMIC);
+    gp_op_cost_t c, b;
+    char msg[256];
+    double iter;
+    (void)state;
+    open_dev("h200-sxm", &d, &a, &g);
+    assert_true(d.shared_cas_cycles > 0 && d.shared_cas_fail_cycles > 0);
+    iter = 3 * d.shared_memory_cycles + d.fp32_cycles + d.branch_cycles;
+    op.space = GP_SPACE_SHARED;
+    op.access.elem_bytes = 4;
+    op.access.atomic_op = GP_ATOMIC_OP_FADD;
+    op.access.atomic_scope = GP_ATOMIC_SAME;
+    assert_int_equal(gp_atomic_waits(&d, &op), 1);
+    assert_int_equal(cost(&d, g, &op, 8, &c, msg, sizeof msg), 0);
+    assert_true(fabs(c.pipe_cycles[GP_PIPE_SHARED] -
+                     (32 * d.shared_cas_cycles + 224 * d.shared_cas_fail_cycles)) < 1e-9);
+    assert_true(fabs(c.pipe_cycles[GP_PIPE_ISSUE] - gp_issue_cycles(g, &d, &op) * (2 + 5 * 256)) <
+                1e-9);
+    assert_true(fabs(c.latency_cycles - 256 * iter) < 1e-6);
+    op.access.atomic_scope = GP_ATOMIC_DISTINCT;
+    op.access.bins = 1;
+    assert_int_equal(cost(&d, g, &op, 8, &b, msg, sizeof msg), 0);
+    assert_true(fabs(b.pipe_cycles[GP_PIPE_SHARED] - c.pipe_cycles[GP_PIPE_SHARED]) < 1e-9);
+    op.access.bins = 0; /* every lane its own word, far from the others' */
+    assert_int_equal(cost(&d, g, &op, 8, &c, msg, sizeof msg), 0);
+    assert_true(fabs(c.pipe_cycles[GP_PIPE_SHARED] - d.shared_cas_cycles) < 1e-3);
+    assert_true(fabs(c.latency_cycles - iter) < 1e-3 * iter);
+    d.shared_cas_cycles = 0;
+    assert_int_equal(gp_atomic_waits(&d, &op), 0);
+    assert_int_equal(cost(&d, g, &op, 8, &c, msg, sizeof msg), 0);
+    assert_true(fabs(c.pipe_cycles[GP_PIPE_SHARED] - d.shared_atomic_cycles) < 1e-9);
+}
+
 /* ------------------------------------------------------------ partial sectors */
 
 /* K scalar accesses per thread, v[i] = buf[K t + i]: `n` ops of `kind` (the
@@ -835,6 +984,10 @@ int main(void)
         cmocka_unit_test(test_atomic_uniform),
         cmocka_unit_test(test_shared_atomic_inc),
         cmocka_unit_test(test_atomic_idle_warps),
+        cmocka_unit_test(test_shared_atomic_most),
+        cmocka_unit_test(test_atomic_from_data),
+        cmocka_unit_test(test_atomic_result),
+        cmocka_unit_test(test_shared_cas_loop),
         cmocka_unit_test(test_l1_load_rate),
         cmocka_unit_test(test_uniform_load),
         cmocka_unit_test(test_sibling_stores_merge),

@@ -491,9 +491,11 @@ static void test_all_constructors(void **state)
     assert_int_equal(o[15].kind, GP_OP_ATOMIC);
     check_access(&o[15], GP_SPACE_GLOBAL, 8, GP_PATTERN_UNIT, 1, 4096, 0);
     assert_int_equal(o[15].access.atomic_scope, GP_ATOMIC_PER_WARP);
+    assert_int_equal(o[15].access.atomic_flags, GP_ATOMIC_RESULT);
     assert_int_equal(o[16].kind, GP_OP_ATOMIC);
     check_access(&o[16], GP_SPACE_SHARED, 4, GP_PATTERN_UNIT, 1, 0, UINT32_MAX);
     assert_int_equal(o[16].access.atomic_scope, GP_ATOMIC_SAME);
+    assert_int_equal(o[16].access.atomic_flags, GP_ATOMIC_FROM_DATA);
     check_op(&o[17], GP_OP_ASYNC_COPY, 1, 1, 28);
     check_access(&o[17], GP_SPACE_GLOBAL, 16, GP_PATTERN_UNIT, 1, 4096, 0);
     assert_int_equal(o[18].kind, GP_OP_LOAD);
@@ -1237,6 +1239,20 @@ static const bad_case_t bad_cases[] = {
     {"bad_atomic_scope.lua",
      "bad_atomic_scope.lua:3: gpuperf.atomic: 'scope' must be one of "
      "\"distinct\", \"warp\", \"same\", got \"block\"",
+     NULL, 0, 0},
+    {"bad_atomic_result.lua",
+     "bad_atomic_result.lua:3: gpuperf.atomic: 'result' must be true (the "
+     "returned value is used: old = atomicAdd(p, v)) or false (discarded: "
+     "atomicAdd(p, v);), got 1",
+     NULL, 0, 0},
+    {"bad_atomic_from_data.lua",
+     "bad_atomic_from_data.lua:3: gpuperf.atomic: 'from_data' must be true "
+     "(the address is computed from data, hist[in[i]]) or false, got \"yes\"",
+     NULL, 0, 0},
+    {"bad_result_load.lua",
+     "bad_result_load.lua:3: gpuperf.load: unknown field 'result' (accepted: "
+     "[1], buffer, bytes, pattern, stride, offset, count, ilp, footprint, "
+     "space, index, depends, range)",
      NULL, 0, 0},
     {"bad_work_not_list.lua",
      "bad_work_not_list.lua:2: launch 'k': work has a non-list entry "

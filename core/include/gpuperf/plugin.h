@@ -280,6 +280,14 @@ typedef struct gp_device {
        further word l1_bank_pass_issue_cycles more). 0: not known (an
        ordinary L1 hit) */
     double l1_uniform_hit_cycles, l1_uniform_word_cycles, l1_uniform_issue_cycles;
+    /* Added within ABI 2 (growing the struct at its end): a float atomicAdd
+       on shared memory, which sm_90 compiles to a compare-and-swap loop
+       (LDS, FADD, ATOMS.CAST.SPIN, retry while it failed): [throughput] SM
+       cycles of the shared pipe per warp iteration of the loop in which a
+       lane's swap succeeds (shared_cas_cycles) and per iteration in which
+       every lane's fails, another warp having written the word first
+       (shared_cas_fail_cycles); 0: not known (a shared atomic's costs) */
+    double shared_cas_cycles, shared_cas_fail_cycles;
 } gp_device_t;
 
 /* ------------------------------------------------------------------------ */
@@ -384,6 +392,18 @@ typedef enum gp_atomic_op {
     GP_ATOMIC_OP_FADD     /* a floating-point add */
 } gp_atomic_op_t;
 
+/* How an atomic's address and result are used (gp_access_t.atomic_flags). */
+enum {
+    /* the returned value is used (ATOM on sm_90: a round trip the next op
+       waits for, the old values sent back); without it the result is
+       discarded (RED: fire and forget) */
+    GP_ATOMIC_RESULT = 1u << 0,
+    /* the address comes from data (a loaded value, a hash): the compiler
+       cannot prove a warp's lanes agree, so it never aggregates them, even
+       when they do */
+    GP_ATOMIC_FROM_DATA = 1u << 1
+};
+
 /* Tensor-core operand types. */
 typedef enum gp_tensor_type {
     GP_TENSOR_FP16 = 0,
@@ -448,7 +468,8 @@ typedef struct gp_access {
     uint64_t bins;           /* atomics: distinct addresses used uniformly; 0: from pattern */
     const gp_lane_sample_t *sample; /* addresses from an index function; NULL: pattern */
     uint32_t atomic_op;      /* atomics: gp_atomic_op_t (taken from the reserved space) */
-    uint32_t reserved[1];
+    uint32_t atomic_flags;   /* atomics: GP_ATOMIC_RESULT | GP_ATOMIC_FROM_DATA (taken from
+                                the reserved space) */
 } gp_access_t;
 
 /*
