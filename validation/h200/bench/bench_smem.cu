@@ -292,21 +292,6 @@ static void wmma_want(int load, int acc, int ldm, int steps, unsigned tmask,
 }
 
 // ---------------------------------------------------------------- driver
-struct Cycles {
-  double median, min, max;
-};
-
-static Cycles block_cycles(const long long *d, int blocks) {
-  std::vector<long long> h(blocks);
-  CK(cudaMemcpy(h.data(), d, blocks * sizeof(long long), cudaMemcpyDeviceToHost));
-  std::vector<double> v(h.begin(), h.end());
-  Cycles c;
-  c.median = median_of(v);
-  c.min = *std::min_element(v.begin(), v.end());
-  c.max = *std::max_element(v.begin(), v.end());
-  return c;
-}
-
 // Per-trip counts of one warp's instructions, for the per-SM rates.
 struct PerTrip {
   double lds, fma, mma, bar;

@@ -202,21 +202,6 @@ __global__ void __launch_bounds__(BX *BY) k_stencil(const float *in, float *out,
 }
 
 // ---------------------------------------------------------------- driver
-struct Cycles {
-  double median, min, max;
-};
-
-static Cycles block_cycles(const long long *d, int blocks) {
-  std::vector<long long> h(blocks);
-  CK(cudaMemcpy(h.data(), d, blocks * sizeof(long long), cudaMemcpyDeviceToHost));
-  std::vector<double> v(h.begin(), h.end());
-  Cycles c;
-  c.median = median_of(v);
-  c.min = *std::min_element(v.begin(), v.end());
-  c.max = *std::max_element(v.begin(), v.end());
-  return c;
-}
-
 static FILE *g_cyc = nullptr;
 
 static void emit_cycles(const Row &r, long long blocks, long long trips, const Cycles &c) {

@@ -76,6 +76,23 @@ static inline double median_of(std::vector<double> v) {
   return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
+// The clock64 cycles each of `blocks` blocks wrote to d (device memory): their
+// median, min and max.
+struct Cycles {
+  double median, min, max;
+};
+
+static inline Cycles block_cycles(const long long *d, int blocks) {
+  std::vector<long long> h(blocks);
+  CK(cudaMemcpy(h.data(), d, blocks * sizeof(long long), cudaMemcpyDeviceToHost));
+  std::vector<double> v(h.begin(), h.end());
+  Cycles c;
+  c.median = median_of(v);
+  c.min = *std::min_element(v.begin(), v.end());
+  c.max = *std::max_element(v.begin(), v.end());
+  return c;
+}
+
 // Reduce a list of samples (ms) to microsecond statistics.
 static inline Stats stats_of(const std::vector<double> &ms) {
   Stats s;

@@ -11,10 +11,5 @@ dest=${1:-${OUT:-}}
 "$here/run_bench.sh" tiles "$dest" tiles_cycles.csv
 rc=$?
 # opcode counts per kernel (the whole function, not only the loop)
-if [ -f "$dest/sass_tiles.txt" ]; then
-  awk '/Function :/ { f = $3 }
-       /^ +\/\*[0-9a-f]+\*\/ / { op = $2; if (op ~ /^@/) op = $3; sub(/;$/, "", op);
-                                  n[f " " op]++ }
-       END { for (k in n) print k, n[k] }' "$dest/sass_tiles.txt" | sort >"$dest/sass_counts_tiles.txt"
-fi
+"$here/sass_counts.sh" "$dest/sass_tiles.txt" "$dest/sass_counts_tiles.txt"
 exit "$rc"
