@@ -276,6 +276,15 @@ static double read_ops(const gp_kernel_t *k)
     return GP_MAX(n, 1.0);
 }
 
+/* The distance of a re-use within a loop trip or the next: the resident
+   warps' live lines, `fill_bytes` per request of each read op, in bytes per
+   SM. */
+static double live_lines_bytes(const gp_kernel_t *k, const gp_occupancy_t *occ,
+                               double fill_bytes)
+{
+    return (double)GP_MAX(occ->active_warps, 1u) * fill_bytes * read_ops(k);
+}
+
 /*
  * Short re-use of op's requests: the fraction `*frac` of its requests
  * whose units (`unit` bytes: what a miss fetches) the same warp touched at
@@ -306,7 +315,7 @@ static void short_reuse(const gp_device_t *d, const gp_kernel_t *k, const gp_op_
                     ? GP_MIN(1.0, (double)s->warp_footprint_bytes / (fill_bytes * requests))
                     : 0;
     *frac = GP_MAX(0.0, 1.0 - GP_MAX(1.0 - same, floor_new));
-    *dist = (double)GP_MAX(occ->active_warps, 1u) * fill_bytes * read_ops(k);
+    *dist = live_lines_bytes(k, occ, fill_bytes);
     (void)d;
 }
 
@@ -789,7 +798,7 @@ static void sibling_reuse(const gp_kernel_t *k, const gp_op_t *op, const gp_occu
     if (!(same > 0))
         return;
     *frac = same * (1 - 1 / warps);
-    *dist = (double)GP_MAX(occ->active_warps, 1u) * fill_bytes * read_ops(k);
+    *dist = live_lines_bytes(k, occ, fill_bytes);
 }
 
 /* Bytes the kernel's reads of op's buffer bring in over the launch (op's
