@@ -209,9 +209,22 @@ static void group_add(const walk_ctx_t *cx, load_group_t *g, double latency, dou
     g->adjacent = 1;
 }
 
-/* 1 for the ops that end a straight run of code for the loads around them. */
-static int ends_straight_run(uint32_t kind)
+/*
+ * 1 for the ops that end a straight run of code for the loads around them.
+ * A store to shared memory does not: no global, local or texture load can
+ * alias it (another state space), so nvcc hoists the next copies' loads above
+ * it and a tile copy written as load, store, load, store waits for its loads
+ * together, as far as the registers go. In bench_tiles2's unrolled copies
+ * (k_tile ld=un and co, k_ldloop u=1) every LDG of the trip issues before the
+ * first STS, and a trip of 1, 2, 4 or 8 loads per thread (one batch) takes
+ * 908, 997, 1267 and 1503 cycles from DRAM, not 1, 2, 4, 8 latencies
+ * ([sources: h200-cal] run9/tiles2 tiles2_cycles.csv, sass_tiles2.txt.gz).
+ */
+static int ends_straight_run(const gp_op_t *op)
 {
+    uint32_t kind = op->kind;
+    if (kind == GP_OP_STORE && op->space == GP_SPACE_SHARED)
+        return 0;
     return kind == GP_OP_BARRIER || kind == GP_OP_STORE || kind == GP_OP_ATOMIC ||
            kind == GP_OP_ASYNC_COPY || kind == GP_OP_BRANCH;
 }
@@ -282,6 +295,31 @@ static double loop_mlp_depth(const walk_ctx_t *cx, const seg_sum_t *body, double
     return GP_MAX(depth, 1.0);
 }
 
+/*
+ * Times a loop of `trips` iterations waits for its loads, `depth` of them
+ * in flight together (loop_mlp_depth). At least once: the loads of a loop of
+ * fewer trips than copies still wait one latency together, as a straight
+ * copy does. A loop the source pins to `unroll` copies, as nvcc compiles a
+ * loop whose trip count it does not know (`for (i = tid; i < n; i +=
+ * blockDim.x)`: 4 copies), runs the trips that do not fill a copy one at a
+ * time first, each waiting for its own load: bench_tiles2's copy loops
+ * `for (i = tid; i < L*256; i += 256)` of L = 1, 2, 4, 8, 16 trips take
+ * 1002, 1809, 1415, 2263 and 3806 cycles a trip from DRAM (1, 2, 1, 2 and 4
+ * waits; 527, 844, 675, 987, 1625 from L2), their SASS a remainder loop
+ * before the unrolled one ([sources: h200-cal] run9/tiles2 ldloop rows,
+ * sass_tiles2.txt.gz, k_ldloop<L, 0>).
+ */
+static double loop_waits(double trips, double unroll, double depth, uint32_t pinned)
+{
+    if (!(trips > 0))
+        return 0;
+    if (pinned > 1 && trips >= 1) {
+        double full = floor(trips / unroll);
+        return full * unroll / depth + (trips - full * unroll);
+    }
+    return GP_MAX(trips / depth, GP_MIN(trips, 1.0));
+}
+
 /* Fold `trips` iterations of `body` into out, with the loop's control.
    pinned: the copies the source pins (`#pragma unroll N`, the loop's
    `unroll`), 0: as nvcc unrolls a short body by itself. */
@@ -297,7 +335,8 @@ static int add_loop(const walk_ctx_t *cx, const seg_sum_t *body, double trips, u
     /* the loads of `depth` iterations wait together: each iteration waits
        1/depth of its memory latency, beside its own arithmetic chain */
     depth = loop_mlp_depth(cx, body, unroll);
-    b.mem_chain = body->mem_chain / depth;
+    b.mem_chain = body->mem_chain * loop_waits(trips, unroll, depth, pinned) /
+                  GP_MAX(trips, 1e-300);
     b.chain = body->chain - body->mem_chain + b.mem_chain;
     /* the integer induction chain runs beside (walk) */
     b.chain = GP_MAX(b.chain, body->int_chain);
@@ -485,7 +524,7 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
             } else {
                 /* other work runs beside the loads in flight, unless it ends
                    the straight run */
-                if (ends_straight_run(op->kind))
+                if (ends_straight_run(op))
                     flush_group(&g, out);
                 g.adjacent = 0;
                 if (op->kind == GP_OP_BARRIER) {

@@ -24,10 +24,11 @@ expect_out "68 within 2x"
 # rows (bench_smem) at 4.6%; the 72 `tiles` rows (bench_tiles: shared-memory
 # tiled GEMM loops, warp-uniform loads, a staged stencil) at 7.4%; the 260 `atom`
 # rows (bench_atom, with the used-result, shared float CAS and warp-uniform rows)
-# at 9.0%; the 62 `reuse` rows (bench_reuse) at 17.5%. The gate holds today's 8.3%
-# over 840 rows (with the L2 bandwidth the access l2_reread row measures).
+# at 9.0%; the 62 `reuse` rows (bench_reuse) at 16.8%; the 86 `tiles2` rows
+# (bench_tiles2: the phases of tiled loops) at 16.5%. The gate holds today's 9.0%
+# over 926 rows (with the L2 bandwidth the access l2_reread row measures).
 case_ "H200 table, all rows: accuracy gate"
-gp validate validation/h200/calibration.csv --max-mape 8.4 --min-within-2x 0.995 --json
+gp validate validation/h200/calibration.csv --max-mape 9.1 --min-within-2x 0.995 --json
 expect_status 0
 n=$(json .overall.rows)
 expect_between "$n" 122 1000
@@ -100,12 +101,12 @@ expect_status 0
 
 # Re-use (bench_reuse, run8): a thread's own words re-read by an outer loop
 # (the block's life as the re-use distance, L1 and L2) and the plain A * B
-# tile walk (the block's warps share each row of B). Today 17.5%, every row
+# tile walk (the block's warps share each row of B). Today 16.8%, every row
 # within 2x (one lane's latency chain at one block per SM: -25% to -38%; the
 # 32x8 tile walk's warp-uniform A loads, costed by the uniform-load rule, +44%
 # to +84% from n = 384).
 case_ "H200 reuse family: accuracy gate"
-gp validate validation/h200/calibration.csv --family reuse --max-mape 18 --min-within-2x 1
+gp validate validation/h200/calibration.csv --family reuse --max-mape 17 --min-within-2x 1
 expect_status 0
 
 # The naive 7x7 convolution: each block re-reads its own 38x14 window in L1
@@ -136,11 +137,25 @@ case_ "H200 tiles family: accuracy gate"
 gp validate validation/h200/calibration.csv --family tiles --max-mape 7.5 --min-within-2x 1
 expect_status 0
 
+# Phases of tiled loops (bench_tiles2, run9): tile copies into shared memory
+# written straight (every load issued before the first shared store) or as
+# `for (i = tid; i < n; i += 256)` loops (nvcc: 4 copies, the remainder trips
+# one at a time first), float4 copies, 16 to 528 blocks of 64x64 and 128x128
+# tiles, the copy loop alone with 1 to 16 loads per thread, and the staged
+# stencil with its halo loads in branches or hoisted. Today 16.5% (86.8%
+# before: shared stores ended the straight run, a loop of fewer trips than
+# copies waited less than one latency), all 86 within 2x; the worst are
+# ldloop_l16_un (-44%, -36%: ptxas keeps 9 of the 16 loads in flight in 32
+# registers) and the stencil rows with halo branches (-31..-40%).
+case_ "H200 tiles2 family: accuracy gate"
+gp validate validation/h200/calibration.csv --family tiles2 --max-mape 17 --min-within-2x 1
+expect_status 0
+
 # The evaluation set (nothing is set from it): the target is 10% and 95% of
-# rows within 1.5x; the gate holds what the model reaches today (21.8%, 292 of
+# rows within 1.5x; the gate holds what the model reaches today (21.6%, 293 of
 # 314 rows within 2x) so that it can only improve.
 case_ "H200 evaluation set: accuracy gate"
-gp validate validation/h200/evaluation.csv --max-mape 22 --min-within-2x 0.92 --json
+gp validate validation/h200/evaluation.csv --max-mape 21.7 --min-within-2x 0.92 --json
 expect_status 0
 n=$(json .overall.rows)
 expect_between "$n" 300 1000
