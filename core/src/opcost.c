@@ -1778,9 +1778,10 @@ int gp_atomic_waits(const gp_device_t *d, const gp_op_t *op)
  * busy with it, where the card measures them (l1_uniform_hit_cycles and
  * l1_uniform_word_cycles; l1_uniform_issue_cycles and, per further 4-byte
  * word, l1_bank_pass_issue_cycles): the L1 broadcasts the element one
- * 4-byte word after another. On the H200 a 4-byte one waits 35.4 cycles and
- * keeps the L1 2.38 cycles, a float4 one 11.7 and 3.0 more ([sources:
- * h200-cal] run8/tiles bcast rows, one warp per SM and 32). 0 for *lat and
+ * 4-byte word after another. On the H200 a 4-byte one waits 35.4 cycles
+ * (a float4 one 11.7 more: [sources: h200-cal] run8/tiles bcast rows, one
+ * warp per SM) and keeps the L1 1.02 cycles, a float4 one 3.0 more, a pass
+ * per quarter-warp (run9/uniform, 32 and 64 warps per SM). 0 for *lat and
  * *busy where the card does not know.
  */
 static void uniform_l1(const gp_device_t *d, const gp_access_t *a, double *lat, double *busy)
@@ -2022,13 +2023,22 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
                        ? GP_MIN(d->l1_load_bytes_per_cycle, (double)d->l1_line_bytes)
                        : (double)d->l1_line_bytes)
             : 0;
-    if (cached && op->kind == GP_OP_LOAD && out->pipe_cycles[GP_PIPE_L1] > 0)
+    if (cached && op->kind == GP_OP_LOAD && out->pipe_cycles[GP_PIPE_L1] > 0) {
         /* a request of scattered lines: a pass per line on one bank column,
-           and the lines themselves ([sources: h200-cal] chase rows) */
+           and the lines themselves ([sources: h200-cal] chase rows); the
+           L1 serves a warp's 8- and 16-byte lanes in half- and quarter-warp
+           phases of one line each, so a request takes at least a pass per
+           phase: a float4 load of one, two or four lines takes four
+           ([sources: h200-cal] run9/uniform ind_l1_f4 rows) */
+        double phases = sp == GP_SPACE_CONSTANT
+                            ? 0
+                            : ceil(lanes * (double)a->elem_bytes /
+                                       (d->l1_line_bytes ? d->l1_line_bytes : 128) - 1e-9);
         out->pipe_cycles[GP_PIPE_L1] =
             GP_MAX(out->pipe_cycles[GP_PIPE_L1],
-                   GP_MAX(req_passes * d->l1_bank_pass_issue_cycles,
+                   GP_MAX(GP_MAX(req_passes, phases) * d->l1_bank_pass_issue_cycles,
                           req_lines * d->l1_line_issue_cycles));
+    }
     if (op->kind == GP_OP_LOAD)
         out->lines = GP_MAX(req_runs, 1.0);
     if (cached && op->kind == GP_OP_LOAD && sp != GP_SPACE_CONSTANT && gp_access_uniform(a)) {

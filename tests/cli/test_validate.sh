@@ -24,14 +24,15 @@ expect_out "68 within 2x"
 # rows (bench_smem) at 4.6%; the 72 `tiles` rows (bench_tiles: shared-memory
 # tiled GEMM loops, warp-uniform loads, a staged stencil) at 7.4%; the 260 `atom`
 # rows (bench_atom, with the used-result, shared float CAS and warp-uniform rows)
-# at 9.0%; the 62 `reuse` rows (bench_reuse) at 16.8%; the 86 `tiles2` rows
-# (bench_tiles2: the phases of tiled loops) at 16.5%. The gate holds today's 9.0%
-# over 926 rows (with the L2 bandwidth the access l2_reread row measures).
+# at 9.0%; the 62 `reuse` rows (bench_reuse) at 12.9%; the 86 `tiles2` rows
+# (bench_tiles2: the phases of tiled loops) at 16.5%; the 154 `uniform` rows
+# (bench_uniform) at 34.3%. The gate holds today's 12.5% over 1080 rows,
+# 1031 within 2x (8.3% over the 840 rows before tiles2 and uniform).
 case_ "H200 table, all rows: accuracy gate"
-gp validate validation/h200/calibration.csv --max-mape 9.1 --min-within-2x 0.995 --json
+gp validate validation/h200/calibration.csv --max-mape 12.6 --min-within-2x 0.95 --json
 expect_status 0
 n=$(json .overall.rows)
-expect_between "$n" 122 1000
+expect_between "$n" 122 5000
 expect_json_has .families.stream.mape_pct
 
 # Integer multiplies (gpuperf.imul at the measured IMAD rate) and the shared
@@ -101,12 +102,21 @@ expect_status 0
 
 # Re-use (bench_reuse, run8): a thread's own words re-read by an outer loop
 # (the block's life as the re-use distance, L1 and L2) and the plain A * B
-# tile walk (the block's warps share each row of B). Today 16.8%, every row
+# tile walk (the block's warps share each row of B). Today 12.9%, every row
 # within 2x (one lane's latency chain at one block per SM: -25% to -38%; the
-# 32x8 tile walk's warp-uniform A loads, costed by the uniform-load rule, +44%
-# to +84% from n = 384).
+# 32x8 tile walk +6..+35% from n = 384: its coalesced B loads at the
+# l1_load_bytes_per_cycle rate, twice what bench_uniform measures for LDG.E).
 case_ "H200 reuse family: accuracy gate"
-gp validate validation/h200/calibration.csv --family reuse --max-mape 17 --min-within-2x 1
+gp validate validation/h200/calibration.csv --family reuse --max-mape 13 --min-within-2x 1
+expect_status 0
+
+# Warp-uniform and few-address loads (bench_uniform, run9), 1 to 64 warps per
+# SM. Today 34.3%, 105 of 154 within 2x: the many-warp few-address rows fit
+# (a pass per line, per quarter-warp for float4); open are the L2-resident rows
+# (-48..-84%: taken as L1 hits), the 1..4-warp latency rows (-30..-70%) and the
+# coalesced reference rows (+60..+100%, l1_load_bytes_per_cycle).
+case_ "H200 uniform family: accuracy gate"
+gp validate validation/h200/calibration.csv --family uniform --max-mape 34.5 --min-within-2x 0.68
 expect_status 0
 
 # The naive 7x7 convolution: each block re-reads its own 38x14 window in L1
@@ -129,12 +139,14 @@ expect_status 0
 # 128x128 over grids from 16 blocks to several per SM (the barrier waits for
 # the block's slowest line), warp-uniform loads on a dependent chain (1..32
 # warps, unrolled 1 or 4), and a 5-point stencil staged with its halo. Today
-# 7.4%, all 72 within 2x; the worst are the stencil rows (-9..-36%: the halo
+# 8.8%, all 72 within 2x (7.4% before the uniform-load busy time fell from
+# 2.38 to 1.02: the bcast rows unrolled 4 at 8..32 warps, -14..-34%, wait on
+# their FFMA chains' issue); the worst are the stencil rows (-9..-36%: the halo
 # loads wait behind the tile's in divergent branches, for lines the
 # neighbouring blocks fetch at the same time) and the small-grid GEMMs
 # (+8..+15%).
 case_ "H200 tiles family: accuracy gate"
-gp validate validation/h200/calibration.csv --family tiles --max-mape 7.5 --min-within-2x 1
+gp validate validation/h200/calibration.csv --family tiles --max-mape 8.9 --min-within-2x 1
 expect_status 0
 
 # Phases of tiled loops (bench_tiles2, run9): tile copies into shared memory
@@ -152,10 +164,10 @@ gp validate validation/h200/calibration.csv --family tiles2 --max-mape 17 --min-
 expect_status 0
 
 # The evaluation set (nothing is set from it): the target is 10% and 95% of
-# rows within 1.5x; the gate holds what the model reaches today (21.6%, 293 of
+# rows within 1.5x; the gate holds what the model reaches today (20.8%, 290 of
 # 314 rows within 2x) so that it can only improve.
 case_ "H200 evaluation set: accuracy gate"
-gp validate validation/h200/evaluation.csv --max-mape 21.7 --min-within-2x 0.92 --json
+gp validate validation/h200/evaluation.csv --max-mape 21 --min-within-2x 0.92 --json
 expect_status 0
 n=$(json .overall.rows)
 expect_between "$n" 300 1000
