@@ -50,6 +50,10 @@ typedef struct seg_sum {
        and whether the ops hold a barrier */
     double stall;
     int barrier;
+    /* the loads that end the ops (after their last arithmetic op, loop or
+       barrier): the chain they add, the lines they bring to the block and
+       the chance that none comes from DRAM; a walk's own, not summed */
+    double tail_wait, tail_lines, tail_none;
 } seg_sum_t;
 
 /* Everything a walk needs. */
@@ -324,19 +328,21 @@ static double loop_waits(double trips, double unroll, double depth, uint32_t pin
    pinned: the copies the source pins (`#pragma unroll N`, the loop's
    `unroll`), 0: as nvcc unrolls a short body by itself. */
 static int add_loop(const walk_ctx_t *cx, const seg_sum_t *body, double trips, uint32_t pinned,
-                    seg_sum_t *out)
+                    seg_sum_t *out, double *batch)
 {
     const gp_device_t *d = cx->dev;
     double unroll = floor(GP_UNROLL_TARGET_INSTRUCTIONS / GP_MAX(body->instr, 1.0));
     double branch = d->branch_cycles > 0 ? d->branch_cycles : d->int32_cycles;
-    double depth;
+    double depth, waits;
     seg_sum_t b = *body;
     unroll = pinned ? (double)pinned : GP_MIN(GP_MAX(unroll, 1.0), GP_UNROLL_MAX);
     /* the loads of `depth` iterations wait together: each iteration waits
        1/depth of its memory latency, beside its own arithmetic chain */
     depth = loop_mlp_depth(cx, body, unroll);
-    b.mem_chain = body->mem_chain * loop_waits(trips, unroll, depth, pinned) /
-                  GP_MAX(trips, 1e-300);
+    waits = loop_waits(trips, unroll, depth, pinned);
+    b.mem_chain = body->mem_chain * waits / GP_MAX(trips, 1e-300);
+    /* the iterations whose loads the loop's last wait covers */
+    *batch = waits > 0 ? GP_MIN(GP_MAX(trips / waits, 1.0), depth) : 0;
     b.chain = body->chain - body->mem_chain + b.mem_chain;
     /* the integer induction chain runs beside (walk) */
     b.chain = GP_MAX(b.chain, body->int_chain);
@@ -423,9 +429,22 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
                 return -1;
             if (body.load_regs > 0)
                 loads_seen = 1;
+            tail_mem = out->mem_chain;
+            tail_lines = 0;
+            tail_none = 1;
             if (op->kind == GP_OP_LOOP) {
-                if (add_loop(cx, &body, count, op->unroll, out))
+                double batch = 0;
+                if (add_loop(cx, &body, count, op->unroll, out, &batch))
                     return -1;
+                /* a loop that ends in loads (a copy loop before a barrier)
+                   leaves the lines of its last wait's iterations to the
+                   block's wait at the barrier, as a straight copy does */
+                if (body.tail_lines > 0 && body.tail_wait > 0 && batch > 0) {
+                    tail_mem = out->mem_chain - body.tail_wait;
+                    tail_lines = body.tail_lines * batch;
+                    tail_none = pow(body.tail_none, batch);
+                } else
+                    tail_mem = out->mem_chain;
             } else {
                 /* paths run one after another; each path's threads move their
                    share of the bytes, so traffic stays that of one pass */
@@ -439,10 +458,8 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
                 /* a compare and a branch to enter each path */
                 if (add_control(cx, paths * GP_DIVERGE_PATH_INSTRUCTIONS, out))
                     return -1;
+                tail_mem = out->mem_chain;
             }
-            tail_mem = out->mem_chain;
-            tail_lines = 0;
-            tail_none = 1;
             i += 1 + len;
             continue;
         }
@@ -565,6 +582,9 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
         i++;
     }
     flush_group(&g, out);
+    out->tail_wait = out->mem_chain - tail_mem;
+    out->tail_lines = tail_lines;
+    out->tail_none = tail_none;
     /* A loop body's trailing integer work (integer ops after the arithmetic
        that consumes its loads: the update of addresses and counters for the
        next trip) runs beside the rest of the chain: nvcc moves the updates
