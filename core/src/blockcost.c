@@ -54,6 +54,9 @@ typedef struct seg_sum {
        barrier): the chain they add, the lines they bring to the block and
        the chance that none comes from DRAM; a walk's own, not summed */
     double tail_wait, tail_lines, tail_none;
+    /* top level: what the block's last warp waits beyond one warp's chain
+       for the slowest line of the block's last straight-line loads (walk) */
+    double exit_wait;
 } seg_sum_t;
 
 /* Everything a walk needs. */
@@ -406,6 +409,10 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
        block waits for the warps that make them: the most such a warp waits
        beyond the average, this phase */
     double phase_short = 0;
+    /* the block's exit (depth 0): the straight-line loads since the last
+       barrier or loop, whose lines the block's last warps wait for: mem_chain
+       before the first of them, their lines and the chance none is a DRAM one */
+    double exit_mem = -1, exit_lines = 0, exit_none = 1;
     double wpb = cx->occ->warps_per_block ? (double)cx->occ->warps_per_block : 1;
     memset(out, 0, sizeof *out);
     if (depth > GP_MAX_DEPTH) {
@@ -425,6 +432,9 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
                 return -1;
             }
             flush_group(&g, out);
+            exit_mem = -1;
+            exit_lines = 0;
+            exit_none = 1;
             if (walk(cx, op + 1, len, depth + 1, &body))
                 return -1;
             if (body.load_regs > 0)
@@ -510,6 +520,8 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
                                                       : since_barrier + op_instructions(cx, op, &c, count);
             if (is_load(op->kind)) {
                 double regs = count * ceil((double)op->access.elem_bytes / 4.0);
+                if (depth == 0 && exit_mem < 0)
+                    exit_mem = out->mem_chain;
                 if (op->access.depends) {
                     /* its address is the value of the load before it: it
                        issues when that one's data is back, so their
@@ -535,8 +547,13 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
                 after_other = 0;
                 if (c.lines > 0) {
                     double nl = count * c.lines * wpb;
+                    double none = pow(1 - GP_MIN(GP_MAX(c.dram_hit, 0.0), 1.0), nl);
                     tail_lines += nl;
-                    tail_none *= pow(1 - GP_MIN(GP_MAX(c.dram_hit, 0.0), 1.0), nl);
+                    tail_none *= none;
+                    if (depth == 0 && !op->access.depends) {
+                        exit_lines += nl;
+                        exit_none *= none;
+                    }
                 }
             } else {
                 /* other work runs beside the loads in flight, unless it ends
@@ -555,6 +572,9 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
                     out->stall += slow;
                     out->barrier = 1;
                     phase_short = 0;
+                    exit_mem = -1;
+                    exit_lines = 0;
+                    exit_none = 1;
                 }
                 if (op->kind != GP_OP_STORE && op->kind != GP_OP_ASYNC_COPY) {
                     tail_mem = out->mem_chain;
@@ -585,6 +605,17 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
     out->tail_wait = out->mem_chain - tail_mem;
     out->tail_lines = tail_lines;
     out->tail_none = tail_none;
+    /* A block frees its slot when its last warp ends: after the slowest of
+       the lines its warps' last straight-line loads bring (block_slowest, as
+       at a barrier, without a stall: the warps that are done do not wait),
+       not one warp's request. The stream triad's block-size sweep and the
+       turnover copies (one load per thread, 1 to 32 warps a block) live
+       longer the more lines the block waits for ([sources: h200-cal]
+       run9/turnover stamps). */
+    if (depth == 0 && exit_mem >= 0 && exit_lines > 1) {
+        double waited = out->mem_chain - exit_mem;
+        out->exit_wait = block_slowest(cx, exit_lines, exit_none, waited) - waited;
+    }
     /* A loop body's trailing integer work (integer ops after the arithmetic
        that consumes its loads: the update of addresses and counters for the
        next trip) runs beside the rest of the chain: nvcc moves the updates
@@ -674,7 +705,7 @@ int gp_block_cost_memo(const gp_plugin_t *plugin, const gp_generation_t *gen,
     double warps = occ->warps_per_block ? occ->warps_per_block : 1;
     double blocks = res->blocks ? res->blocks : 1;
     double mine, others = 1, thr, t_thr = 0, t_lat, t_core, t_dram = 0, t_l2 = 0, t_store, t_mem;
-    double stall;
+    double stall, t_blk;
     double cycles_per_s = dev->core_clock_mhz * 1e6;
     int p, busiest = GP_PIPE_ISSUE;
     memset(out, 0, sizeof *out);
@@ -721,6 +752,9 @@ int gp_block_cost_memo(const gp_plugin_t *plugin, const gp_generation_t *gen,
     t_thr = blocks * thr * others * core_stretch(dev, &s);
     t_lat = s.chain * core_stretch(dev, &s);
     stall = GP_MIN(s.stall * core_stretch(dev, &s), t_lat);
+    /* the block (not one warp: latency_cycles below) leaves after its
+       slowest line */
+    t_blk = t_lat + s.exit_wait;
 
     if (dev->dram_sustained_gbps > 0 && res->dram_share > 0)
         t_dram = blocks * out->dram_bytes /
@@ -728,9 +762,9 @@ int gp_block_cost_memo(const gp_plugin_t *plugin, const gp_generation_t *gen,
     /* a block's warps waiting together at a barrier leave its pipes idle:
        its own work cannot fill that wait (the rest of its chain overlaps its
        own pipes' work as usual), only other blocks' can */
-    t_core = pnorm(t_lat, t_thr, GP_KNEE_P_CORE);
+    t_core = pnorm(t_blk, t_thr, GP_KNEE_P_CORE);
     if (stall > 0)
-        t_core = GP_MAX(t_core, stall + pnorm(t_lat - stall, t_thr / blocks, GP_KNEE_P_CORE));
+        t_core = GP_MAX(t_core, stall + pnorm(t_blk - stall, t_thr / blocks, GP_KNEE_P_CORE));
     if (dev->l2_bandwidth_gbps > 0 && res->l2_share > 0)
         t_l2 = blocks * out->l2_bytes /
                (dev->l2_bandwidth_gbps * 1e9 * res->l2_share / cycles_per_s);
@@ -745,6 +779,23 @@ int gp_block_cost_memo(const gp_plugin_t *plugin, const gp_generation_t *gen,
     out->time_cycles = pnorm(t_core, t_mem, GP_KNEE_P_MEMORY) * block_retire_factor(occ, blocks);
     if (out->time_cycles == 0)
         out->time_cycles = 1; /* an empty block still exists for a cycle */
+    /* a slot that another block will take spends block_slot_overhead_cycles
+       per block beyond the block's work (warp start and exit, release, the
+       next dispatch): on the slot's own chain, after the block's latency
+       (the pinned turnover rows: one to four blocks per SM, the slot's
+       period is the block's chain plus about 250 cycles). The other slots'
+       loads keep the memory busy meanwhile, so it does not lengthen the
+       memory term: the slot turns over no faster than its chain plus the
+       overhead, nor than the block's time with the memory */
+    if (dev->block_slot_overhead_cycles > 0) {
+        double lat_r = t_blk + dev->block_slot_overhead_cycles;
+        double core_r = pnorm(lat_r, t_thr, GP_KNEE_P_CORE);
+        if (stall > 0)
+            core_r = GP_MAX(core_r,
+                            stall + pnorm(lat_r - stall, t_thr / blocks, GP_KNEE_P_CORE));
+        out->refill_time_cycles =
+            GP_MAX(out->time_cycles, core_r * block_retire_factor(occ, blocks));
+    }
 
     /* what bounds it: the largest term */
     out->bound_pipe = (uint32_t)busiest;

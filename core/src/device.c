@@ -191,6 +191,7 @@ static const key_spec_t SCHEMA[] = {
     {"launch", "launch_latency_us", T_F64, OFF(launch_latency_us), REQ, 0, 1e5, "us, submission to completion of a null kernel"},
     {"launch", "block_launch_cycles", T_F64, OFF(block_launch_cycles), REQ, 0, 1e7, "cycles per block per SM"},
     {"launch", "block_turnaround_cycles", T_F64, OFF(block_turnaround_cycles), OPT, 0, 1e7, "cycles, shortest start-to-start period of a block slot; 0: not known"},
+    {"launch", "block_slot_overhead_cycles", T_F64, OFF(block_slot_overhead_cycles), OPT, 0, 1e6, "cycles a refilled block slot spends per block beyond the block's own work (warp start and exit, release, the next dispatch), added to its chain; 0: none"},
     {"launch", "graph_launch_us", T_F64, OFF(graph_launch_us), OPT, 0, 1e5, "us of host time per CUDA graph launch; 0: not known"},
     {"launch", "graph_node_us", T_F64, OFF(graph_node_us), OPT, 0, 1e5, "us per node of a launched graph: host time, and the GPU releases the nodes this far apart; 0: not known"},
     {"launch", "kernel_dep_gap_us", T_F64, OFF(kernel_dep_gap_us), OPT, 0, 1e4, "us from a kernel's end to the start of a submitted kernel that waits for it (stream order or an event); 0: none"},

@@ -447,9 +447,8 @@ static int update_gpu_rates(sim_t *s, gpu_t *u)
     /* the slot's turnaround counts only when another block will take the
        slot: the last blocks' exit and the kernel's completion are part of
        launch_latency_us (a null kernel's time between two events) */
-    double turnaround = refill_pending(s, (uint32_t)(u - s->gpus))
-                            ? s->dev->block_turnaround_cycles
-                            : 0.0;
+    int refill = refill_pending(s, (uint32_t)(u - s->gpus));
+    double turnaround = refill ? s->dev->block_turnaround_cycles : 0.0;
     if (n == 0)
         return 0;
     l2_capacities(s, n);
@@ -474,7 +473,11 @@ static int update_gpu_rates(sim_t *s, gpu_t *u)
                slot to be refilled cannot turn over faster than the
                start-to-start period of a minimal block on it */
             min_period = GP_MAX((double)blocks * s->dev->block_launch_cycles, turnaround);
-            dur = GP_MAX(bc->time_cycles, min_period);
+            /* a slot to be refilled also spends the slot's own overhead per
+               block (block_slot_overhead_cycles, on the block's chain) */
+            dur = GP_MAX(refill && bc->refill_time_cycles > 0 ? bc->refill_time_cycles
+                                                              : bc->time_cycles,
+                         min_period);
             c->rate = 1.0 / (dur * s->cycle_us);
             c->dram_pb = bc->dram_bytes;
             c->l2_pb = bc->l2_bytes;

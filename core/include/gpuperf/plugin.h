@@ -288,6 +288,13 @@ typedef struct gp_device {
        every lane's fails, another warp having written the word first
        (shared_cas_fail_cycles); 0: not known (a shared atomic's costs) */
     double shared_cas_cycles, shared_cas_fail_cycles;
+    /* [launch], added within ABI 2 (growing the struct at its end): the
+       cycles a block slot that another block will take spends per block
+       beyond the block's own work (its warps' start and exit, the release
+       of its resources, the next block's dispatch onto the slot): they add
+       to the block's dependency chain, not beside it; 0: not known (none:
+       block_turnaround_cycles alone) */
+    double block_slot_overhead_cycles;
 } gp_device_t;
 
 /* ------------------------------------------------------------------------ */
@@ -701,7 +708,11 @@ typedef struct gp_block_cost {
     double pipe_cycles[GP_PIPE_COUNT]; /* per block */
     double warp_instructions; /* per block, all warps */
     double l1_bytes, l2_bytes, dram_bytes; /* per block */
-    double reserved[8];
+    /* added within ABI 2 (taken from the reserved space): the time when the
+       block's slot will be refilled by another block (the device's
+       block_slot_overhead_cycles on its chain); 0: time_cycles */
+    double refill_time_cycles;
+    double reserved[7];
 } gp_block_cost_t;
 
 /* A compute capability. */
