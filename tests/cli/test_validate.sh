@@ -29,10 +29,12 @@ expect_out "68 within 2x"
 # (bench_tiles3: WMMA tile loops, stencil halos, the SGEMM compute alone) at
 # 22.7%; the 154 `uniform` rows (bench_uniform) at 34.3%; the 214 `turnover`
 # rows (bench_turnover: short memory-bound blocks, pinned slots, grid-stride
-# sums) at 7.6%. The gate holds today's 11.8% over 1358 rows, 1309 within 2x
-# (8.3% over the 840 rows before tiles2, tiles3, uniform and turnover).
+# sums) at 7.6%; the 150 `uniform2` rows (bench_uniform2: loads in flight per
+# warp, the load instruction) at 41.2%. The gate holds today's 14.7% over 1508 rows,
+# 1427 within 2x (8.3% over the 840 rows before tiles2, tiles3, uniform, turnover
+# and uniform2).
 case_ "H200 table, all rows: accuracy gate"
-gp validate validation/h200/calibration.csv --max-mape 11.9 --min-within-2x 0.96 --json
+gp validate validation/h200/calibration.csv --max-mape 14.8 --min-within-2x 0.94 --json
 expect_status 0
 n=$(json .overall.rows)
 expect_between "$n" 122 5000
@@ -133,6 +135,17 @@ expect_status 0
 # coalesced reference rows (+60..+100%, l1_load_bytes_per_cycle).
 case_ "H200 uniform family: accuracy gate"
 gp validate validation/h200/calibration.csv --family uniform --max-mape 34.5 --min-within-2x 0.68
+expect_status 0
+
+# A warp's independent loads, 1 to 16 a trip, 1 to 32 warps per SM, and the load
+# instruction (bench_uniform2, run9). Today 41.2%, 118 of 150 within 2x. Open:
+# the few-warp rows (a trip waits one latency for up to 8 loads, 47 cycles from
+# L1 and 294 from L2 for one: the model overlaps more and waits less), 16 loads a
+# trip (ptxas rotates 4 value registers beside 16 accumulators: 4 latencies a
+# trip) and the coalesced L1 hits (+60..+100% at 16 and 32 warps: LDG.E,
+# LDG.E.CONSTANT and LDG.E.STRONG.SM take the same 1.0 cycles a line).
+case_ "H200 uniform2 family: accuracy gate"
+gp validate validation/h200/calibration.csv --family uniform2 --max-mape 41.5 --min-within-2x 0.78
 expect_status 0
 
 # The naive 7x7 convolution: each block re-reads its own 38x14 window in L1
