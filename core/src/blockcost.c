@@ -676,15 +676,23 @@ static double core_stretch(const gp_device_t *dev, const seg_sum_t *s)
     return 1.0;
 }
 
-/* Smooth maximum (a^p + b^p)^(1/p), safe for zeros and huge values. */
+/* Smooth maximum (a^p + b^p)^(1/p), safe for zeros and huge values. The
+   knees the model uses (GP_KNEE_P_CORE 4, GP_KNEE_P_MEMORY 2) take products
+   and square roots instead of pow, which every block cost calls a few times
+   (docs/speed.md). */
 static double pnorm(double a, double b, double p)
 {
-    double m = GP_MAX(a, b);
+    double m = GP_MAX(a, b), r;
     if (m <= 0)
         return 0;
-    if (isfinite(m)) /* the larger term's ratio is exactly 1, as pow(1, p) */
-        return m * pow((a == m ? 1.0 : pow(a / m, p)) + (a == m ? pow(b / m, p) : 1.0), 1.0 / p);
-    return m * pow(pow(a / m, p) + pow(b / m, p), 1.0 / p);
+    if (!isfinite(m))
+        return m * pow(pow(a / m, p) + pow(b / m, p), 1.0 / p);
+    r = a == m ? b / m : a / m; /* the smaller term's ratio; the larger's is 1 */
+    if (p == 2.0)
+        return m * sqrt(1.0 + r * r);
+    if (p == 4.0)
+        return m * sqrt(sqrt(1.0 + (r * r) * (r * r)));
+    return m * pow(1.0 + pow(r, p), 1.0 / p);
 }
 
 int gp_block_cost_default(const gp_plugin_t *plugin, const gp_generation_t *gen,
