@@ -663,10 +663,15 @@ static int seg_finite(const seg_sum_t *s)
  * issues tensor-core instructions runs its SMs at the device's tensor clock
  * where the device file measured one below the core clock: on the H200 every
  * WMMA kernel of bench_smem, 4 warps waiting on one mma chain as well as 16
- * warps filling the tensor pipe, ran its clock64 cycles at 1798 MHz against
- * 1980 for the LDS and FFMA kernels beside them ([sources: h200-cal] smem
- * wmma rows, validation/h200/measured/run7/smem). Memory traffic keeps its
- * own clocks.
+ * warps filling the tensor pipe, ran its clock64 cycles at about 1800 MHz
+ * against 1980 for the LDS and FFMA kernels beside them ([sources: h200-cal]
+ * smem wmma rows, validation/h200/measured/run7/smem), and bench_clock's
+ * per-block clock64 / %globaltimer stamps give 1815 MHz for mma loops at 8
+ * and 32 warps per SM from 0.5 ms to 1.5 s. No other load lowers the clock:
+ * FFMA at the full pipe rate and the SGEMM compute of LDS.128 + FFMA ran 1977
+ * to 1980 MHz for 1.5 s at up to 460 W of 700 with no clock event reason
+ * ([sources: h200-cal] run9/clock, [sources: nvml-clock-events]), so there is
+ * no sustained-clock stretch. Memory traffic keeps its own clocks.
  */
 static double core_stretch(const gp_device_t *dev, const seg_sum_t *s)
 {
