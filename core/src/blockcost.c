@@ -54,6 +54,9 @@ typedef struct seg_sum {
        barrier): the chain they add, the lines they bring to the block and
        the chance that none comes from DRAM; a walk's own, not summed */
     double tail_wait, tail_lines, tail_none;
+    /* registers per thread the ops' arithmetic chains keep live across
+       their loads (body_accumulators); a walk's own, not summed */
+    double acc_regs;
     /* top level: what the block's last warp waits beyond one warp's chain
        for the slowest line of the block's last straight-line loads (walk) */
     double exit_wait;
@@ -173,12 +176,53 @@ static void flush_group(load_group_t *g, seg_sum_t *out)
     memset(g, 0, sizeof *g);
 }
 
-/* Registers per thread the launch has for load values in flight (0: no limit
-   known) and bytes past L1 one warp may have in flight (0: no limit). */
-static double mlp_regs(const walk_ctx_t *cx)
+/*
+ * Registers per thread the arithmetic chains of ops[0..n) (not the bodies
+ * of their loops) keep live while the loads of the run are in flight: each
+ * of an op's `ilp` independent chains (an accumulator, `s += x` of a loaded
+ * value) holds its value in a register from one link to the next, one per
+ * chain for 4-byte values (fp32, fp16 and half2, conversions, special
+ * functions), two for fp64. The ops of a run continue the same chains (an
+ * op waits for the result of the op before it), so the most chains of one
+ * op count, not their sum. Integer ops (addresses, counters) are in
+ * GP_MLP_BASE_REGS; tensor fragments are not counted (their registers are
+ * not known from the flops).
+ */
+static double body_accumulators(const gp_op_t *ops, uint32_t n)
+{
+    double acc = 0;
+    uint32_t i = 0;
+    while (i < n) {
+        const gp_op_t *op = &ops[i];
+        double chains = op->ilp >= 1 ? floor(op->ilp) : 1;
+        if (op->kind == GP_OP_LOOP || op->kind == GP_OP_DIVERGE) {
+            i += 1 + (op->body_len < n - i - 1 ? op->body_len : n - i - 1);
+            continue;
+        }
+        if (op->count > 0 && (op->kind == GP_OP_FP32 || op->kind == GP_OP_FP16 ||
+                              op->kind == GP_OP_SFU || op->kind == GP_OP_CONV))
+            acc = GP_MAX(acc, GP_MIN(chains, op->count));
+        else if (op->count > 0 && op->kind == GP_OP_FP64)
+            acc = GP_MAX(acc, 2 * GP_MIN(chains, op->count));
+        i++;
+    }
+    return acc;
+}
+
+/* Registers per thread the launch has for load values in flight beside
+   GP_MLP_BASE_REGS and `acc` registers of live arithmetic chains
+   (body_accumulators; 0: no limit known), and bytes past L1 one warp may
+   have in flight (0: no limit). ptxas gives a run's load values only what
+   the chains leave: bench_uniform2's trip of 16 float loads into 16
+   accumulators (32 registers) rotates 4 value registers and waits 4
+   latencies a trip (1194 cycles from L2, against 294 to 339 for 1 to 8
+   loads), and 8 float4 loads into 8 accumulators (33 registers) keep 3 in
+   flight: (33 - 12 - 8) / 4 ([sources: h200-cal] run9/uniform2
+   uniform2_cycles.csv, sass_uniform2.txt.gz). */
+static double mlp_regs(const walk_ctx_t *cx, double acc)
 {
     double regs = (double)cx->kernel->launch.regs_per_thread;
-    return regs > 0 ? GP_MAX(regs - GP_MLP_BASE_REGS, 1.0) : 0;
+    return regs > 0 ? GP_MAX(regs - GP_MLP_BASE_REGS - GP_MAX(acc - 1, 0.0), 1.0) : 0;
 }
 
 static double mlp_warp_bytes(const walk_ctx_t *cx)
@@ -191,6 +235,29 @@ static double mlp_warp_bytes(const walk_ctx_t *cx)
            gp_fit_value(GP_FIT_MLP_INFLIGHT_BYTES_PER_THREAD) / GP_MAX(warps, 1.0);
 }
 
+/*
+ * 1 when the run of adjacent independent loads that starts at ops[0] fits
+ * the launch's registers with all its values in flight: beside the `acc`
+ * registers of the arithmetic chains (body_accumulators) and the 64-bit
+ * address they share (2 registers, [sources: ptx] 64-bit addressing). ptxas
+ * reports the registers that hold such a run (the stream triad's two loads
+ * and its FFMA in 12 registers), so its loads issue together whatever the
+ * loop's base (GP_MLP_BASE_REGS). A run that cannot fit (bench_uniform2's
+ * 16 float values and 16 accumulators in 32 registers) is cut as any
+ * batch is, by the registers above the base and the chains (mlp_regs).
+ */
+static int run_fits(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, double acc)
+{
+    double regs = (double)cx->kernel->launch.regs_per_thread, need = 0;
+    uint32_t i;
+    if (!(regs > 0))
+        return 1;
+    for (i = 0; i < n && ops[i].kind == GP_OP_LOAD && !ops[i].access.depends; i++)
+        need += (ops[i].count > 0 ? ops[i].count : 0) *
+                ceil((double)ops[i].access.elem_bytes / 4.0);
+    return need + acc + 2 <= regs;
+}
+
 /* Add an independent load (latency, registers, bytes past L1) to the pending
    group. A load right after another issues with it, as the script lists
    them (the registers ptxas reports already hold both); one that the
@@ -198,10 +265,10 @@ static double mlp_warp_bytes(const walk_ctx_t *cx)
    the group fits the registers and bytes in flight, else the group closes
    and the load starts the next. */
 static void group_add(const walk_ctx_t *cx, load_group_t *g, double latency, double regs,
-                      double miss, double busy, seg_sum_t *out)
+                      double miss, double busy, double acc, int held, seg_sum_t *out)
 {
-    double cap_regs = mlp_regs(cx), cap_bytes = mlp_warp_bytes(cx);
-    if (g->regs > 0 && !g->adjacent &&
+    double cap_regs = mlp_regs(cx, acc), cap_bytes = mlp_warp_bytes(cx);
+    if (g->regs > 0 && !(g->adjacent && held) &&
         ((cap_regs > 0 && g->regs + regs > cap_regs) ||
          (cap_bytes > 0 && miss > 0 && g->miss + miss > cap_bytes)))
         flush_group(g, out);
@@ -290,7 +357,8 @@ static double barrier_wait(const walk_ctx_t *cx, double phase_instructions)
  */
 static double loop_mlp_depth(const walk_ctx_t *cx, const seg_sum_t *body, double unroll)
 {
-    double depth = unroll, cap_regs = mlp_regs(cx), cap_bytes = mlp_warp_bytes(cx);
+    double depth = unroll, cap_regs = mlp_regs(cx, body->acc_regs);
+    double cap_bytes = mlp_warp_bytes(cx);
     double miss = body->l2 > 0 ? body->l2 : body->dram; /* bytes past L1, per warp iteration */
     /* a barrier in the body keeps the next iteration's loads behind it */
     if (body->carried || body->barrier || !(body->mem_chain > 0))
@@ -414,7 +482,10 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
        before the first of them, their lines and the chance none is a DRAM one */
     double exit_mem = -1, exit_lines = 0, exit_none = 1;
     double wpb = cx->occ->warps_per_block ? (double)cx->occ->warps_per_block : 1;
+    double acc = body_accumulators(ops, n); /* live arithmetic chains */
+    int run_held = 0; /* the current run of adjacent loads fits the registers (run_fits) */
     memset(out, 0, sizeof *out);
+    out->acc_regs = acc;
     if (depth > GP_MAX_DEPTH) {
         snprintf(cx->err, cx->errlen, "ops nested deeper than %d", GP_MAX_DEPTH);
         return -1;
@@ -534,13 +605,15 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
                     flush_group(&g, out);
                 } else {
                     double miss = count * (c.l2_bytes > 0 ? c.l2_bytes : c.dram_bytes);
+                    if (!g.adjacent)
+                        run_held = run_fits(cx, ops + i, n - i, acc);
                     if (count < 1 && wpb > 1)
                         phase_short = GP_MAX(phase_short, (1 - count) / ilp * c.latency_cycles);
                     group_add(cx, &g, count / ilp * c.latency_cycles, regs, miss,
                               gp_access_uniform(&op->access)
                                   ? count * c.pipe_cycles[GP_PIPE_L1]
                                   : 0,
-                              out);
+                              acc, run_held, out);
                 }
                 out->load_regs += regs;
                 loads_seen = 1;

@@ -28,13 +28,18 @@
 #define GP_UNROLL_TARGET_INSTRUCTIONS 64.0
 #define GP_UNROLL_MAX 16.0
 /* Registers per thread a loop needs besides the values of its loads in
-   flight (pointers, counter, bound, accumulator): the 12 that ptxas gives
-   the calibration's dependent-chain kernels (k_latency, 12 registers in
-   validation/h200/measured/run3/ptxas_cal.txt) [sources: h200-calibrated].
-   Only registers above it hold the loads of unrolled iterations, and the
-   loads a straight run of code keeps in flight: the SASS of bench_mlp's
-   49-tap kernel (32 registers) holds 19 to 20 loads in flight, 32 - 12
-   (validation/h200/measured/run5/sass_mlp.txt.gz) [sources: h200-cal]. */
+   flight (pointers, counter, bound, one accumulator): the 12 that ptxas
+   gives the calibration's dependent-chain kernels (k_latency, 12 registers
+   in validation/h200/measured/run3/ptxas_cal.txt) [sources: h200-calibrated].
+   Only registers above it and above the arithmetic chains beyond the first
+   (blockcost.c body_accumulators) hold the loads of unrolled iterations, and
+   the loads a straight run of code keeps in flight: the SASS of bench_mlp's
+   49-tap kernel (32 registers, one FFMA chain) holds 19 to 20 loads in
+   flight, 32 - 12 (validation/h200/measured/run5/sass_mlp.txt.gz);
+   bench_uniform2's 16 loads a trip into 16 accumulators (32 registers)
+   rotate 4 value registers (32 - 12 - 15 = 5 a batch: 4 batches), and 3
+   of its 8 float4 loads into 8 accumulators are in flight ((33 - 12 - 7) / 4) (run9/uniform2 sass_uniform2.txt.gz)
+   [sources: h200-cal]. */
 #define GP_MLP_BASE_REGS 12.0
 /* Bytes a thread slot of an SM can have in flight from memory: the 16-byte
    vector load, the widest a thread issues [sources: ptx] ld.v4, which every
