@@ -319,15 +319,99 @@ static void short_reuse(const gp_device_t *d, const gp_kernel_t *k, const gp_op_
     (void)d;
 }
 
-/* Bytes an op's reads bring into a cache over the launch: its accesses,
-   where a chase's lanes each fetch a whole sector of `unit` bytes (the
-   footprint of such reads is their range: every sector of it). Gathers
-   (random, not dependent) keep counting elements: the H200's gather rows
-   are as slow as that makes them ([sources: h200-cal] access gather_l2). */
+/* Sort v[0..n) and keep each value once; returns how many remain. */
+static size_t unique_i64(int64_t *v, size_t n)
+{
+    size_t i, d = 0;
+    qsort(v, n, sizeof *v, gp_cmp_i64);
+    for (i = 0; i < n; i++)
+        if (i == 0 || v[i] != v[d - 1])
+            v[d++] = v[i];
+    return d;
+}
+
+/* Sampled warps with an active lane that lane_share looks at: it runs for
+   every read of a buffer, and affine indices say it in a few. */
+#define LANE_SHARE_WARPS 8
+
+/*
+ * The share of a warp's thread slots that read an element of their own in
+ * its request: the lanes that access (a guard leaves the others idle: a
+ * stencil's halo load in `if (tx == 0)` is one lane of 32), each element
+ * once where several lanes name it (a warp-uniform load is one element:
+ * the L1 serves lanes that name one word from one read, [sources:
+ * pg-l] global memory of compute capability 5.x on): the most any sampled
+ * warp names (the sample stands mostly at the grid's borders, where a
+ * clamped tap repeats a few lanes' element), times the share of the
+ * launch's warps that issue (the sample's issuing, as active_lanes). gp_op_grid_bytes counts every thread's element; times
+ * this, the elements the requests read. 1 without a sample or for
+ * addresses drawn at random (their lanes collide by chance).
+ */
+static double lane_share(const gp_kernel_t *k, const gp_access_t *a)
+{
+    const gp_lane_sample_t *s = a->sample;
+    double distinct = 0, issuing = 0, slots, tpb = (double)k->launch.threads_per_block;
+    uint32_t w, l, j;
+    if (!s || !s->byte_offset || s->lanes == 0 || s->n_warps == 0 || s->drawn)
+        return 1;
+    for (w = 0; w < s->n_warps && issuing < LANE_SHARE_WARPS; w++) {
+        const int64_t *off = s->byte_offset + (size_t)w * s->lanes;
+        double n = 0;
+        int64_t last = -1, first = -1;
+        int rising = 1, same = 1;
+        for (l = 0; l < s->lanes; l++) {
+            if (off[l] < 0)
+                continue;
+            n++;
+            rising &= off[l] > last;
+            last = off[l];
+            if (first < 0)
+                first = off[l];
+            same &= off[l] == first;
+        }
+        if (!(n > 0))
+            continue;
+        issuing++;
+        if (same) /* warp-uniform: one element */
+            n = 1;
+        else if (!rising) { /* offsets that rise lane by lane are all distinct */
+            int64_t v[64];
+            for (l = 0, j = 0; l < s->lanes && j < 64; l++)
+                if (off[l] >= 0)
+                    v[j++] = off[l];
+            n = (double)unique_i64(v, j);
+        }
+        distinct = GP_MAX(distinct, n);
+    }
+    if (!(issuing > 0))
+        return 1;
+    if (s->issuing > 0)
+        distinct *= s->issuing;
+    slots = tpb > 0 && tpb < s->lanes ? tpb : (double)s->lanes;
+    return GP_MIN(1.0, distinct / slots);
+}
+
+/* The bytes an op's requests read over the launch: its threads' accesses
+   (gp_op_grid_bytes) times lane_share, and no fewer than its footprint
+   (the sampled warps stand at a few positions). */
+static double request_bytes(const gp_kernel_t *k, const gp_op_t *op)
+{
+    double b = gp_op_grid_bytes(k, op), r = lane_share(k, &op->access);
+    if (r < 1) /* no fewer than the distinct bytes it touches */
+        b = GP_MIN(b, GP_MAX(b * r, footprint_of(&op->access)));
+    return b;
+}
+
+/* Bytes an op's reads bring into a cache over the launch: its requests'
+   elements (request_bytes), where a chase's lanes each fetch a whole sector
+   of `unit` bytes (the footprint of such reads is their range: every
+   sector of it). Gathers (random, not dependent) keep counting elements:
+   the H200's gather rows are as slow as that makes them ([sources:
+   h200-cal] access gather_l2). */
 static double fetched_bytes(const gp_kernel_t *k, const gp_op_t *op, double unit)
 {
     double e = op->access.elem_bytes ? op->access.elem_bytes : 4;
-    double b = gp_op_grid_bytes(k, op);
+    double b = request_bytes(k, op);
     if (op->access.pattern == GP_PATTERN_RANDOM && chases(k, op) && unit > e)
         b *= unit / e;
     return b;
@@ -547,6 +631,189 @@ static double latency_footprint(const gp_kernel_t *k, const gp_op_t *op, double 
     return threads * unit * GP_MIN(draws, ru * -expm1(draws * log1p(-1.0 / ru)));
 }
 
+/* Sampled warp instances of each op that buffer_footprint compares. */
+#define UNION_WARPS 4
+
+/*
+ * The footprint of the loads of op's buffer together, counted as
+ * fetched_footprint counts each: their union, not the widest one (32 loads
+ * a trip each on its own line of a row touch 32 times what one does). Each
+ * load adds its footprint times the share of the `unit`s its sampled warps
+ * (the first UNION_WARPS where it is active) touch that the earlier loads
+ * do not:
+ * a unit an earlier load's sampled warps touched is theirs, and one within
+ * the range an earlier load's sampled warps span is theirs as often as
+ * that load's footprint fills its range (a load that covers its range, as
+ * a stencil's centre does, holds its taps' and halos' units: the sample
+ * stands at a few blocks, and a halo is the next block's). Between the
+ * widest load's footprint and the sum of them all; the widest where a load
+ * has no sample, draws its addresses at random, or the buffer has more
+ * loads than NEAR_MAX_OPS.
+ */
+static double buffer_footprint(const gp_kernel_t *k, const gp_op_t *op, double unit)
+{
+    double widest = 0, sum = 0, uni = 0, fill[NEAR_MAX_OPS];
+    int64_t lo[NEAR_MAX_OPS], hi[NEAR_MAX_OPS];
+    int64_t *seen = NULL, *cur = NULL, *merged, *tmp;
+    size_t ns = 0, cap = 0, nc, i, a, b, m;
+    uint32_t j, w, l, q, ops = 0, used;
+    int ok = unit >= 1;
+    for (j = 0; j < k->n_ops; j++) {
+        const gp_op_t *o = &k->ops[j];
+        const gp_lane_sample_t *s = o->access.sample;
+        double fp;
+        if (!reads_buffer(o) || o->access.buffer != op->access.buffer)
+            continue;
+        fp = fetched_footprint(k, o, unit);
+        widest = GP_MAX(widest, fp);
+        sum += fp;
+        ops++;
+        if (!s || !s->byte_offset || s->drawn || s->lanes == 0)
+            ok = 0;
+        else
+            cap += (size_t)GP_MIN(s->n_warps, (uint32_t)UNION_WARPS) * s->lanes;
+    }
+    if (ops < 2 || ops > NEAR_MAX_OPS || !ok || !(widest > 0) || cap == 0)
+        return widest;
+    seen = malloc(sizeof *seen * cap);
+    cur = malloc(sizeof *cur * cap);
+    merged = malloc(sizeof *merged * cap);
+    if (!seen || !cur || !merged) {
+        free(seen);
+        free(cur);
+        free(merged);
+        return widest;
+    }
+    for (j = 0, q = 0; j < k->n_ops; j++) {
+        const gp_op_t *o = &k->ops[j];
+        const gp_lane_sample_t *s = o->access.sample;
+        double fp, fresh = 0;
+        if (!reads_buffer(o) || o->access.buffer != op->access.buffer)
+            continue;
+        fp = fetched_footprint(k, o, unit);
+        nc = 0;
+        lo[q] = hi[q] = -1;
+        for (w = 0, used = 0; w < s->n_warps; w++) { /* the range: every sampled warp */
+            size_t had = nc;
+            for (l = 0; l < s->lanes; l++) {
+                int64_t v = s->byte_offset[(size_t)w * s->lanes + l];
+                if (v < 0)
+                    continue;
+                if (used < UNION_WARPS)
+                    cur[nc++] = v / (int64_t)unit;
+                lo[q] = lo[q] < 0 ? v : GP_MIN(lo[q], v);
+                hi[q] = GP_MAX(hi[q], v);
+            }
+            used += nc > had;
+        }
+        nc = unique_i64(cur, nc);
+        for (i = 0, a = 0; i < nc; i++) {
+            double out = 1;
+            uint32_t p;
+            while (a < ns && seen[a] < cur[i])
+                a++;
+            if (a < ns && seen[a] == cur[i])
+                continue;
+            for (p = 0; p < q; p++) /* within an earlier load's range */
+                if (cur[i] >= lo[p] / (int64_t)unit && cur[i] <= hi[p] / (int64_t)unit)
+                    out *= 1 - fill[p];
+            fresh += out;
+        }
+        if (nc > 0)
+            uni += fp * fresh / (double)nc;
+        fill[q] = lo[q] >= 0 ? GP_MIN(1.0, fp / ((double)(hi[q] - lo[q]) + unit)) : 0;
+        q++;
+        for (a = 0, b = 0, m = 0; a < ns || b < nc;) /* seen |= cur */
+            if (b == nc || (a < ns && seen[a] < cur[b]))
+                merged[m++] = seen[a++];
+            else if (a == ns || cur[b] < seen[a])
+                merged[m++] = cur[b++];
+            else
+                merged[m++] = seen[a++], b++;
+        tmp = seen; /* the merged units are seen now */
+        seen = merged;
+        merged = tmp;
+        ns = m;
+    }
+    free(seen);
+    free(cur);
+    free(merged);
+    return GP_MIN(sum, GP_MAX(widest, uni));
+}
+
+/*
+ * The share of op's reads whose `unit`s no earlier load of its buffer read
+ * in the same warp at the same position (the first UNION_WARPS sampled
+ * instances where op is active, compared one by one): what the warp reads for the first
+ * time. A unit an earlier load of the warp read is in flight or in L1 for
+ * it; the others, where the buffer's loads together re-read them, other
+ * warps and blocks brought (a stencil's halo: the neighbour block's tile).
+ * 0 where the first load of the buffer, or where the loads are not sampled
+ * alike (other loop nests: their instances are other positions).
+ */
+static double warp_fresh(const gp_kernel_t *k, const gp_op_t *op, double unit)
+{
+    const gp_lane_sample_t *s0 = op->access.sample;
+    double seen = 0, fresh = 0;
+    uint32_t i, w, l, earlier = 0, idx, used = 0;
+    int64_t *v;
+    if (!s0 || !s0->byte_offset || s0->drawn || s0->lanes == 0 || !(unit >= 1) ||
+        !reads_buffer(op) || op < k->ops || op >= k->ops + k->n_ops)
+        return 0;
+    idx = (uint32_t)(op - k->ops);
+    for (i = 0; i < idx; i++) {
+        const gp_lane_sample_t *s = k->ops[i].access.sample;
+        if (!reads_buffer(&k->ops[i]) || k->ops[i].access.buffer != op->access.buffer)
+            continue;
+        if (!s || !s->byte_offset || s->drawn || s->lanes != s0->lanes ||
+            s->n_warps != s0->n_warps)
+            return 0;
+        earlier++;
+    }
+    if (!earlier)
+        return 0;
+    v = malloc(sizeof *v * (size_t)earlier * s0->lanes);
+    if (!v)
+        return 0;
+    for (w = 0; w < s0->n_warps && used < UNION_WARPS; w++) {
+        size_t at = (size_t)w * s0->lanes, n = 0;
+        for (l = 0; l < s0->lanes && s0->byte_offset[at + l] < 0; l++)
+            ;
+        if (l == s0->lanes) /* the op is idle in this warp */
+            continue;
+        used++;
+        for (i = 0; i < idx; i++) { /* the earlier loads' units in this warp */
+            const gp_op_t *o = &k->ops[i];
+            if (!reads_buffer(o) || o->access.buffer != op->access.buffer)
+                continue;
+            for (l = 0; l < s0->lanes; l++) {
+                int64_t x = o->access.sample->byte_offset[at + l];
+                if (x >= 0)
+                    v[n++] = x / (int64_t)unit;
+            }
+        }
+        n = unique_i64(v, n);
+        for (l = 0; l < s0->lanes; l++) {
+            int64_t u = s0->byte_offset[at + l];
+            size_t lo = 0, hi = n;
+            if (u < 0)
+                continue;
+            u /= (int64_t)unit;
+            while (lo < hi) { /* the first unit not below u */
+                size_t mid = lo + (hi - lo) / 2;
+                if (v[mid] < u)
+                    lo = mid + 1;
+                else
+                    hi = mid;
+            }
+            seen++;
+            fresh += lo == n || v[lo] != u;
+        }
+    }
+    free(v);
+    return seen > 0 ? fresh / seen : 0;
+}
+
 /* reuse_hit where each SM of the L1 level touches `share` times its even
    share of the footprint (share_hit below); 1 for the grid's L2. */
 static double share_hit(const gp_kernel_t *k, const gp_op_t *op, double cache, double unit,
@@ -608,7 +875,6 @@ static double share_hit(const gp_kernel_t *k, const gp_op_t *op, double cache, d
             seen = 1;
         else if (!seen)
             before += bytes;
-        footprint = GP_MAX(footprint, fetched_footprint(k, o, unit)); /* the buffer's */
         off = (double)o->access.offset_elems * o->access.elem_bytes;
         lo = first ? off : GP_MIN(lo, off);
         hi = first ? off : GP_MAX(hi, off);
@@ -616,6 +882,7 @@ static double share_hit(const gp_kernel_t *k, const gp_op_t *op, double cache, d
         shifted &= o->access.pattern == GP_PATTERN_UNIT;
         cyclic &= !irm_addresses(k, o);
     }
+    footprint = GP_MAX(footprint, buffer_footprint(k, op, unit)); /* the buffer's */
     mine = fetched_bytes(k, op, unit);
     if (!(footprint > 0) || !(mine > 0))
         return 0;
@@ -662,8 +929,9 @@ static void block_units(const gp_kernel_t *k, const gp_op_t *op, uint32_t w, uin
         for (l = 0; l < lanes; l++)
             if (off[l] >= 0)
                 v[(*n)++] = off[l] / (int64_t)unit;
-        if (reads)
-            *reads += (double)distinct_i64(v + start, *n - start);
+        if (reads) /* a count below 1: that share of the warps issue it */
+            *reads += (double)distinct_i64(v + start, *n - start) *
+                      (o->count > 0 && o->count < 1 ? o->count : 1.0);
     }
 }
 
@@ -762,7 +1030,7 @@ static double life_reuse(const gp_device_t *d, const gp_kernel_t *k, const gp_op
         op >= k->ops + k->n_ops)
         return -1;
     bfp = (double)s->block_footprint_bytes;
-    reads = gp_op_grid_bytes(k, op) / blocks; /* a block's bytes read */
+    reads = request_bytes(k, op) / blocks; /* a block's elements read */
     if (!(reads > bfp * (1 + 1e-9)))
         return -1;
     sms = GP_MIN((double)d->sm_count, blocks);
@@ -793,6 +1061,12 @@ static void sibling_reuse(const gp_kernel_t *k, const gp_op_t *op, const gp_occu
     *dist = 0;
     if (!s || !s->byte_offset || s->drawn || s->n_warps < 2 || !(warps > 1) || unit == 0 ||
         !(fill_bytes > 0))
+        return;
+    /* a count below 1 is the share of the block's warps that issue it (a
+       halo row's load in `if (ty == 0)`): only those read it again */
+    if (op->count > 0 && op->count < 1)
+        warps = GP_MAX(1.0, warps * op->count);
+    if (!(warps > 1))
         return;
     same = shared_units(s, 0, 1, op->access.elem_bytes ? op->access.elem_bytes : 4, unit);
     if (!(same > 0))
@@ -1478,16 +1752,6 @@ static int sector_sibling(const gp_kernel_t *k, uint32_t i, uint32_t j)
            enclosing_body(k, i) == enclosing_body(k, j);
 }
 
-/* Sort v[0..n) and keep each value once; returns how many remain. */
-static size_t unique_i64(int64_t *v, size_t n)
-{
-    size_t i, d = 0;
-    qsort(v, n, sizeof *v, gp_cmp_i64);
-    for (i = 0; i < n; i++)
-        if (i == 0 || v[i] != v[d - 1])
-            v[d++] = v[i];
-    return d;
-}
 
 /* Count sector `sec` (-1: none) with `bytes` of its `unit` written into
    written_units' sums. */
@@ -1866,6 +2130,15 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
                 far1 = l1_reuse(d, k, at, l1, 1);
                 far1l = l1_reuse(d, k, at, l1, 0);
                 {
+                    /* what the warp reads first of lines the buffer's other
+                       loads bring is another warp's or block's, another
+                       SM's L1 for all it says: its own re-reads only */
+                    if (far1 > far1l) {
+                        double fresh = warp_fresh(k, at, unit);
+                        far1 = fresh * far1l + (1 - fresh) * far1;
+                    }
+                }
+                {
                     /* the block's own re-reads of its window stay in its SM's L1:
                        the window (every load of the buffer together, halos
                        included) counts the first touches better than one
@@ -1921,6 +2194,13 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
                 fl *= lru_hit(ldist * lsms, l2cap, 0);
                 m2 = GP_MIN(m2, 1 - fl);
                 m2l = GP_MIN(m2l, 1 - fl);
+            }
+            if (m2 < m2l) {
+                /* the grid shares one L2: what the warp reads first, of lines
+                   the buffer's other loads bring (other warps' and blocks'),
+                   waits as the buffer's reads together hit */
+                double fresh = warp_fresh(k, at, d->sector_bytes);
+                m2l = fresh * m2 + (1 - fresh) * m2l;
             }
             h2 = after_l1(m2, h1);
             l2h = after_l1(m2l, l1h);
@@ -2058,8 +2338,11 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
        the neighbours' re-reads hit too (near_distance), the op still
        fetches its share of the footprint */
     if (cold > 0 && a->sample && !a->sample->drawn) {
-        out->dram_bytes =
-            GP_MAX(out->dram_bytes, cold * active_lanes(d, k, a) * (a->elem_bytes ? a->elem_bytes : 4));
+        /* cold is a share of the request's elements (lane_share), each once */
+        double slots = GP_MIN((double)d->warp_size,
+                              GP_MAX(1.0, (double)k->launch.threads_per_block));
+        out->dram_bytes = GP_MAX(out->dram_bytes, cold * lane_share(k, a) * slots *
+                                                      (a->elem_bytes ? a->elem_bytes : 4));
         out->l2_bytes = GP_MAX(out->l2_bytes, out->dram_bytes); /* through the L2 */
     }
     sibling_traffic(d, k, at, occ, r, cached, bytes, lbytes, dbytes, l2cap, out);
