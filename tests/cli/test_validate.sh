@@ -410,10 +410,13 @@ expect_err "empty table"
 # without each family in turn. Families no constant was set from must give
 # the ordinary report's numbers exactly; those a constant was set from are
 # refitted by its rule on its other families' rows.
+# (the shared set's rows: a constant whose only family is left out is refitted
+# on every other family's rows, 23 predictions of each, which takes minutes on
+# the whole table)
 case_ "leave one family out: calibration table"
-gp validate validation/h200/calibration.csv --json
+gp validate validation/h200/calibration.csv --source "shared H200" --json
 cp "$TMP/out" "$TMP/plain.json"
-gp validate --leave-one-family-out validation/h200/calibration.csv --json
+gp validate --leave-one-family-out validation/h200/calibration.csv --source "shared H200" --json
 expect_status 0
 expect_json .report leave_one_family_out
 expect_json .constants[0].name GP_BLOCK_RETIRE_SKEW
@@ -445,10 +448,10 @@ while fam=$(json ".families[$i].family" 2>/dev/null); do
     esac
     i=$((i + 1))
 done
-[ "$refit" -eq 2 ] && [ "$kept" -ge 10 ] && ok || bad "families refitted $refit, kept $kept"
+[ "$refit" -eq 2 ] && [ "$kept" -ge 5 ] && ok || bad "families refitted $refit, kept $kept"
 
 case_ "leave one family out: text and limits"
-gp validate --leave-one-family-out validation/h200/calibration.csv --family access
+gp validate --leave-one-family-out validation/h200/calibration.csv --source "shared H200" --family access
 expect_status 0
 expect_out "access"
 expect_out "shipped (none set from it)"

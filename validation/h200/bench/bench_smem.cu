@@ -316,18 +316,13 @@ static void emit_cycles(const Row &r, int warps, long long trips, const Cycles &
 static const int kReps = 7;
 
 int main(int argc, char **argv) {
-  if (argc < 3) {
-    fprintf(stderr, "usage: %s OUT.csv CYCLES.csv [device]\n", argv[0]);
-    return 2;
-  }
   Bench b;
-  bench_open(b, argv[1], argc > 3 ? atoi(argv[3]) : 0);
-  g_cyc = fopen(argv[2], "w");
-  REQUIRE(g_cyc, "cannot write %s", argv[2]);
-  fprintf(g_cyc, "family,name,params,warps_per_sm,trips,cycles_median,cycles_min,cycles_max,"
-                 "cycles_per_trip,clock_mhz_vs_event,lds_per_trip_warp,fma_per_trip_warp,"
-                 "mma_per_trip_warp,bar_per_trip_warp,lds_per_clk_sm,fma_per_clk_sm,"
-                 "mma_per_clk_sm\n");
+  g_cyc = bench_open_side(
+      b, argc, argv, "CYCLES.csv",
+      "family,name,params,warps_per_sm,trips,cycles_median,cycles_min,cycles_max,"
+      "cycles_per_trip,clock_mhz_vs_event,lds_per_trip_warp,fma_per_trip_warp,"
+      "mma_per_trip_warp,bar_per_trip_warp,lds_per_clk_sm,fma_per_clk_sm,"
+      "mma_per_clk_sm\n");
   const int sms = b.sm_count;
   long long *cyc;
   CK(cudaMalloc(&cyc, 2 * sms * sizeof(long long)));

@@ -43,7 +43,7 @@ __host__ __device__ inline float va(size_t m, size_t k) { return float((m + 2 * 
 __host__ __device__ inline float vb(size_t k, size_t n) { return float((3 * k + n) % 5); }
 
 enum { LD_RT = 0, LD_UN = 1, LD_CO = 2, LD_F4 = 3 };
-static const int kPhases = 5;  // load, barrier, compute, barrier, whole loop
+static const int kPhases = kTilePhases;  // load, barrier, compute, barrier, whole loop
 
 // ---------------------------------------------------------------- (a) tile
 // Block b owns rows b*BM.. of A (row-major P*BM x K; ld rt/un) or of At (K x P*BM;
@@ -264,22 +264,10 @@ __global__ void __launch_bounds__(BX *BY)
 static FILE *g_cyc = nullptr;
 static const int kReps = 7;
 
-// Medians over blocks of each phase's cycles, per trip.
+// Medians over blocks of each phase's cycles, per trip (common.cuh).
 static void emit_cycles(const Row &r, const long long *cyc, int cs, long long blocks,
                         long long trips) {
-  double ph[kPhases];
-  Cycles whole = {0, 0, 0};
-  for (int p = 0; p < kPhases; ++p) {
-    Cycles c = block_cycles(cyc + (size_t)p * cs, (int)blocks);
-    ph[p] = c.median / trips;
-    if (p == kPhases - 1) whole = c;
-  }
-  fprintf(g_cyc, "%s,%s,%s,%lld,%lld,%.1f,%.1f,%.1f,%.1f,%.0f,%.0f,%.0f,%.1f\n",
-          r.family.c_str(), r.name.c_str(), r.params.c_str(), blocks, trips, ph[0], ph[1],
-          ph[2], ph[3], whole.median, whole.min, whole.max, whole.median / trips);
-  fflush(g_cyc);
-  fprintf(stderr, "      %-18s %-34s load %7.1f bar %7.1f comp %7.1f bar %7.1f trip %8.1f\n",
-          r.name.c_str(), r.params.c_str(), ph[0], ph[1], ph[2], ph[3], whole.median / trips);
+  emit_phase_cycles(g_cyc, r, cyc, cs, blocks, trips);
 }
 
 typedef void (*tile_t)(const float *, const float *, float *, int, long long *, int);
@@ -291,16 +279,11 @@ struct TileK {
 };
 
 int main(int argc, char **argv) {
-  if (argc < 3) {
-    fprintf(stderr, "usage: %s OUT.csv CYCLES.csv [device]\n", argv[0]);
-    return 2;
-  }
   Bench b;
-  bench_open(b, argv[1], argc > 3 ? atoi(argv[3]) : 0);
-  g_cyc = fopen(argv[2], "w");
-  REQUIRE(g_cyc, "cannot write %s", argv[2]);
-  fprintf(g_cyc, "family,name,params,blocks,trips,load,bar1,comp,bar2,loop_median,loop_min,"
-                 "loop_max,loop_per_trip\n");
+  g_cyc = bench_open_side(
+      b, argc, argv, "CYCLES.csv",
+      "family,name,params,blocks,trips,load,bar1,comp,bar2,loop_median,loop_min,"
+      "loop_max,loop_per_trip\n");
   const int sms = b.sm_count;
   const int kCs = 1 << 18;  // blocks per phase slot of cyc
   long long *cyc;

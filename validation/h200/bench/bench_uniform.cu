@@ -217,16 +217,11 @@ static FILE *g_cyc = nullptr;
 static const int kReps = 7;
 
 int main(int argc, char **argv) {
-  if (argc < 3) {
-    fprintf(stderr, "usage: %s OUT.csv CYCLES.csv [device]\n", argv[0]);
-    return 2;
-  }
   Bench b;
-  bench_open(b, argv[1], argc > 3 ? atoi(argv[3]) : 0);
-  g_cyc = fopen(argv[2], "w");
-  REQUIRE(g_cyc, "cannot write %s", argv[2]);
-  fprintf(g_cyc, "family,name,params,blocks,trips,cycles_median,cycles_min,cycles_max,"
-                 "cycles_per_trip,max_blocks_per_sm,sms_used\n");
+  g_cyc = bench_open_side(
+      b, argc, argv, "CYCLES.csv",
+      "family,name,params,blocks,trips,cycles_median,cycles_min,cycles_max,"
+      "cycles_per_trip,max_blocks_per_sm,sms_used\n");
   const int sms = b.sm_count;
   const int maxBlocks = sms * 16;
   long long *cyc;

@@ -93,6 +93,29 @@ static inline Cycles block_cycles(const long long *d, int blocks) {
   return c;
 }
 
+// A tiled loop's cycles by phase (bench_tiles2, bench_tiles3): the clock64
+// cycles of each of `blocks` blocks in slot p of cyc (cs entries a slot) for the
+// tile load, the barrier after it, the compute, the closing barrier and the whole
+// loop; one line of `side` (the side table) and one on stderr with each phase's
+// median over the blocks per trip and the whole loop's median, min and max.
+static const int kTilePhases = 5;
+static inline void emit_phase_cycles(FILE *side, const Row &r, const long long *cyc, int cs,
+                                     long long blocks, long long trips) {
+  double ph[kTilePhases];
+  Cycles whole = {0, 0, 0};
+  for (int p = 0; p < kTilePhases; ++p) {
+    Cycles c = block_cycles(cyc + (size_t)p * cs, (int)blocks);
+    ph[p] = c.median / trips;
+    if (p == kTilePhases - 1) whole = c;
+  }
+  fprintf(side, "%s,%s,%s,%lld,%lld,%.1f,%.1f,%.1f,%.1f,%.0f,%.0f,%.0f,%.1f\n",
+          r.family.c_str(), r.name.c_str(), r.params.c_str(), blocks, trips, ph[0], ph[1],
+          ph[2], ph[3], whole.median, whole.min, whole.max, whole.median / trips);
+  fflush(side);
+  fprintf(stderr, "      %-18s %-34s load %7.1f bar %7.1f comp %7.1f bar %7.1f trip %8.1f\n",
+          r.name.c_str(), r.params.c_str(), ph[0], ph[1], ph[2], ph[3], whole.median / trips);
+}
+
 // Reduce a list of samples (ms) to microsecond statistics.
 static inline Stats stats_of(const std::vector<double> &ms) {
   Stats s;
@@ -205,6 +228,23 @@ static inline void bench_open(Bench &b, const char *path, int dev) {
           p.regsPerMultiprocessor, p.maxThreadsPerMultiProcessor);
   fprintf(b.csv, "family,name,params,grid_x,grid_y,block_x,block_y,dyn_smem,regs,static_smem,"
                  "blocks_per_sm,median_us,min_us,max_us,bytes,flops\n");
+}
+
+// The command line of a bench that writes a side table beside its rows,
+// `OUT.csv SIDE.csv [device]`: bench_open on OUT.csv and device, and SIDE.csv
+// opened with `header` as its first line. A missing path prints the usage
+// (`side`: the side table's name in it) and exits with status 2.
+static inline FILE *bench_open_side(Bench &b, int argc, char **argv, const char *side,
+                                    const char *header) {
+  if (argc < 3) {
+    fprintf(stderr, "usage: %s OUT.csv %s [device]\n", argv[0], side);
+    exit(2);
+  }
+  bench_open(b, argv[1], argc > 3 ? atoi(argv[3]) : 0);
+  FILE *f = fopen(argv[2], "w");
+  REQUIRE(f, "cannot write %s", argv[2]);
+  fputs(header, f);
+  return f;
 }
 
 // Release what bench_open created.
