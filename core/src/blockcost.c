@@ -773,6 +773,19 @@ static double pnorm(double a, double b, double p)
     return m * pow(1.0 + pow(r, p), 1.0 / p);
 }
 
+/* A block's core time: its chain `lat` beside the `thr` cycles its pipes
+   are busy. A block's warps waiting together at a barrier (`stall` of the
+   chain) leave its pipes idle: its own work cannot fill that wait (the rest
+   of its chain overlaps its own pipes' work as usual), only other blocks'
+   can. */
+static double core_time(double lat, double thr, double stall, double blocks)
+{
+    double t = pnorm(lat, thr, GP_KNEE_P_CORE);
+    if (stall > 0)
+        t = GP_MAX(t, stall + pnorm(lat - stall, thr / blocks, GP_KNEE_P_CORE));
+    return t;
+}
+
 int gp_block_cost_default(const gp_plugin_t *plugin, const gp_generation_t *gen,
                           const gp_device_t *dev, const gp_kernel_t *kernel,
                           const gp_occupancy_t *occ, const gp_residency_t *res,
@@ -845,12 +858,7 @@ int gp_block_cost_memo(const gp_plugin_t *plugin, const gp_generation_t *gen,
     if (dev->dram_sustained_gbps > 0 && res->dram_share > 0)
         t_dram = blocks * out->dram_bytes /
                  (dev->dram_sustained_gbps * 1e9 * res->dram_share / cycles_per_s);
-    /* a block's warps waiting together at a barrier leave its pipes idle:
-       its own work cannot fill that wait (the rest of its chain overlaps its
-       own pipes' work as usual), only other blocks' can */
-    t_core = pnorm(t_blk, t_thr, GP_KNEE_P_CORE);
-    if (stall > 0)
-        t_core = GP_MAX(t_core, stall + pnorm(t_blk - stall, t_thr / blocks, GP_KNEE_P_CORE));
+    t_core = core_time(t_blk, t_thr, stall, blocks);
     if (dev->l2_bandwidth_gbps > 0 && res->l2_share > 0)
         t_l2 = blocks * out->l2_bytes /
                (dev->l2_bandwidth_gbps * 1e9 * res->l2_share / cycles_per_s);
@@ -874,11 +882,7 @@ int gp_block_cost_memo(const gp_plugin_t *plugin, const gp_generation_t *gen,
        memory term: the slot turns over no faster than its chain plus the
        overhead, nor than the block's time with the memory */
     if (dev->block_slot_overhead_cycles > 0) {
-        double lat_r = t_blk + dev->block_slot_overhead_cycles;
-        double core_r = pnorm(lat_r, t_thr, GP_KNEE_P_CORE);
-        if (stall > 0)
-            core_r = GP_MAX(core_r,
-                            stall + pnorm(lat_r - stall, t_thr / blocks, GP_KNEE_P_CORE));
+        double core_r = core_time(t_blk + dev->block_slot_overhead_cycles, t_thr, stall, blocks);
         out->refill_time_cycles =
             GP_MAX(out->time_cycles, core_r * block_retire_factor(occ, blocks));
     }
