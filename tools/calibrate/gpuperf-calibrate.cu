@@ -1361,6 +1361,56 @@ static double per_sm_span(const std::vector<BlockRec> &recs, double *blocks) {
   return v.empty() ? 0 : median(v);
 }
 
+// What a refilled block slot spends per block beyond the block's own work
+// (block_slot_overhead_cycles: warp start and exit, the release, the next dispatch). One
+// block per SM (dynamic shared memory pins it) runs an FFMA chain of `iters` steps
+// (k_bar_fma without the barrier) whose in-block span D thread 0 stamps with clock64; the
+// slot's period P = (t(hi waves) - t(lo waves)) / (hi - lo), event-timed, in SM clocks
+// under load. The overhead is P - D, median over 2, 8 and 32 warps per block and chains
+// of 256 and 1024 steps.
+static void measure_slot_overhead(Ctx &c, const Measured &m, Ext &x) {
+  const int warps[3] = {2, 8, 32}, chains[2] = {256, 1024}, lo = 8, hi = 64;
+  const int sms = c.prop.multiProcessorCount;
+  const int max_warps = c.prop.maxThreadsPerMultiProcessor / 32;
+  const int optin = (int)c.prop.sharedMemPerBlockOptin;
+  const int smem = (int)std::min<size_t>(
+      c.prop.sharedMemPerMultiprocessor - c.prop.reservedSharedMemPerBlock, optin);
+  BlockRec *d_rec = nullptr;
+  std::vector<double> over;
+  CK(cudaMalloc(&d_rec, sizeof(BlockRec) * (size_t)hi * sms));
+  CK(cudaFuncSetAttribute(k_bar_fma<false>, cudaFuncAttributeMaxDynamicSharedMemorySize, optin));
+  for (int w : warps)
+    for (int it : chains) {
+      if (w > max_warps) continue;
+      double t[2];
+      for (int k = 0; k < 2; ++k) {
+        int grid = (k ? hi : lo) * sms;
+        t[k] = time_ms(c, 5, [&] {
+          k_bar_fma<false><<<grid, 32 * w, smem, c.s>>>(c.d_out, d_rec, it, 0.9999f, 1e-4f);
+          CK_LAUNCH();
+        });
+      }
+      std::vector<BlockRec> recs((size_t)hi * sms);
+      CK(cudaMemcpy(recs.data(), d_rec, recs.size() * sizeof(BlockRec), cudaMemcpyDeviceToHost));
+      std::vector<double> span;
+      for (const BlockRec &r : recs) span.push_back((double)(r.c1 - r.c0));
+      double d = median(span);
+      double period = (t[1] - t[0]) * 1e-3 * m.clock_mhz * 1e6 / (hi - lo);
+      over.push_back(period - d);
+      x.raw.row("slot_overhead", "fma", "warps_per_block", w, "chain_steps", it,
+                "cycles_per_slot", period, "cycles");
+      x.raw.row("slot_overhead", "fma_in_block", "warps_per_block", w, "chain_steps", it,
+                "cycles_per_block", d, "cycles");
+      fprintf(stderr, "  block slot: %2d warps, %4d-step chain: period %.0f, in the block %.0f: "
+              "%.0f cycles beyond the block's work\n", w, it, period, d, period - d);
+    }
+  CK(cudaFree(d_rec));
+  if (!over.empty())
+    x.key("block_slot_overhead_cycles", median(over), 0,
+          "one pinned block per SM refilled 8 vs 64 times: the slot's period less the "
+          "block's own FFMA chain (clock64), median of 2/8/32 warps x 256/1024 steps");
+}
+
 // Block start period against warps per block, blocks resident per SM and the work per
 // block: whether an SM starts blocks at one rate (block_launch_cycles) or the rate depends
 // on the block's warps, on how many are resident or on what the block does. Dynamic shared
@@ -1404,6 +1454,7 @@ static void measure_block_start(Ctx &c, const Measured &m, Ext &x) {
       }
   CK(cudaFree(in));
   CK(cudaFree(out));
+  measure_slot_overhead(c, m, x);
 }
 
 // Barrier cost against warps per block and blocks per SM. Dynamic shared memory of
@@ -2105,7 +2156,9 @@ static const char *cal_section(const std::string &k) {
     return k.size() >= n && k.compare(k.size() - n, n, suf) == 0;
   };
   if (k == "barrier_fma_cycles" || k.compare(0, 10, "int32_and_") == 0) return nullptr;
-  if (k.compare(0, 6, "graph_") == 0 || k == "kernel_dep_gap_us") return "launch";
+  if (k.compare(0, 6, "graph_") == 0 || k == "kernel_dep_gap_us" ||
+      k == "block_slot_overhead_cycles")
+    return "launch";
   if (k == "tlb_reach_bytes" || ends("_per_cycle")) return "memory";
   if (k.compare(0, 14, "shared_atomic_") == 0 || ends("_lanes")) return "throughput";
   if (ends("_cycles")) return "latency";
@@ -2321,12 +2374,14 @@ static void usage(FILE *out) {
           "  -d DEVICE             CUDA device index (default 0)\n"
           "  -o FILE               write the INI file to FILE\n"
           "  --arch NAME           plugin name for a compute capability gpuperf has no default for\n"
-          "  --raw FILE            write every sweep (barriers, atomics, warp ops, integer\n"
-          "                        pipes, launches, pointer chases) to FILE as CSV\n"
+          "  --raw FILE            write every sweep (barriers, block starts and slots,\n"
+          "                        atomics, warp ops, integer pipes, launches, pointer\n"
+          "                        chases) to FILE as CSV\n"
           "  --only LIST           run only these extended phases (comma-separated: barrier,\n"
-          "                        atomic_global, atomic_shared, instruction, graph, chase,\n"
-          "                        tlb) and skip the core measurements; needs --raw (the\n"
-          "                        derived keys go there as 'key' rows); no INI is written\n");
+          "                        block_start, atomic_global, atomic_shared, instruction,\n"
+          "                        graph, chase, tlb) and skip the core measurements; needs\n"
+          "                        --raw (the derived keys go there as 'key' rows); no\n"
+          "                        INI is written\n");
 }
 
 // Parse options, run every measurement, write the INI.
