@@ -35,6 +35,10 @@ typedef struct seg_sum {
     double instr;               /* warp instructions */
     double chain;               /* critical path, cycles */
     double mem_chain;           /* part of chain waiting on memory */
+    /* of mem_chain, the loads' expected wait beyond an L1 hit (the miss
+       share times the miss's extra cycles) and those extra cycles in full:
+       a batch of a loop's iterations waits for its first miss (add_loop) */
+    double mem_exp, mem_gap;
     double l1, l2, dram;        /* bytes */
     double store;               /* SM cycles of the store path towards L2 */
     /* loads of an iteration: registers per thread their values need, and
@@ -84,6 +88,8 @@ static void seg_add(seg_sum_t *a, const seg_sum_t *b, double f)
     a->instr += b->instr * f;
     a->chain += b->chain * f;
     a->mem_chain += b->mem_chain * f;
+    a->mem_exp += b->mem_exp * f;
+    a->mem_gap += b->mem_gap * f;
     a->l1 += b->l1 * f;
     a->l2 += b->l2 * f;
     a->dram += b->dram * f;
@@ -162,6 +168,7 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
  */
 typedef struct load_group {
     double latency; /* the longest, cycles */
+    double exp, gap; /* the longest's wait beyond an L1 hit: expected, on a miss */
     double busy;    /* L1 cycles of its requests so far: the next one waits behind them */
     double regs;    /* registers per thread its values hold */
     double miss;    /* bytes past L1 per warp */
@@ -173,6 +180,8 @@ static void flush_group(load_group_t *g, seg_sum_t *out)
 {
     out->chain += g->latency;
     out->mem_chain += g->latency;
+    out->mem_exp += g->exp;
+    out->mem_gap += g->gap;
     memset(g, 0, sizeof *g);
 }
 
@@ -264,8 +273,9 @@ static int run_fits(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, double
    compiler must hoist over arithmetic to join the group joins only while
    the group fits the registers and bytes in flight, else the group closes
    and the load starts the next. */
-static void group_add(const walk_ctx_t *cx, load_group_t *g, double latency, double regs,
-                      double miss, double busy, double acc, int held, seg_sum_t *out)
+static void group_add(const walk_ctx_t *cx, load_group_t *g, double latency, double exp,
+                      double gap, double regs, double miss, double busy, double acc, int held,
+                      seg_sum_t *out)
 {
     double cap_regs = mlp_regs(cx, acc), cap_bytes = mlp_warp_bytes(cx);
     if (g->regs > 0 && !(g->adjacent && held) &&
@@ -276,7 +286,11 @@ static void group_add(const walk_ctx_t *cx, load_group_t *g, double latency, dou
        a load leaves it behind those of the group issued before it (the
        unrolled bench_tiles bcast loops, [sources: h200-cal] run8/tiles:
        four float4 loads of one warp wait 3 x 5.38 cycles more than one) */
-    g->latency = GP_MAX(g->latency, latency + g->busy);
+    if (latency + g->busy > g->latency) {
+        g->latency = latency + g->busy;
+        g->exp = exp;
+        g->gap = gap;
+    }
     g->busy += busy;
     g->regs += regs;
     g->miss += miss;
@@ -408,10 +422,23 @@ static int add_loop(const walk_ctx_t *cx, const seg_sum_t *body, double trips, u
     seg_sum_t b = *body;
     unroll = pinned ? (double)pinned : GP_MIN(GP_MAX(unroll, 1.0), GP_UNROLL_MAX);
     /* the loads of `depth` iterations wait together: each iteration waits
-       1/depth of its memory latency, beside its own arithmetic chain */
+       1/depth of its memory latency, beside its own arithmetic chain. A
+       batch waits for its slowest load: where the iterations' misses are
+       the first touches of a stream (a sector every 1 / p trips), a batch
+       of depth iterations holds one with probability min(1, depth p), not
+       p: the H200's n-body loop, unrolled 4 times by nvcc with its float4
+       loads issued two by two (a new 32-byte sector every two trips), waits
+       for L2 at every pair: 194.4 cycles a trip from L2 against 82.9 from
+       L1 ([sources: h200-cal] run10/loopchain nbody_auto, SASS k_nb<0>) */
     depth = loop_mlp_depth(cx, body, unroll);
     waits = loop_waits(trips, unroll, depth, pinned);
-    b.mem_chain = body->mem_chain * waits / GP_MAX(trips, 1e-300);
+    {
+        double mem = body->mem_chain;
+        if (depth > 1 && body->mem_gap > 0)
+            mem += GP_MIN(body->mem_gap, depth * body->mem_exp) - body->mem_exp;
+        b.mem_chain = mem * waits / GP_MAX(trips, 1e-300);
+    }
+    b.mem_exp = b.mem_gap = 0;
     /* the iterations whose loads the loop's last wait covers */
     *batch = waits > 0 ? GP_MIN(GP_MAX(trips / waits, 1.0), depth) : 0;
     b.chain = body->chain - body->mem_chain + b.mem_chain;
@@ -609,7 +636,14 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
                         run_held = run_fits(cx, ops + i, n - i, acc);
                     if (count < 1 && wpb > 1)
                         phase_short = GP_MAX(phase_short, (1 - count) / ilp * c.latency_cycles);
-                    group_add(cx, &g, count / ilp * c.latency_cycles, regs, miss,
+                    /* a stream's first touches: what a miss adds to an L1
+                       hit, expected and in full (add_loop) */
+                    double hit = cx->dev->l1_hit_cycles, exp = 0, gap = 0;
+                    if (hit > 0 && c.stream_miss > 0 && c.latency_cycles > hit) {
+                        exp = count / ilp * (c.latency_cycles - hit);
+                        gap = exp / GP_MIN(c.stream_miss, 1.0);
+                    }
+                    group_add(cx, &g, count / ilp * c.latency_cycles, exp, gap, regs, miss,
                               gp_access_uniform(&op->access)
                                   ? count * c.pipe_cycles[GP_PIPE_L1]
                                   : 0,

@@ -1075,6 +1075,68 @@ static void sibling_reuse(const gp_kernel_t *k, const gp_op_t *op, const gp_occu
     *dist = live_lines_bytes(k, occ, fill_bytes);
 }
 
+/*
+ * Warps of an SM that read op's lines at the same loop step, running the
+ * loop abreast: where every warp of the launch touches what the whole grid
+ * touches (a walk over pos[j] that no thread index enters) and the sample's
+ * second warp instance reads warp 0's units at warp 0's step, the SM's
+ * resident warps of the launch (at most the blocks its share of the grid
+ * gives it); 1 otherwise. The re-reads of such warps are hits for the
+ * traffic (one fill serves them all, as l1_reuse and sibling_reuse count)
+ * but not for the latency: the warps ask for a line within a few cycles of
+ * each other, while its first request is still in flight, and each waits
+ * for the fill. The H200 shows it ([sources: h200-cal] run10/loopchain
+ * loopchain_cycles.csv): a loop of warp-uniform or coalesced loads each
+ * touching a new sector takes the same cycles a trip with 1, 2, 4, 8 or 16
+ * warps per SM, as one block or four (lc_f4_nc_uni_k0 fp=first: 199.8,
+ * 200.0, 199.6, 200.1, 206.5 and 202.6 cycles; lc_f1_pl_coal_d4: 334.9 ..
+ * 337.8), where counting the other warps' re-reads as hits made 4 warps
+ * 37% and 16 warps 56% faster.
+ */
+static double abreast_warps(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t *op,
+                            const gp_occupancy_t *occ, uint32_t unit)
+{
+    const gp_lane_sample_t *s = op->access.sample;
+    double blocks = (double)k->total_blocks, sms, resident, wpb;
+    if (!s || !s->byte_offset || s->drawn || s->n_warps < 2 || unit == 0 ||
+        s->warp_footprint_bytes == 0 || s->warp_footprint_bytes < s->grid_footprint_bytes)
+        return 1;
+    if (!(shared_units(s, 0, 1, op->access.elem_bytes ? op->access.elem_bytes : 4, unit) >=
+          1 - 1e-9))
+        return 1;
+    wpb = ceil((double)k->launch.threads_per_block / (double)d->warp_size);
+    if (op->count > 0 && op->count < 1)
+        wpb = GP_MAX(1.0, wpb * op->count);
+    sms = GP_MIN((double)d->sm_count, GP_MAX(blocks, 1.0));
+    resident = GP_MAX(1.0, GP_MIN((double)occ->blocks_per_sm, ceil(blocks / GP_MAX(sms, 1.0))));
+    return GP_MAX(1.0, resident * wpb);
+}
+
+/*
+ * The share of op's requests that are a stream's first touches
+ * (gp_op_cost_t.stream_miss): `miss` (its L1 miss share for the latency)
+ * where that is no less than the share of the units the sample's warp
+ * touches at the next iteration of its innermost named loop that it did not
+ * touch at the one before (pos[j] of 16 bytes: a new 32-byte sector every
+ * other iteration), so that its misses are its new units, spread evenly
+ * over the iterations; 0 where it misses less (re-reads hit: a second pass
+ * over what the first brought misses in a burst, not evenly) or the sample
+ * says nothing of the next iteration.
+ */
+static double stream_share(const gp_op_t *op, uint32_t unit, double miss)
+{
+    const gp_lane_sample_t *s = op->access.sample;
+    double same;
+    if (!s || !s->byte_offset || s->drawn || s->next_iteration == 0 ||
+        s->next_iteration >= s->n_warps || unit == 0 || !(miss > 0))
+        return 0;
+    same = shared_units(s, 0, s->next_iteration,
+                        op->access.elem_bytes ? op->access.elem_bytes : 4, unit);
+    if (same < 0)
+        return 0;
+    return miss >= (1 - same) * (1 - 1e-9) ? miss : 0;
+}
+
 /* Bytes the kernel's reads of op's buffer bring in over the launch (op's
    own where it names no buffer). */
 static double buffer_reads(const gp_kernel_t *k, const gp_op_t *op, double unit)
@@ -2067,6 +2129,7 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
     uint32_t seg, min_seg, fill, lanes;
     double txn, bytes, h1 = 0, h2 = 0, l1h = 0, l2h = 0, lbytes, dram_fetch, dbytes, l2_lat, mem_lat;
     double near = 0, near_dist = 0, cold = 0, near_hit = 0, l2_near = 0, dram_lat, fp;
+    double stream = 0; /* the misses are a stream's new units (stream_miss) */
     double req_lines = 0, req_passes = 0, req_runs = 0, chase_h = -1, chase_cold = 0,
            chase_warps = 1;
     double l2cap = res->l2_capacity_bytes > 0 ? res->l2_capacity_bytes : (double)d->l2_bytes;
@@ -2170,8 +2233,20 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
                         far1l = GP_MAX(far1l, sib);
                     }
                 }
+                {
+                    /* warps that read the same lines at the same step wait
+                       for one fill (abreast_warps): each waits as a lone
+                       warp would, its own re-reads its only hits */
+                    double w = abreast_warps(d, k, at, occ, unit);
+                    if (w > 1)
+                        far1l = GP_MAX(0.0, 1 - w * (1 - far1l));
+                }
                 h1 = GP_MAX(near_hit, far1);
                 l1h = GP_MAX(near_hit, far1l);
+                /* every unit the warp touches first at an iteration
+                   misses, one iteration after another: a stream */
+                stream = stream_share(at, unit, 1 - l1h);
+
                 {
                     /* a chase through drawn addresses: the measured L1 edge */
                     double ch = chase_l1_hit(d, k, at, occ, l1, &chase_cold, &chase_warps);
@@ -2321,6 +2396,9 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
     }
     if (op->kind == GP_OP_LOAD)
         out->lines = GP_MAX(req_runs, 1.0);
+    if (op->kind == GP_OP_LOAD && stream > 0 && chase_h < 0 && !(l1h > near_hit + 1e-12) &&
+        sp != GP_SPACE_CONSTANT)
+        out->stream_miss = 1 - l1h;
     if (cached && op->kind == GP_OP_LOAD && sp != GP_SPACE_CONSTANT && gp_access_uniform(a)) {
         double ulat, ubusy;
         uniform_l1(d, a, &ulat, &ubusy);

@@ -32,10 +32,11 @@ expect_out "68 within 2x"
 # sums) at 7.7%; the 150 `uniform2` rows (bench_uniform2: loads in flight per
 # warp, the load instruction) at 38.1%; the 43 `clock` rows (bench_clock: FFMA,
 # SGEMM compute, LDS, HMMA and DRAM loads from 50 us to 1.5 s) at 3.7%. The gate
-# holds today's 13.8% over 1551 rows, 1498 within 2x (8.3% over the 840 rows
-# before tiles2, tiles3, uniform, turnover, uniform2 and clock).
+# holds today's 11.9% over 1839 rows, 1818 within 2x (the 288 `loopchain` rows,
+# bench_loopchain: loops of one load and an arithmetic body, at 15.1%; the 1551
+# rows before them at 11.3%).
 case_ "H200 table, all rows: accuracy gate"
-gp validate validation/h200/calibration.csv --max-mape 11.4 --min-within-2x 0.99 --json
+gp validate validation/h200/calibration.csv --max-mape 12 --min-within-2x 0.988 --json
 expect_status 0
 n=$(json .overall.rows)
 expect_between "$n" 122 5000
@@ -217,11 +218,24 @@ case_ "H200 tiles3 family: accuracy gate"
 gp validate validation/h200/calibration.csv --family tiles3 --max-mape 20.8 --min-within-2x 1
 expect_status 0
 
+# Loops of one load a trip feeding an arithmetic body, 1 to 16 warps per SM
+# (bench_loopchain, run10): L1-resident or first touches (a new 32-byte sector
+# costs an L2 round trip), warp-uniform or coalesced, dependent and independent
+# FP32 bodies with and without MUFU.RSQ, the n-body body. Today 15.1%, 280 of
+# 288 within 2x: the warps that read a line at one step wait for one fill
+# (abreast_warps) and a batch of unrolled trips waits for its stream's miss.
+# Open: the L1-resident rows with a new sector every trip (stride 8 and 32,
+# +140..+280%: the model finds L1 misses where all hit) and the coalesced
+# float4 i13 rows (-26%).
+case_ "H200 loopchain family: accuracy gate"
+gp validate validation/h200/calibration.csv --family loopchain --max-mape 15.2 --min-within-2x 0.97
+expect_status 0
+
 # The evaluation set (nothing is set from it): the target is 10% and 95% of
-# rows within 1.5x; the gate holds what the model reaches today (19.5%, 290 of
+# rows within 1.5x; the gate holds what the model reaches today (18.9%, 298 of
 # 314 rows within 2x) so that it can only improve.
 case_ "H200 evaluation set: accuracy gate"
-gp validate validation/h200/evaluation.csv --max-mape 19.6 --min-within-2x 0.92 --json
+gp validate validation/h200/evaluation.csv --max-mape 19 --min-within-2x 0.94 --json
 expect_status 0
 n=$(json .overall.rows)
 expect_between "$n" 300 1000

@@ -655,7 +655,13 @@ typedef struct gp_op_cost {
        over the sampled warps; 0: not known (added within ABI 2, taken from
        the reserved space) */
     double lines;
-    double reserved[3];
+    /* memory loads: the share of the op's requests that miss L1 as the
+       first touches of a stream, one new unit every 1 / stream_miss
+       iterations of its loop (its only L1 hits the warp's own re-reads of
+       the iteration before); 0: its misses are not known to be spread so
+       (added within ABI 2, taken from the reserved space) */
+    double stream_miss;
+    double reserved[2];
 } gp_op_cost_t;
 
 /*
