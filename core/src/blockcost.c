@@ -413,7 +413,7 @@ static double loop_waits(double trips, double unroll, double depth, uint32_t pin
    pinned: the copies the source pins (`#pragma unroll N`, the loop's
    `unroll`), 0: as nvcc unrolls a short body by itself. */
 static int add_loop(const walk_ctx_t *cx, const seg_sum_t *body, double trips, uint32_t pinned,
-                    seg_sum_t *out, double *batch)
+                    seg_sum_t *out, double *batch, double *nwaits)
 {
     const gp_device_t *d = cx->dev;
     double unroll = floor(GP_UNROLL_TARGET_INSTRUCTIONS / GP_MAX(body->instr, 1.0));
@@ -441,6 +441,7 @@ static int add_loop(const walk_ctx_t *cx, const seg_sum_t *body, double trips, u
     b.mem_exp = b.mem_gap = 0;
     /* the iterations whose loads the loop's last wait covers */
     *batch = waits > 0 ? GP_MIN(GP_MAX(trips / waits, 1.0), depth) : 0;
+    *nwaits = waits;
     b.chain = body->chain - body->mem_chain + b.mem_chain;
     /* the integer induction chain runs beside (walk) */
     b.chain = GP_MAX(b.chain, body->int_chain);
@@ -474,6 +475,37 @@ static double block_slowest(const walk_ctx_t *cx, double lines, double none, dou
     return GP_MAX(waited, q * slow + (1 - q) * waited);
 }
 
+/*
+ * What each wait of a copy loop (a loop whose body ends in loads whose values
+ * go to shared memory before a barrier: `for (i = tid; i < n; i += 128)`)
+ * adds beyond its loads' own latency. The block's warps start the phase
+ * together at the barrier before it and issue each wait's loads abreast, and
+ * the grid's blocks walk their tiles at the same pace: a line that another
+ * block fetches at the same trip is a miss in flight, not an L2 hit. So a
+ * wait is a DRAM wait wherever any of the block's `lines` in it comes from
+ * DRAM (1 - none; block_slowest's rule), and a warp's wait is for the slowest
+ * of its own lines of the batch (its share of `lines`), at
+ * dram_lines_log2_cycles per doubling, the rule of a request's lines
+ * ([sources: h200-cal] chase rows). The H200's WMMA tile loops ([sources:
+ * h200-cal] run10/mmasmem mmasmem_cycles.csv, SASS sass_mmasmem.txt.gz):
+ * cp32_w2_lp_mma, 4 + 4 waits a trip of 4 one-line loads per warp, from
+ * DRAM, 953 clock64 cycles a wait (this rule 857, the walk before 728);
+ * sq_w2_lp_mma, the blocks of a row sharing A's lines and of a column B's
+ * (7 of 8 reads re-reads), 825 a wait at n = 512..2048 where the L2 share
+ * gave 367. Only the last wait was the block's before (walk, at the barrier).
+ */
+static double copy_wait_extra(const walk_ctx_t *cx, const seg_sum_t *body, double lines,
+                              double none)
+{
+    const gp_device_t *d = cx->dev;
+    double each = body->tail_wait, q = 1 - none, wpb, slow;
+    wpb = cx->occ->warps_per_block ? (double)cx->occ->warps_per_block : 1;
+    if (!(q > 0) || d->dram_lines_log2_cycles <= 0)
+        return 0;
+    slow = d->dram_cycles + log2(GP_MAX(lines / wpb, 1.0)) * d->dram_lines_log2_cycles;
+    return GP_MAX(q * slow + (1 - q) * each - each, 0.0);
+}
+
 /* 1 when one of ops[0..n) (bodies included) is a load whose address is an
    earlier load's value. */
 static int has_dependent_load(const gp_op_t *ops, uint32_t n)
@@ -499,6 +531,10 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
        mem_chain where they start, the lines they bring to the block and the
        chance that none of them comes from DRAM */
     double tail_mem = 0, tail_lines = 0, tail_none = 1;
+    /* the copy loops of the phase (copy_wait_extra): what their waits other
+       than the barrier's add to the block's chain, and the extra of the
+       latest loop's last wait, the barrier's while no copy loop follows */
+    double copy_extra = 0, copy_last = 0;
     /* loads that only a share of the warps make (count below 1) add that
        share of their latency to the average warp's chain; at a barrier the
        block waits for the warps that make them: the most such a warp waits
@@ -540,19 +576,28 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
             tail_mem = out->mem_chain;
             tail_lines = 0;
             tail_none = 1;
+            if (op->kind != GP_OP_LOOP)
+                copy_extra = copy_last = 0;
             if (op->kind == GP_OP_LOOP) {
-                double batch = 0;
-                if (add_loop(cx, &body, count, op->unroll, out, &batch))
+                double batch = 0, waits = 0;
+                if (add_loop(cx, &body, count, op->unroll, out, &batch, &waits))
                     return -1;
                 /* a loop that ends in loads (a copy loop before a barrier)
                    leaves the lines of its last wait's iterations to the
-                   block's wait at the barrier, as a straight copy does */
-                if (body.tail_lines > 0 && body.tail_wait > 0 && batch > 0) {
+                   block's wait at the barrier, as a straight copy does;
+                   each of its waits is the block's (copy_wait_extra) */
+                if (body.tail_lines > 0 && body.tail_wait > 0 && batch > 0 && !body.carried) {
+                    double per;
                     tail_mem = out->mem_chain - body.tail_wait;
                     tail_lines = body.tail_lines * batch;
                     tail_none = pow(body.tail_none, batch);
-                } else
+                    per = copy_wait_extra(cx, &body, tail_lines, tail_none);
+                    copy_extra += copy_last + GP_MAX(waits - 1, 0.0) * per;
+                    copy_last = per;
+                } else {
                     tail_mem = out->mem_chain;
+                    copy_extra = copy_last = 0;
+                }
             } else {
                 /* paths run one after another; each path's threads move their
                    share of the bytes, so traffic stays that of one pass */
@@ -674,9 +719,9 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
                     double waited = out->mem_chain - tail_mem;
                     double slow = block_slowest(cx, tail_lines, tail_none, waited);
                     slow += phase_short;
-                    out->chain += slow - waited;
-                    out->mem_chain += slow - waited;
-                    out->stall += slow;
+                    out->chain += slow - waited + copy_extra;
+                    out->mem_chain += slow - waited + copy_extra;
+                    out->stall += slow + copy_extra;
                     out->barrier = 1;
                     phase_short = 0;
                     exit_mem = -1;
@@ -687,6 +732,7 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
                     tail_mem = out->mem_chain;
                     tail_lines = 0;
                     tail_none = 1;
+                    copy_extra = copy_last = 0;
                 }
                 /* a store, an async copy and an atomic whose result is
                    discarded (RED) never make the next op wait; a used
