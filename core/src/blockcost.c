@@ -29,6 +29,10 @@
 #include "opmemo.h"
 #include "util.h"
 
+/* Loads of one loop body walk() follows for a store that writes their
+   buffer back (seg_sum_t.carry); later ones are not followed. */
+#define CARRY_LOADS 16
+
 /* Per-warp totals of a run of ops. */
 typedef struct seg_sum {
     double pipe[GP_PIPE_COUNT]; /* SM cycles of each pipe */
@@ -46,6 +50,12 @@ typedef struct seg_sum {
        chase): then iterations cannot overlap (not scaled by seg_add) */
     double load_regs;
     int carried;
+    /* of a loop body, the latency of its global loads of a buffer that a
+       later store or atomic of the body writes: nvcc keeps the next trip's
+       loads of that buffer behind the store (the two may name one word) and
+       the store waits for the value it writes or tests, so each trip waits
+       for those loads in full (add_loop) */
+    double carry;
     /* a loop body's integer ops (gp_op_t GP_OP_INT): the induction chain of
        its addresses and counters, beside the rest (walk) */
     double int_chain;
@@ -99,6 +109,7 @@ static void seg_add(seg_sum_t *a, const seg_sum_t *b, double f)
     a->barrier |= b->barrier;
     a->load_regs = GP_MAX(a->load_regs, b->load_regs);
     a->carried |= b->carried;
+    a->carry += b->carry * f;
 }
 
 /* Cycles one warp's own instruction keeps its scheduler's pipes busy. */
@@ -437,7 +448,16 @@ static int add_loop(const walk_ctx_t *cx, const seg_sum_t *body, double trips, u
         if (depth > 1 && body->mem_gap > 0)
             mem += GP_MIN(body->mem_gap, depth * body->mem_exp) - body->mem_exp;
         b.mem_chain = mem * waits / GP_MAX(trips, 1e-300);
+        /* the loads a store of the trip writes back to wait in full
+           (seg_sum_t.carry): bench_alias's in-place grid-stride loop
+           p[i] = p[i] * s + t, its SASS a load and a store per trip in
+           turn, takes 759 cycles a trip from DRAM and 316 from L2 with 8
+           warps per SM, q[i] = p[i] * s + t 205 and 92 ([sources:
+           h200-cal] run10/alias scale rows) */
+        if (body->carry > 0 && trips > 0)
+            b.mem_chain = GP_MAX(b.mem_chain, GP_MIN(body->carry, mem));
     }
+    b.carry = 0;
     b.mem_exp = b.mem_gap = 0;
     /* the iterations whose loads the loop's last wait covers */
     *batch = waits > 0 ? GP_MIN(GP_MAX(trips / waits, 1.0), depth) : 0;
@@ -547,6 +567,11 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
     double wpb = cx->occ->warps_per_block ? (double)cx->occ->warps_per_block : 1;
     double acc = body_accumulators(ops, n); /* live arithmetic chains */
     int run_held = 0; /* the current run of adjacent loads fits the registers (run_fits) */
+    /* a loop body's global loads not yet written back by a store of the
+       body: their buffers and latencies (seg_sum_t.carry) */
+    uint32_t wb_buf[CARRY_LOADS];
+    double wb_lat[CARRY_LOADS];
+    int n_wb = 0;
     memset(out, 0, sizeof *out);
     out->acc_regs = acc;
     if (depth > GP_MAX_DEPTH) {
@@ -661,6 +686,21 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
                 out->chain += barrier_wait(cx, since_barrier);
             since_barrier = op->kind == GP_OP_BARRIER ? 0
                                                       : since_barrier + op_instructions(cx, op, &c, count);
+            if (depth > 0 && op->access.buffer != UINT32_MAX &&
+                op->space == GP_SPACE_GLOBAL) {
+                if (is_load(op->kind) && n_wb < CARRY_LOADS) {
+                    wb_buf[n_wb] = op->access.buffer;
+                    wb_lat[n_wb++] = count / ilp * c.latency_cycles;
+                } else if (op->kind == GP_OP_STORE || op->kind == GP_OP_ATOMIC) {
+                    int k, m = 0;
+                    for (k = 0; k < n_wb; k++)
+                        if (wb_buf[k] == op->access.buffer)
+                            out->carry += wb_lat[k];
+                        else
+                            wb_buf[m] = wb_buf[k], wb_lat[m++] = wb_lat[k];
+                    n_wb = m;
+                }
+            }
             if (is_load(op->kind)) {
                 double regs = count * ceil((double)op->access.elem_bytes / 4.0);
                 if (depth == 0 && exit_mem < 0)

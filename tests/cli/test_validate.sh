@@ -246,6 +246,14 @@ case_ "H200 loopchain family: accuracy gate"
 gp validate validation/h200/calibration.csv --family loopchain --max-mape 15.2 --min-within-2x 0.97
 expect_status 0
 
+# Loops that store into the buffer they load from (bench_alias, run10): a trip
+# of the in-place loop waits for its load in full (seg_sum_t.carry). Today
+# 18.6% over the 12 DRAM rows; the random-gather mark rows are 14 to 39% fast
+# (bound by their random requests, which the model underrates).
+case_ "H200 alias family: accuracy gate"
+gp validate validation/h200/calibration.csv --family alias --max-mape 18.7 --min-within-2x 1
+expect_status 0
+
 # The evaluation set (nothing is set from it): the target is 10% and 95% of
 # rows within 1.5x; the gate holds what the model reaches today (18.9%, 298 of
 # 314 rows within 2x) so that it can only improve.
