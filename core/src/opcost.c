@@ -204,6 +204,34 @@ static double drawn_range(const gp_access_t *a)
     return (double)a->footprint_bytes;
 }
 
+/*
+ * The `unit`s a random access's draws can reach: the units of the bytes
+ * they spread over (the range, or where the index function scales the draw,
+ * gpuperf.random(0, n - 1) * 32 to a node's first word, the sample's
+ * drawn_span_bytes), at most the elements they can name (the range's, or
+ * its share that consecutive draws name distinctly: `r - r % 16` names a
+ * node per 16 draws, drawn_distinct).
+ */
+static double drawn_units(const gp_access_t *a, double unit)
+{
+    const gp_lane_sample_t *s = a->sample && a->sample->drawn ? a->sample : NULL;
+    double range = drawn_range(a), e = a->elem_bytes ? a->elem_bytes : 4;
+    double span = s ? GP_MAX((double)s->drawn_span_bytes, range) : range;
+    double targets = range / e; /* the elements the draws can name */
+    if (s && s->drawn_distinct > 0 && s->drawn_distinct < 1)
+        targets *= s->drawn_distinct;
+    return GP_MAX(1.0, GP_MIN(ceil(span / unit), ceil(targets)));
+}
+
+/* The bytes a random access's draws spread over: the span where the index
+   function scales them (drawn_units), else the range. */
+static double drawn_extent(const gp_access_t *a)
+{
+    double range = drawn_range(a);
+    double span = a->sample && a->sample->drawn ? (double)a->sample->drawn_span_bytes : 0;
+    return GP_MAX(range, span);
+}
+
 /* A chase whose addresses are draws of gpuperf.random over a known range. */
 static int drawn_chase(const gp_kernel_t *k, const gp_op_t *op)
 {
@@ -599,7 +627,7 @@ static double fetched_footprint(const gp_kernel_t *k, const gp_op_t *op, double 
            r (1 - (1 - 1/r)^draws), then the distinct units those draws hit
            among the range's ru units [sources: feller1968] ch. IV.2 */
         double r = drawn_range(a) / e, de = fp / e;
-        double ru = ceil(drawn_range(a) / unit), draws;
+        double ru = drawn_units(a, unit), draws;
         if (!(r > 1) || !(ru > 1) || de >= r)
             return GP_MAX(fp, ru * unit);
         draws = log1p(-de / r) / log1p(-1.0 / r);
@@ -609,13 +637,123 @@ static double fetched_footprint(const gp_kernel_t *k, const gp_op_t *op, double 
 }
 
 /*
+ * The share of a chase's steps that wait beyond a cache, where each warp
+ * waits for its slowest lane: m lanes, each of whose units is new with
+ * probability e^{-a k} at its k-th of S draws (the launch's lanes draw
+ * together from ru units, a = lanes / ru) and, once touched, held with
+ * probability h (a re-visit's hit, lru_hit). With u = 1 - e^{-a k} a step
+ * finds every lane's unit held with probability (h u)^m; over the S steps,
+ * x = a S (the draws over the units), y = 1 - e^{-x}:
+ *   share = 1 - h^m + h^m G / x,   G = sum_{j=1..m} y^j / j
+ * ([sources: feller1968] ch. IV.2, the occupancy count: one lane, h = 1,
+ * gives the distinct units over the draws). `*lanes_out` (may be NULL): the
+ * lanes of such a step that wait beyond the cache, the lanes' share,
+ * h y / x + 1 - h, of m over the steps' share.
+ */
+static double first_share(double x, double m, double h, double *lanes_out)
+{
+    double y = -expm1(-x), yj = 1, g = 0, hm = 1, f;
+    uint32_t j;
+    if (lanes_out)
+        *lanes_out = m;
+    if (!(x > 0))
+        return 1;
+    for (j = 1; j <= (uint32_t)m; j++) {
+        yj *= y;
+        hm *= h;
+        g += yj / j;
+    }
+    f = GP_MIN(1.0, 1 - hm + hm * g / x);
+    if (lanes_out && f > 0)
+        *lanes_out = GP_MAX(1.0, GP_MIN(m, m * (h * y / x + 1 - h) / f));
+    return f;
+}
+
+/* Lanes of a warp that run op: the sample's first warp's active lanes, or
+   the block's threads up to a warp of 32 where there is no sample. */
+static double warp_lanes(const gp_kernel_t *k, const gp_access_t *a)
+{
+    const gp_lane_sample_t *s = a->sample;
+    double n = 0;
+    uint32_t l;
+    if (s && s->byte_offset && s->n_warps > 0 && s->lanes > 0) {
+        for (l = 0; l < s->lanes; l++)
+            n += s->byte_offset[l] >= 0;
+        if (n > 0)
+            return n;
+    }
+    return GP_MAX(1.0, GP_MIN(32.0, (double)k->launch.threads_per_block));
+}
+
+/*
+ * first_share for a drawn chase through a cache shared by the whole launch
+ * (the L2): the launch's lanes draw fetched_bytes / `unit` times (of its
+ * thread slots, those that run) from the range's units (drawn_units); `h`
+ * the hit of a re-visit. -1 where op is not a drawn chase.
+ */
+static double chase_first_share(const gp_kernel_t *k, const gp_op_t *op, double unit, double h,
+                                double *lanes_out)
+{
+    const gp_access_t *a = &op->access;
+    double e = a->elem_bytes ? a->elem_bytes : 4, draws, ru, m, slots;
+    if (lanes_out)
+        *lanes_out = 1;
+    if (!drawn_chase(k, op) || !(unit > e))
+        return -1;
+    m = warp_lanes(k, a);
+    slots = GP_MIN(a->sample && a->sample->lanes ? (double)a->sample->lanes : 32.0,
+                   GP_MAX(1.0, (double)k->launch.threads_per_block));
+    draws = fetched_bytes(k, op, unit) / unit * GP_MIN(1.0, m / slots);
+    ru = drawn_units(a, unit);
+    if (!(draws > 0))
+        return -1;
+    return first_share(ru > 1 ? draws / ru : draws, m, ru > 1 ? h : 1, lanes_out);
+}
+
+/*
+ * The share of a drawn chase's steps whose warp waits on DRAM, for its
+ * latency (chase_first_share over the L2): its lanes' first touches of the
+ * DRAM's fetch granules (what a miss brings into the L2: the H200's chase
+ * of 32-byte nodes finds the other node of a 64-byte granule in L2, [sources:
+ * h200-cal] cold rows), less what an earlier launch left warm, and the
+ * re-visits the L2 no longer holds (lru_hit at the footprint's distance, in
+ * the 128-byte lines the draws occupy: a chase through 64 MiB of 128- or
+ * 32-byte nodes keeps nothing of it in the 60 MiB L2 of the H200).
+ * `*lanes_out` (may be NULL): the lanes of such a step that wait on DRAM.
+ * -1 where op is not a drawn chase.
+ */
+static double chase_dram_share(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t *op,
+                               double l2cap, double *lanes_out)
+{
+    double su = d->sector_bytes ? d->sector_bytes : 32, fu = GP_MAX(su, d->dram_fetch_bytes);
+    double fp, w = 0, f;
+    if (lanes_out)
+        *lanes_out = 0;
+    if (!drawn_chase(k, op))
+        return -1;
+    /* the lines the draws occupy in the L2 (a line per node however few of
+       its sectors are fetched) */
+    fp = fetched_footprint(k, op, GP_MAX(su, (double)d->l1_line_bytes));
+    f = chase_first_share(
+        k, op, fu, lru_hit(reread_distance(k, op, fp, 0, 1), l2cap, !irm_addresses(k, op)),
+        lanes_out);
+    if (f < 0) {
+        if (lanes_out)
+            *lanes_out = 0;
+        return -1;
+    }
+    if (reads_buffer(op) && fp > 0 && fp <= l2cap) /* draws spread over their range */
+        w = GP_MIN(1.0, warm_bytes(k, op->access.buffer) / GP_MAX(fp, drawn_extent(&op->access)));
+    return f * (1 - w);
+}
+
+/*
  * The footprint behind the latency of a drawn chase, counted as
- * fetched_bytes counts its reads: each thread's chase brings in the units
- * its own draws hit first (a compulsory miss per unit, one hop waiting on
- * each), whatever the other lanes brought; so threads x the distinct units
- * of one thread's draws. A lone thread and each lane of a full warp then wait
- * alike (the lanes' first touches of a shared unit are not counted as the
- * other lanes' hits). Otherwise fetched_footprint.
+ * fetched_bytes counts its reads, where a level's caches split the launch
+ * (an SM's L1 on a device without l1_chase_*): each thread's chase brings
+ * in the units its own draws hit first (a compulsory miss per unit, one hop
+ * waiting on each); so threads x the distinct units of one thread's draws.
+ * Otherwise fetched_footprint.
  */
 static double latency_footprint(const gp_kernel_t *k, const gp_op_t *op, double unit)
 {
@@ -625,7 +763,7 @@ static double latency_footprint(const gp_kernel_t *k, const gp_op_t *op, double 
         return fetched_footprint(k, op, unit);
     threads = GP_MAX(1.0, (double)k->total_blocks * (double)k->launch.threads_per_block);
     draws = gp_op_grid_bytes(k, op) / e / threads;
-    ru = ceil(drawn_range(a) / unit);
+    ru = drawn_units(a, unit);
     if (!(ru > 1))
         return threads * unit;
     return threads * unit * GP_MIN(draws, ru * -expm1(draws * log1p(-1.0 / ru)));
@@ -852,7 +990,7 @@ static double share_hit(const gp_kernel_t *k, const gp_op_t *op, double cache, d
     if (warm && reads_buffer(op) && footprint > 0 && footprint <= cache)
         /* draws spread over their range: the warm bytes' share of it */
         w = GP_MIN(1.0, warm_bytes(k, op->access.buffer) /
-                            GP_MAX(footprint, drawn_range(&op->access)));
+                            GP_MAX(footprint, drawn_extent(&op->access)));
     if (!whole_buffer || !reads_buffer(op) || op < k->ops || op >= k->ops + k->n_ops) {
         double acc = fetched_bytes(k, op, unit), re, first_reads = footprint;
         if (!whole_buffer) /* the re-reads' distance stays the grid's footprint */
@@ -1708,10 +1846,12 @@ static void lines_latency(const gp_device_t *d, double lines, double passes, dou
  * chasing lanes re-visit the lines their draws reach; while those lines fill
  * at most l1_chase_full_fraction of the L1 data capacity every re-visit hits,
  * from l1_chase_none_fraction on none does (a re-visit comes after every
- * other line of the cycle), linearly between; the first touch of each line
- * by the SM misses (`*cold`: that share of the hops; the lanes of a warp
- * take their first laps together, so a request misses on them as one lane
- * does, while the re-visits hit or miss lane by lane). Returns the re-visits'
+ * other line of the cycle), linearly between; the first touch of each
+ * sector by the SM misses (`*cold`: the share of the warps' steps that wait
+ * on one, first_share with the SM's lanes: a warp's step misses while any
+ * of its lanes finds a new sector; the re-visits hit or miss lane by lane:
+ * [sources: h200-cal] cold rows, 32 and 128 threads through 16 and 64 KiB,
+ * and 8-byte nodes through 16 KiB, chase rows). Returns the re-visits'
  * share that hits. The H200 with the smallest carve-out (256 KiB of L1):
  * every hop a hit through 192 KiB of 128-byte nodes, 86% at 224 KiB, 41% at
  * 256 KiB, none at 384 KiB ([sources: h200-cal] chase rows, lanes=1 warps=1).
@@ -1722,7 +1862,7 @@ static double chase_l1_hit(const gp_device_t *d, const gp_kernel_t *k, const gp_
 {
     const gp_access_t *a = &op->access;
     double e = a->elem_bytes ? a->elem_bytes : 4, line = d->l1_line_bytes ? d->l1_line_bytes : 128;
-    double threads, draws, blocks, sm_lanes, sm_draws, ru, lines, x, h;
+    double threads, draws, blocks, sm_lanes, sm_draws, ru, lines, x, h, su, rs;
     double lo = d->l1_chase_full_fraction, hi = d->l1_chase_none_fraction;
     if (!(lo > 0) || !(hi >= lo) || !(cap > 0) || !drawn_chase(k, op))
         return -1;
@@ -1733,13 +1873,18 @@ static double chase_l1_hit(const gp_device_t *d, const gp_kernel_t *k, const gp_
     *warps = GP_MAX(1u, occ->warps_per_block) * blocks;
     sm_lanes = GP_MAX(1.0, active_lanes(d, k, a)) * *warps;
     sm_draws = draws * sm_lanes;
-    ru = ceil(drawn_range(a) / line);
+    ru = drawn_units(a, line);
     if (!(sm_draws >= 1) || !(ru >= 1))
         return -1;
     lines = ru > 1 ? GP_MIN(sm_draws, ru * -expm1(sm_draws * log1p(-1.0 / ru))) : 1;
     x = lines * line / cap;
     h = x <= lo ? 1 : x >= hi ? 0 : (hi - x) / (hi - lo);
-    *cold = GP_MIN(1.0, lines / sm_draws);
+    /* the SM's first touches of the sectors it fetches (a line's other
+       sectors miss on their own first touch), as its warps wait for them */
+    su = d->sector_bytes ? GP_MIN((double)d->sector_bytes, line) : line;
+    rs = drawn_units(a, su);
+    *cold = rs > 1 ? first_share(sm_draws / rs, sm_lanes / *warps, 1, NULL)
+                   : GP_MIN(1.0, lines / sm_draws);
     return h;
 }
 
@@ -2131,7 +2276,7 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
     double near = 0, near_dist = 0, cold = 0, near_hit = 0, l2_near = 0, dram_lat, fp;
     double stream = 0; /* the misses are a stream's new units (stream_miss) */
     double req_lines = 0, req_passes = 0, req_runs = 0, chase_h = -1, chase_cold = 0,
-           chase_warps = 1;
+           chase_warps = 1, chase_dram_lanes = 0;
     double l2cap = res->l2_capacity_bytes > 0 ? res->l2_capacity_bytes : (double)d->l2_bytes;
     int is_store = op->kind == GP_OP_STORE, is_atomic = op->kind == GP_OP_ATOMIC;
     int cached = l1_caches(r, d, k, op), sparse = 0;
@@ -2263,6 +2408,7 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
         if (r->has_l2 && sp != GP_SPACE_CONSTANT && !(sp == GP_SPACE_LOCAL)) {
             double m2 = (1 - near) * (1 - reuse_hit(k, at, l2cap, d->sector_bytes, 1, 1, 0, 1, &cold));
             double m2l = (1 - near) * (1 - reuse_hit(k, at, l2cap, d->sector_bytes, 0, 1, 0, 1, NULL));
+            double cm = chase_dram_share(d, k, at, l2cap, &chase_dram_lanes);
             double ldist, lsms, fl = life_reuse(d, k, at, occ, &ldist, &lsms);
             if (fl > 0) {
                 /* the blocks' own re-reads: the SMs' resident blocks together */
@@ -2277,6 +2423,8 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
                 double fresh = warp_fresh(k, at, d->sector_bytes);
                 m2l = fresh * m2 + (1 - fresh) * m2l;
             }
+            if (cm >= 0) /* a drawn chase's warps: by their slowest lanes */
+                m2l = (1 - near) * cm;
             h2 = after_l1(m2, h1);
             l2h = after_l1(m2l, l1h);
         } else if (r->has_l2) {
@@ -2344,9 +2492,9 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
         request_lines(a, lanes, d->l1_line_bytes ? d->l1_line_bytes : 128, &req_lines,
                       &req_passes, &req_runs);
     if (sp != GP_SPACE_CONSTANT) {
-        /* a drawn chase's shares are a thread's (latency_footprint, or with
-           the L1 edge chase_l1_hit a lane's): its request waits for its
-           slowest lane where the L1 edge rule gives a lane's share */
+        /* a drawn chase's shares are its warps' steps (chase_dram_share,
+           chase_l1_hit's first touches): its request waits for its slowest
+           lane where the L1 edge rule gives a lane's share (the re-visits) */
         double n = a->pattern == GP_PATTERN_RANDOM && !drawn_chase(k, op) ? GP_MAX(1.0, txn) : 1.0;
         double below = r->has_l2 ? 1 - (1 - l1h) * (1 - l2h) : l1h; /* L1 or L2 */
         out->l1_hit = pow(l1h, n);
@@ -2362,6 +2510,11 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
             /* the request's lines queue where it is served */
             double x1, x2, x3;
             lines_latency(d, req_lines, req_passes, &x1, &x2, &x3);
+            if (chase_dram_lanes >= 1) /* a drawn chase's step that reaches DRAM waits
+                                          there for the lanes that miss the L2 */
+                x3 = GP_MAX(log2(GP_MIN(chase_dram_lanes, GP_MAX(req_lines, 1.0))) *
+                                d->dram_lines_log2_cycles,
+                            x2);
             out->latency_cycles += out->l1_hit * x1 + out->l2_hit * x2 + out->dram_hit * x3;
         }
     } else {

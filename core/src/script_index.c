@@ -57,6 +57,9 @@ typedef struct sb_sampling {
     uint64_t rng;
     int random_used;
     int64_t lo, hi; /* the widest range asked for */
+    int force;      /* 1: every draw returns its lo, 2: lo + (hi - lo) / 2, 3: lo, lo + 1,
+                       ... call after call (sb_drawn_span) */
+    int64_t next;   /* force 3: the calls so far */
 } sb_sampling_t;
 
 /* A sampled index function kept for the next launch of the same op. */
@@ -267,6 +270,12 @@ static int l_random(lua_State *L)
     if (!rs->random_used || hi > rs->hi)
         rs->hi = hi;
     rs->random_used = 1;
+    if (rs->force) {
+        lua_pushnumber(L, (lua_Number)(rs->force == 1   ? lo
+                                       : rs->force == 2 ? lo + (hi - lo) / 2
+                                                        : lo + rs->next++ % (hi - lo + 1)));
+        return 1;
+    }
     lua_pushnumber(L, (lua_Number)(lo + (int64_t)(sb_rand_next(&rs->rng) %
                                                   (uint64_t)(hi - lo + 1))));
     return 1;
@@ -1161,8 +1170,60 @@ static double sb_folded_span(lua_State *L, sb_job_t *j)
     return lo < 0 ? 0 : (double)(hi - lo) + j->op->access.elem_bytes;
 }
 
+/*
+ * Where the indices of a function that draws gpuperf.random land: the
+ * origin warp evaluated with every draw at its lo and again at the middle
+ * of its range gives the bytes they spread over (the widest lane's move,
+ * scaled to the whole range: a chase through nodes of 32 words,
+ * `gpuperf.random(0, n - 1) * 32`, spreads its n draws over 32 n words),
+ * at most the buffer; evaluated with lane l drawing lo + l, the share of
+ * distinct indices among consecutive draws (`r - r % 16` names one node per
+ * 16 draws). *span 0 where the draws do not move the index.
+ */
+static void sb_drawn_span(lua_State *L, sb_job_t *j, double *span, double *distinct)
+{
+    int64_t at[3][SB_MAX_LANES], v[SB_MAX_LANES];
+    double move = 0, half = (double)((j->rs.hi - j->rs.lo) / 2), n = 0;
+    uint32_t lane, k;
+    *span = 0;
+    *distinct = 1;
+    if (j->ws > SB_MAX_LANES)
+        return;
+    for (k = 0; k < 2; k++) {
+        j->rs.force = (int)k + 1;
+        sb_eval_warp(L, j, j->coord[0], at[k]);
+    }
+    /* consecutive draws until a warp's worth of indices (a guard that
+       leaves one lane active takes one a call) */
+    j->rs.force = 3;
+    j->rs.next = 0;
+    for (k = 0; k < SB_MAX_LANES && n < j->ws; k++) {
+        sb_eval_warp(L, j, j->coord[0], at[2]);
+        for (lane = 0; lane < j->ws && n < j->ws; lane++)
+            if (at[2][lane] >= 0)
+                v[(size_t)n++] = at[2][lane];
+        if (j->rs.next == 0) /* no draw: nothing to learn */
+            break;
+    }
+    j->rs.force = 0;
+    for (lane = 0; lane < j->ws; lane++)
+        if (at[0][lane] >= 0 && at[1][lane] >= 0)
+            move = GP_MAX(move, fabs((double)(at[1][lane] - at[0][lane])));
+    if (half > 0)
+        *span = GP_MIN(move / half * (double)(j->rs.hi - j->rs.lo + 1),
+                       (double)j->elems * j->op->access.elem_bytes);
+    if (n > 1) {
+        double d = 0;
+        qsort(v, (size_t)n, sizeof *v, gp_cmp_i64);
+        for (k = 0; k < (uint32_t)n; k++)
+            d += k == 0 || v[k] != v[k - 1];
+        *distinct = d / n;
+    }
+}
+
 /* Store the sample in the workload; returns it. */
-static gp_lane_sample_t *sb_keep_sample(lua_State *L, const sb_job_t *j, const double fp[3])
+static gp_lane_sample_t *sb_keep_sample(lua_State *L, const sb_job_t *j, const double fp[3],
+                                        double span, double distinct)
 {
     sb_eval_t *ev = sb_script(L)->ev;
     size_t n = (size_t)j->n_inst * j->ws, bytes = sizeof(gp_lane_sample_t) + n * sizeof(int64_t);
@@ -1192,6 +1253,8 @@ static gp_lane_sample_t *sb_keep_sample(lua_State *L, const sb_job_t *j, const d
         smp->drawn_range_bytes =
             (uint64_t)GP_MIN((double)j->elems, (double)(j->rs.hi - j->rs.lo + 1)) *
             j->op->access.elem_bytes;
+    smp->drawn_span_bytes = smp->drawn ? (uint64_t)span : 0;
+    smp->drawn_distinct = smp->drawn ? distinct : 0;
     ev->wl.samples[ev->wl.n_samples++] = smp;
     return smp;
 }
@@ -1334,7 +1397,12 @@ static int sb_sample_run(lua_State *L)
         sb_drawn_footprints(j, fp);
     sb_nearest_pattern(j, a, fp[2]);
     j->issuing = sb_issuing(L, j);
-    a->sample = sb_keep_sample(L, j, fp);
+    {
+        double span = 0, distinct = 0;
+        if (j->rs.random_used)
+            sb_drawn_span(L, j, &span, &distinct);
+        a->sample = sb_keep_sample(L, j, fp, span, distinct);
+    }
     return 0;
 }
 

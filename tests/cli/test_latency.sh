@@ -3,7 +3,8 @@
 # of dependent loads is slower than the same loads independent; a pointer
 # chase through 1 GiB waits the DRAM latency per hop; a loop of independent
 # loads overlaps its iterations (a warp-per-row mat-vec), a chase does not;
-# one thread is never slower than 32 doing the same loop.
+# one thread is not slower than 32 doing the same loop (but where the 32
+# share a cold buffer's first touches).
 . "$(dirname "$0")/lib.sh"
 
 S="$TMP/s"
@@ -131,13 +132,19 @@ for form in random-index:ichase pattern-random:pchase; do
 
   for b in 16384 4194304 67108864 1073741824; do
     for w in 0 1; do
-      case_ "a 1-thread $what chase through $b bytes (warm=$w) is not slower than 32 threads"
+      # except through a cold 4 MiB: there the 32 lanes find most lines
+      # another lane brought, a lone thread its own (validation/h200/measured/
+      # run10/cold: 4 MiB, a lap of 32768 steps, 1.49 times as long for 1
+      # thread as for 32)
+      lo=0 hi=1 rel="not slower than"
+      if [ "$b" = 4194304 ] && [ "$w" = 0 ]; then lo=1 hi=1.6 rel="slower than"; fi
+      case_ "a 1-thread $what chase through $b bytes (warm=$w) is $rel 32 threads"
       gp predict --device h200-sxm --json "$script" -p bytes=$b -p threads=32 -p warm=$w
       expect_status 0
       t32=$(json .launches[$w].time_us)
       gp predict --device h200-sxm --json "$script" -p bytes=$b -p threads=1 -p warm=$w
       expect_status 0
-      expect_between "$(awk -v a="$(json .launches[$w].time_us)" -v b="$t32" 'BEGIN { print a / b }')" 0 1
+      expect_between "$(awk -v a="$(json .launches[$w].time_us)" -v b="$t32" 'BEGIN { print a / b }')" $lo $hi
     done
   done
 done

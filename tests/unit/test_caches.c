@@ -493,9 +493,9 @@ static gp_op_cost_t chase_cost(uint64_t blocks, uint64_t threads, double trips, 
 }
 
 /* The L1 edge of a chase (bench_chase, run7): one lane per SM re-visiting
-   128 KiB hits L1 (after its first touches), 384 KiB never does, 240 KiB
-   partly; 100 KiB of shared memory leaves the L1 124 KiB, which 128 KiB
-   overflows. */
+   128 KiB hits L1 (after its first touches: one per 32-byte sector the L1
+   fetches, 4096 of 100000 hops), 384 KiB never does, 240 KiB partly; 100 KiB
+   of shared memory leaves the L1 124 KiB, which 128 KiB overflows. */
 static void test_chase_l1_edge(void **state)
 {
     gp_op_cost_t in, edge, out, carved;
@@ -504,7 +504,7 @@ static void test_chase_l1_edge(void **state)
     edge = chase_cost(132, 1, 100000, 240u << 10, 0);
     out = chase_cost(132, 1, 100000, 384u << 10, 0);
     carved = chase_cost(132, 1, 100000, 128u << 10, 100u << 10);
-    assert_true(in.l1_hit > 0.98);
+    assert_true(in.l1_hit > 0.95);
     assert_true(out.l1_hit < 0.02);
     assert_true(edge.l1_hit > 0.2 && edge.l1_hit < 0.8);
     assert_true(carved.l1_hit < 0.5 * in.l1_hit);
@@ -618,7 +618,10 @@ static void test_lanes_on_their_own_lines(void **state)
     one = chase_cost(1, 1, 100000, 16u << 10, 0);
     warp = chase_cost(1, 32, 100000, 16u << 10, 0);
     assert_true(one.l1_hit > 0.99 && warp.l1_hit > 0.95);
-    assert_true(fabs(one.latency_cycles - d->l1_hit_cycles) < 2);
+    /* the L1 latency, and the first touch of each of the 512 sectors from
+       DRAM (0.5% of the hops) */
+    assert_true(fabs(one.latency_cycles - d->l1_hit_cycles -
+                     512.0 / 100000 * d->dram_random_cycles) < 2);
     assert_true(warp.latency_cycles > one.latency_cycles + 10 * d->l1_line_cycles);
     assert_true(warp.latency_cycles < one.latency_cycles + 31 * d->l1_bank_pass_cycles);
     one = chase_cost(1, 1, 100000, 1u << 30, 0);

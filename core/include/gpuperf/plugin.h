@@ -455,6 +455,14 @@ typedef struct gp_lane_sample {
        (the sampled warps' share) (added within ABI 2, from the reserved
        space) */
     double issuing;
+    /* drawn: the bytes the indices spread over as the draws run through
+       their range (a draw scaled to a node's first word: the nodes'
+       bytes, not the draws' count of elements); 0: as drawn_range_bytes
+       (added within ABI 2; the core allocates samples) */
+    uint64_t drawn_span_bytes;
+    /* drawn: the share of consecutive draws that name distinct elements
+       (`r - r % 16`: 1/16); 0: not known, as 1 (added within ABI 2) */
+    double drawn_distinct;
 } gp_lane_sample_t;
 
 /*
