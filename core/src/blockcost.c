@@ -177,6 +177,7 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
  * chained, and the SASS keeps about 20 of them in flight in 32 registers:
  * 32 - GP_MLP_BASE_REGS [sources: h200-cal] mlp rows.
  */
+#define GP_GROUP_LINES 64
 typedef struct load_group {
     double latency; /* the longest, cycles */
     double exp, gap; /* the longest's wait beyond an L1 hit: expected, on a miss */
@@ -184,16 +185,102 @@ typedef struct load_group {
     double regs;    /* registers per thread its values hold */
     double miss;    /* bytes past L1 per warp */
     int adjacent;   /* 1 while the last op walked was one of its loads */
+    /* the slowest of its DRAM runs (group_slowest): the device's wait per
+       doubling of the runs, the lines of its sampled loads (first sampled
+       warp; buffer and line), the runs of its other loads, the most runs of
+       one load and the chance that no run comes from DRAM */
+    double per_doubling, runs_other, runs_one, none;
+    uint32_t n_lines;
+    uint32_t line_buf[GP_GROUP_LINES];
+    int64_t line_at[GP_GROUP_LINES];
 } load_group_t;
+
+/* The wait a group adds beyond its longest load for the slowest of its DRAM
+   runs (group_slowest): per doubling of the runs its loads read together
+   (runs: lines whose preceding line of the same buffer it does not read)
+   over the most one load reads, weighted by the chance that one comes from
+   DRAM. */
+static double group_slow(const load_group_t *g)
+{
+    double runs = g->runs_other, q = 1 - g->none;
+    uint32_t i, j;
+    if (!(g->per_doubling > 0) || !(q > 0))
+        return 0;
+    for (i = 0; i < g->n_lines; i++) {
+        for (j = 0; j < g->n_lines; j++)
+            if (g->line_buf[j] == g->line_buf[i] && g->line_at[j] == g->line_at[i] - 1)
+                break;
+        runs += j == g->n_lines;
+    }
+    return runs > g->runs_one ? q * g->per_doubling * (log2(runs) - log2(g->runs_one)) : 0;
+}
 
 /* Put a pending load group on the chain. */
 static void flush_group(load_group_t *g, seg_sum_t *out)
 {
-    out->chain += g->latency;
-    out->mem_chain += g->latency;
+    double wait = g->latency + group_slow(g);
+    out->chain += wait;
+    out->mem_chain += wait;
     out->mem_exp += g->exp;
     out->mem_gap += g->gap;
-    memset(g, 0, sizeof *g);
+    g->latency = g->busy = g->regs = g->miss = 0;
+    g->exp = g->gap = 0;
+    g->adjacent = 0;
+    g->per_doubling = g->runs_other = g->runs_one = g->none = 0;
+    g->n_lines = 0;
+}
+
+/*
+ * A warp waits for the slowest line of its loads in flight together, not
+ * only of each request's: lines of different DRAM runs (runs of consecutive
+ * lines, each from one page) come back with their own latencies, so a batch
+ * of loads waits dram_batch_log2_cycles per doubling of the runs the batch
+ * reads beyond the most one of its loads reads (its own slowest lane is in
+ * its latency: opcost.c lines_latency), as a block waits for its slowest
+ * line at a barrier (block_slowest). bench_gridstride's loops of L loads a
+ * trip, each load one line of its own page, at one warp per SM take 53, 115
+ * and 143 cycles a trip more than the model's trip without the rule for
+ * L = 2, 4 and 8 (51.0 per doubling, least squares), while L loads on L
+ * consecutive lines (one run) take none more ([sources: h200-cal]
+ * run10/gridstride gs4 and near4 rows, W = 1). Adds op's lines or runs to
+ * the group.
+ */
+static void group_slowest(const walk_ctx_t *cx, load_group_t *g, const gp_op_t *op,
+                          const gp_op_cost_t *c, double count)
+{
+    const gp_device_t *d = cx->dev;
+    const gp_lane_sample_t *sm = op->access.sample;
+    double own = GP_MAX(c->lines, 1.0), dram = GP_MIN(GP_MAX(c->dram_hit, 0.0), 1.0);
+    uint32_t line = d->l1_line_bytes ? d->l1_line_bytes : 128, i, j;
+    if (!(d->dram_batch_log2_cycles > 0) || !(count > 0))
+        return;
+    if (!(g->per_doubling > 0)) {
+        g->per_doubling = d->dram_batch_log2_cycles;
+        g->none = 1;
+    }
+    if (dram > 0)
+        g->none *= dram >= 1 ? 0 : pow(1 - dram, own * count);
+    g->runs_one = GP_MAX(g->runs_one, own);
+    if (count == 1 && sm && sm->byte_offset && sm->lanes > 0 && sm->n_warps > 0) {
+        int64_t last = -1;
+        for (i = 0; i < sm->lanes; i++) {
+            int64_t off = sm->byte_offset[i], ln;
+            if (off < 0)
+                continue;
+            ln = off / line;
+            if (ln == last) /* a coalesced request's lanes share lines */
+                continue;
+            last = ln;
+            for (j = 0; j < g->n_lines; j++)
+                if (g->line_buf[j] == op->access.buffer && g->line_at[j] == ln)
+                    break;
+            if (j == g->n_lines && g->n_lines < GP_GROUP_LINES) {
+                g->line_buf[g->n_lines] = op->access.buffer;
+                g->line_at[g->n_lines++] = ln;
+            }
+        }
+    } else
+        g->runs_other += own * count;
 }
 
 /*
@@ -733,6 +820,7 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
                                   ? count * c.pipe_cycles[GP_PIPE_L1]
                                   : 0,
                               acc, run_held, out);
+                    group_slowest(cx, &g, op, &c, count);
                 }
                 out->load_regs += regs;
                 loads_seen = 1;

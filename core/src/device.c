@@ -176,6 +176,8 @@ static const key_spec_t SCHEMA[] = {
     {"latency", "l1_line_cycles", T_F64, OFF(l1_line_cycles), OPT, 0, 1e4, "cycles a warp request that hits L1 waits per line beyond its first; 0: none"},
     {"latency", "l1_bank_pass_cycles", T_F64, OFF(l1_bank_pass_cycles), OPT, 0, 1e4, "cycles a warp request waits per further line on one bank column (lines read at one offset); 0: none"},
     {"latency", "l2_line_cycles", T_F64, OFF(l2_line_cycles), OPT, 0, 1e4, "cycles a warp request that misses L1 waits per line beyond its first; 0: none"},
+    {"latency", "dram_run_line_cycles", T_F64, OFF(dram_run_line_cycles), OPT, 0, 1e4, "cycles a warp request served by DRAM waits per line beyond the first of each run of consecutive lines (one DRAM page); the runs, not the lines, then count for dram_lines_log2_cycles; 0: every line its own run"},
+    {"latency", "dram_batch_log2_cycles", T_F64, OFF(dram_batch_log2_cycles), OPT, 0, 1e5, "cycles a warp's loads in flight together wait per doubling of the DRAM runs (runs of consecutive lines) they read together beyond the most one load reads (the slowest run); 0: each load's own"},
     {"latency", "dram_lines_log2_cycles", T_F64, OFF(dram_lines_log2_cycles), OPT, 0, 1e5, "cycles a warp request served by DRAM waits per doubling of its lines (its slowest lane); 0: none"},
     {"throughput", "l1_bank_pass_issue_cycles", T_F64, OFF(l1_bank_pass_issue_cycles), OPT, 0, 1e3, "SM cycles the L1 is busy per bank pass of a request (lines at one offset); 0: not known"},
     {"latency", "l1_uniform_hit_cycles", T_F64, OFF(l1_uniform_hit_cycles), OPT, 0, 1e4, "cycles of a warp-uniform global load (all lanes one address, 4 bytes) that hits L1; 0: l1_hit_cycles"},

@@ -1828,17 +1828,25 @@ static void request_lines(const gp_access_t *a, uint32_t lanes, uint32_t line, d
     }
 }
 
-/* The extra latency a request of `lines` lines and `passes` bank passes waits
-   where it is served: L1, past L1 (L2), DRAM ([sources: h200-cal] chase rows:
-   see request_lines; at DRAM the warp waits for the slowest of its lanes'
-   latencies, 88.7 cycles more per doubling of the lanes). */
-static void lines_latency(const gp_device_t *d, double lines, double passes, double *x1,
-                          double *x2, double *x3)
+/* The extra latency a request of `lines` lines in `runs` runs of
+   consecutive lines and `passes` bank passes waits where it is served: L1,
+   past L1 (L2), DRAM ([sources: h200-cal] chase rows: see request_lines; at
+   DRAM the warp waits for the slowest of its lanes' latencies, 88.7 cycles
+   more per doubling of the lanes). With dram_run_line_cycles the slowest
+   wait is over the runs (the lines of a run come from one DRAM page
+   together) and each further line of a run adds that: bench_gridstride's
+   coalesced float4 request (4 lines, one run) takes 42 cycles a trip more
+   than a float's from DRAM at one warp per SM, 29 of them the request's
+   wait (9.8 a further line), not 2 x 88.7 ([sources: h200-cal]
+   run10/gridstride gs16_l1 and gs4_l1 rows, W = 1). */
+static void lines_latency(const gp_device_t *d, double lines, double passes, double runs,
+                          double *x1, double *x2, double *x3)
 {
     double m = GP_MAX(lines, 1.0), p = GP_MAX(passes, 1.0);
+    double r = d->dram_run_line_cycles > 0 ? GP_MIN(GP_MAX(runs, 1.0), m) : m;
     *x1 = GP_MAX((m - 1) * d->l1_line_cycles, (p - 1) * d->l1_bank_pass_cycles);
     *x2 = GP_MAX((m - 1) * d->l2_line_cycles, *x1);
-    *x3 = GP_MAX(log2(m) * d->dram_lines_log2_cycles, *x2);
+    *x3 = GP_MAX(log2(r) * d->dram_lines_log2_cycles + (m - r) * d->dram_run_line_cycles, *x2);
 }
 
 /*
@@ -2509,7 +2517,7 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
         if (req_lines > 1 || req_passes > 1) {
             /* the request's lines queue where it is served */
             double x1, x2, x3;
-            lines_latency(d, req_lines, req_passes, &x1, &x2, &x3);
+            lines_latency(d, req_lines, req_passes, req_runs, &x1, &x2, &x3);
             if (chase_dram_lanes >= 1) /* a drawn chase's step that reaches DRAM waits
                                           there for the lanes that miss the L2 */
                 x3 = GP_MAX(log2(GP_MIN(chase_dram_lanes, GP_MAX(req_lines, 1.0))) *

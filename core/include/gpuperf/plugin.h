@@ -295,6 +295,18 @@ typedef struct gp_device {
        to the block's dependency chain, not beside it; 0: not known (none:
        block_turnaround_cycles alone) */
     double block_slot_overhead_cycles;
+    /* [latency], added within ABI 2 (growing the struct at its end): the
+       cycles a warp request served by DRAM waits per line beyond the first
+       of each run of consecutive lines it reads (a run comes from one DRAM
+       page: its lines follow one another, where lines of different runs
+       wait for the slowest, dram_lines_log2_cycles per doubling of the
+       runs); 0: not known (every line counts as its own run) */
+    double dram_run_line_cycles;
+    /* [latency], added within ABI 2: the cycles a warp's loads in flight
+       together (a batch) wait per doubling of the DRAM runs they read
+       together beyond the most one of them reads: the slowest of their
+       runs; 0: not known (each load's own) */
+    double dram_batch_log2_cycles;
 } gp_device_t;
 
 /* ------------------------------------------------------------------------ */
