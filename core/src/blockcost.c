@@ -17,6 +17,7 @@
  * 2016, ch. 4-6, shows the gradual knee for arithmetic and memory).
  */
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -67,7 +68,7 @@ typedef struct seg_sum {
     /* the loads that end the ops (after their last arithmetic op, loop or
        barrier): the chain they add, the lines they bring to the block and
        the chance that none comes from DRAM; a walk's own, not summed */
-    double tail_wait, tail_lines, tail_none;
+    double tail_wait, tail_lines, tail_lnone; /* tail_lnone: the chance's log */
     /* registers per thread the ops' arithmetic chains keep live across
        their loads (body_accumulators); a walk's own, not summed */
     double acc_regs;
@@ -189,7 +190,7 @@ typedef struct load_group {
        doubling of the runs, the lines of its sampled loads (first sampled
        warp; buffer and line), the runs of its other loads, the most runs of
        one load and the chance that no run comes from DRAM */
-    double per_doubling, runs_other, runs_one, none;
+    double per_doubling, runs_other, runs_one, lnone; /* lnone: the chance's log */
     uint32_t n_lines;
     uint32_t line_buf[GP_GROUP_LINES];
     int64_t line_at[GP_GROUP_LINES];
@@ -202,7 +203,7 @@ typedef struct load_group {
    DRAM. */
 static double group_slow(const load_group_t *g)
 {
-    double runs = g->runs_other, q = 1 - g->none;
+    double runs = g->runs_other, q = -expm1(g->lnone);
     uint32_t i, j;
     if (!(g->per_doubling > 0) || !(q > 0))
         return 0;
@@ -226,7 +227,7 @@ static void flush_group(load_group_t *g, seg_sum_t *out)
     g->latency = g->busy = g->regs = g->miss = 0;
     g->exp = g->gap = 0;
     g->adjacent = 0;
-    g->per_doubling = g->runs_other = g->runs_one = g->none = 0;
+    g->per_doubling = g->runs_other = g->runs_one = g->lnone = 0;
     g->n_lines = 0;
 }
 
@@ -246,7 +247,7 @@ static void flush_group(load_group_t *g, seg_sum_t *out)
  * the group.
  */
 static void group_slowest(const walk_ctx_t *cx, load_group_t *g, const gp_op_t *op,
-                          const gp_op_cost_t *c, double count)
+                          const gp_op_cost_t *c, double count, double l1m)
 {
     const gp_device_t *d = cx->dev;
     const gp_lane_sample_t *sm = op->access.sample;
@@ -256,10 +257,10 @@ static void group_slowest(const walk_ctx_t *cx, load_group_t *g, const gp_op_t *
         return;
     if (!(g->per_doubling > 0)) {
         g->per_doubling = d->dram_batch_log2_cycles;
-        g->none = 1;
+        g->lnone = 0;
     }
-    if (dram > 0)
-        g->none *= dram >= 1 ? 0 : pow(1 - dram, own * count);
+    if (dram > 0) /* l1m: log(1 - dram) */
+        g->lnone += own * count * l1m;
     g->runs_one = GP_MAX(g->runs_one, own);
     if (count == 1 && sm && sm->byte_offset && sm->lanes > 0 && sm->n_warps > 0) {
         int64_t last = -1;
@@ -629,7 +630,7 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
                 seg_sum_t *out)
 {
     uint32_t i = 0;
-    load_group_t g = {0}; /* pending loads: their latencies overlap */
+    load_group_t g; /* pending loads: their latencies overlap */
     double since_barrier = 0; /* warp instructions since the last barrier */
     int loads_seen = 0;       /* loads walked so far in this body */
     int after_other = 0;      /* a non-integer arithmetic op since the last load */
@@ -637,7 +638,7 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
        arithmetic op or loop: their values go to stores and the barrier):
        mem_chain where they start, the lines they bring to the block and the
        chance that none of them comes from DRAM */
-    double tail_mem = 0, tail_lines = 0, tail_none = 1;
+    double tail_mem = 0, tail_lines = 0, tail_lnone = 0; /* tail_lnone: the chance's log */
     /* the copy loops of the phase (copy_wait_extra): what their waits other
        than the barrier's add to the block's chain, and the extra of the
        latest loop's last wait, the barrier's while no copy loop follows */
@@ -650,7 +651,7 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
     /* the block's exit (depth 0): the straight-line loads since the last
        barrier or loop, whose lines the block's last warps wait for: mem_chain
        before the first of them, their lines and the chance none is a DRAM one */
-    double exit_mem = -1, exit_lines = 0, exit_none = 1;
+    double exit_mem = -1, exit_lines = 0, exit_lnone = 0;
     double wpb = cx->occ->warps_per_block ? (double)cx->occ->warps_per_block : 1;
     double acc = body_accumulators(ops, n); /* live arithmetic chains */
     int run_held = 0; /* the current run of adjacent loads fits the registers (run_fits) */
@@ -660,6 +661,7 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
     double wb_lat[CARRY_LOADS];
     int n_wb = 0;
     memset(out, 0, sizeof *out);
+    memset(&g, 0, offsetof(load_group_t, line_buf)); /* the lines: n_lines of them */
     out->acc_regs = acc;
     if (depth > GP_MAX_DEPTH) {
         snprintf(cx->err, cx->errlen, "ops nested deeper than %d", GP_MAX_DEPTH);
@@ -680,14 +682,14 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
             flush_group(&g, out);
             exit_mem = -1;
             exit_lines = 0;
-            exit_none = 1;
+            exit_lnone = 0;
             if (walk(cx, op + 1, len, depth + 1, &body))
                 return -1;
             if (body.load_regs > 0)
                 loads_seen = 1;
             tail_mem = out->mem_chain;
             tail_lines = 0;
-            tail_none = 1;
+            tail_lnone = 0;
             if (op->kind != GP_OP_LOOP)
                 copy_extra = copy_last = 0;
             if (op->kind == GP_OP_LOOP) {
@@ -702,8 +704,8 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
                     double per;
                     tail_mem = out->mem_chain - body.tail_wait;
                     tail_lines = body.tail_lines * batch;
-                    tail_none = pow(body.tail_none, batch);
-                    per = copy_wait_extra(cx, &body, tail_lines, tail_none);
+                    tail_lnone = body.tail_lnone * batch;
+                    per = copy_wait_extra(cx, &body, tail_lines, exp(tail_lnone));
                     copy_extra += copy_last + GP_MAX(waits - 1, 0.0) * per;
                     copy_last = per;
                 } else {
@@ -790,6 +792,10 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
             }
             if (is_load(op->kind)) {
                 double regs = count * ceil((double)op->access.elem_bytes / 4.0);
+                /* its DRAM share and log(1 - share): the chances that none of
+                   its lines comes from DRAM multiply, their logs add */
+                double dram = GP_MIN(GP_MAX(c.dram_hit, 0.0), 1.0);
+                double l1m = dram <= 0 ? 0 : dram >= 1 ? -INFINITY : log1p(-dram);
                 if (depth == 0 && exit_mem < 0)
                     exit_mem = out->mem_chain;
                 if (op->access.depends) {
@@ -820,20 +826,25 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
                                   ? count * c.pipe_cycles[GP_PIPE_L1]
                                   : 0,
                               acc, run_held, out);
-                    group_slowest(cx, &g, op, &c, count);
+                    group_slowest(cx, &g, op, &c, count, l1m);
                 }
                 out->load_regs += regs;
                 loads_seen = 1;
                 after_other = 0;
-                if (c.lines > 0) {
-                    double nl = count * c.lines * wpb;
-                    double none = pow(1 - GP_MIN(GP_MAX(c.dram_hit, 0.0), 1.0), nl);
+                if (c.lines > 0 && dram > 0 && count > 0) {
+                    /* the log of the chance that none of the lines is a DRAM one */
+                    double nl = count * c.lines * wpb, lnone = nl * l1m;
                     tail_lines += nl;
-                    tail_none *= none;
+                    tail_lnone += lnone;
                     if (depth == 0 && !op->access.depends) {
                         exit_lines += nl;
-                        exit_none *= none;
+                        exit_lnone += lnone;
                     }
+                } else if (c.lines > 0) {
+                    double nl = count * c.lines * wpb;
+                    tail_lines += nl;
+                    if (depth == 0 && !op->access.depends)
+                        exit_lines += nl;
                 }
             } else {
                 /* other work runs beside the loads in flight, unless it ends
@@ -845,7 +856,7 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
                     /* the block waits here for the slowest line the phase's
                        last loads bring; no warp of it issues meanwhile */
                     double waited = out->mem_chain - tail_mem;
-                    double slow = block_slowest(cx, tail_lines, tail_none, waited);
+                    double slow = block_slowest(cx, tail_lines, exp(tail_lnone), waited);
                     slow += phase_short;
                     out->chain += slow - waited + copy_extra;
                     out->mem_chain += slow - waited + copy_extra;
@@ -854,12 +865,12 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
                     phase_short = 0;
                     exit_mem = -1;
                     exit_lines = 0;
-                    exit_none = 1;
+                    exit_lnone = 0;
                 }
                 if (op->kind != GP_OP_STORE && op->kind != GP_OP_ASYNC_COPY) {
                     tail_mem = out->mem_chain;
                     tail_lines = 0;
-                    tail_none = 1;
+                    tail_lnone = 0;
                     copy_extra = copy_last = 0;
                 }
                 /* a store, an async copy and an atomic whose result is
@@ -885,7 +896,7 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
     flush_group(&g, out);
     out->tail_wait = out->mem_chain - tail_mem;
     out->tail_lines = tail_lines;
-    out->tail_none = tail_none;
+    out->tail_lnone = tail_lnone;
     /* A block frees its slot when its last warp ends: after the slowest of
        the lines its warps' last straight-line loads bring (block_slowest, as
        at a barrier, without a stall: the warps that are done do not wait),
@@ -895,7 +906,7 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
        run9/turnover stamps). */
     if (depth == 0 && exit_mem >= 0 && exit_lines > 1) {
         double waited = out->mem_chain - exit_mem;
-        out->exit_wait = block_slowest(cx, exit_lines, exit_none, waited) - waited;
+        out->exit_wait = block_slowest(cx, exit_lines, exp(exit_lnone), waited) - waited;
     }
     /* A loop body's trailing integer work (integer ops after the arithmetic
        that consumes its loads: the update of addresses and counters for the
