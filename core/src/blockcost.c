@@ -867,7 +867,13 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
                     exit_lines = 0;
                     exit_lnone = 0;
                 }
-                if (op->kind != GP_OP_STORE && op->kind != GP_OP_ASYNC_COPY) {
+                /* integer work between a copy's loads and its shared
+                   stores (the stores' addresses: LDG, LEA/IMAD, STS in the
+                   SASS of a `for (i = tid; ...)` copy) does not consume the
+                   loads: the phase still ends in them ([sources: h200-cal]
+                   run10/regblock sass_regblock.txt.gz, k_rb<4, 8, 0, 0>) */
+                if (op->kind != GP_OP_STORE && op->kind != GP_OP_ASYNC_COPY &&
+                    op->kind != GP_OP_INT) {
                     tail_mem = out->mem_chain;
                     tail_lines = 0;
                     tail_lnone = 0;
