@@ -583,17 +583,6 @@ static int node_timing(sim_t *s, uint32_t ni, double t)
     return 0;
 }
 
-/* A launch issued right behind an L2 flush on its queue was submitted
-   while the flush ran: it completes launch_queued_us after the flush
-   instead of launch_latency_us after its submission. */
-static void queued_launch(sim_t *s, uint32_t ni, uint32_t q)
-{
-    uint32_t prev = s->queue_last[q];
-    if (s->dev->launch_queued_us > 0 && prev != UINT32_MAX &&
-        s->nodes[prev].type == GP_CMD_FLUSH_L2)
-        s->nodes[ni].ready = s->nodes[ni].submit + s->dev->launch_queued_us;
-}
-
 /* A synchronize: 1 when what it waits for is done, with *t its latest end. */
 static int sync_done(const sim_t *s, const gp_command_t *c, double *t)
 {
@@ -684,8 +673,6 @@ static int host_step(sim_t *s, int *changed)
             s->nodes[ni].res = s->next_res++;
             if (node_timing(s, ni, s->host_time))
                 return -1;
-            if (c->type == GP_CMD_LAUNCH)
-                queued_launch(s, ni, q);
             if (c->type == GP_CMD_FLUSH_L2)
                 cost = 0; /* a statement about the cache, not a call */
         }
@@ -861,37 +848,6 @@ static void sample(sim_t *s)
     }
 }
 
-/* The write-backs kernel k causes: a flush left the L2 full of dirty
-   lines (u->l2_dirty of them not evicted yet); the kernel's allocations,
-   the bytes of its working set not resident, evict them first (they are
-   the least recently used). The victims of its read allocations are
-   written back while it reads: its blocks start that much later (at
-   l2_writeback_gbps; the kernel's time counts from its activation);
-   those of its write allocations cost no time (a store stream leaves the
-   DRAM room for them). */
-static void flush_writebacks(sim_t *s, kern_t *k)
-{
-    gpu_t *u = &s->gpus[k->device];
-    double alloc = k->ws_anon, rd = k->ws_anon_read, victims, wb;
-    uint32_t j;
-    if (!(u->l2_dirty > 0) || !(s->dev->l2_writeback_gbps > 0))
-        return;
-    for (j = 0; j < k->n_ws; j++) {
-        double w = (double)k->warm[k->ws[j].buffer];
-        alloc += GP_MAX(k->ws[j].bytes - w, 0.0);
-        rd += GP_MAX(k->ws[j].read - w, 0.0);
-    }
-    if (!(alloc > 0))
-        return;
-    victims = GP_MIN(alloc, u->l2_dirty);
-    u->l2_dirty -= victims;
-    wb = victims * GP_MIN(rd / alloc, 1.0);
-    k->dram_done += wb;
-    k->hold_until = s->now + wb / (s->dev->l2_writeback_gbps * 1e3);
-    k->started = 1; /* the write-backs are part of its time */
-    k->start = s->now;
-}
-
 /* Activate launch node ni: its kernel slot, the L2 state it starts from,
    its occupancy; impossible launches are refused. */
 static int activate_kernel(sim_t *s, uint32_t ni)
@@ -912,7 +868,6 @@ static int activate_kernel(sim_t *s, uint32_t ni)
         k->warm[k->ws[j].buffer] = w;
         k->l2_warm += (double)w;
     }
-    flush_writebacks(s, k);
     if (gp_arch_occupancy(s->arch, s->dev, &c->kernel.launch, &k->occ, s->err))
         return gp_err_prefix(s->err, "%s:%u: launch '%s'", s->wl->script, c->line,
                              c->kernel.name);
@@ -1044,7 +999,6 @@ static int start_flushes_and_graphs(sim_t *s, int *changed)
             continue;
         }
         gp_eng_l2_flush(s, &s->gpus[n->device]);
-        s->gpus[n->device].l2_dirty = (double)s->dev->l2_bytes;
         n->state = GP_N_ACTIVE;
         n->start = s->now;
         if (node_done(s, ni, s->now))
@@ -1093,9 +1047,6 @@ static double next_external(const sim_t *s)
     for (i = 0; i < s->p2p_ready.n; i++)
         if (s->nodes[s->p2p_ready.v[i]].ready > s->now + eps)
             t = GP_MIN(t, s->nodes[s->p2p_ready.v[i]].ready);
-    for (i = 0; i < s->dispatching.n; i++)
-        if (s->kerns[s->dispatching.v[i]].hold_until > s->now + eps)
-            t = GP_MIN(t, s->kerns[s->dispatching.v[i]].hold_until);
     for (d = 0; d < s->n_dev; d++) {
         const gpu_t *u = &s->gpus[d];
         for (e = 0; e < GP_ARRAY_LEN(u->copies); e++)

@@ -165,7 +165,7 @@ int gp_eng_dispatch(sim_t *s, uint32_t ki)
     uint32_t gi, n0 = u->n_groups, L, maxcap = 0;
     uint32_t caps[4096];
     uint64_t total = 0;
-    if (k->left == 0 || k->hold_until > s->now + gp_eng_tol(s->now))
+    if (k->left == 0)
         return 0;
     if (n0 > GP_ARRAY_LEN(caps))
         n0 = GP_ARRAY_LEN(caps);
@@ -743,19 +743,15 @@ int gp_eng_working_set(sim_t *s, kern_t *k)
 {
     const gp_kernel_t *kn = k->k;
     uint32_t i, j;
-    int reads;
     k->n_ws = 0;
-    k->ws_anon = k->ws_anon_read = 0;
+    k->ws_anon = 0;
     for (i = 0; i < kn->n_ops; i++) {
         const gp_op_t *op = &kn->ops[i];
         double bytes = (double)op->access.footprint_bytes;
         if (!touches_memory(op))
             continue;
-        reads = op->kind != GP_OP_STORE;
         if (op->access.buffer == UINT32_MAX || op->access.buffer >= s->wl->n_buffers) {
             k->ws_anon += bytes;
-            if (reads)
-                k->ws_anon_read += bytes;
             continue;
         }
         for (j = 0; j < k->n_ws; j++)
@@ -763,8 +759,6 @@ int gp_eng_working_set(sim_t *s, kern_t *k)
                 break;
         if (j < k->n_ws) {
             k->ws[j].bytes = GP_MAX(k->ws[j].bytes, bytes);
-            if (reads)
-                k->ws[j].read = GP_MAX(k->ws[j].read, bytes);
             continue;
         }
         if (k->n_ws == k->cap_ws) {
@@ -777,7 +771,6 @@ int gp_eng_working_set(sim_t *s, kern_t *k)
         }
         k->ws[k->n_ws].buffer = op->access.buffer;
         k->ws[k->n_ws].bytes = bytes;
-        k->ws[k->n_ws].read = reads ? bytes : 0;
         k->n_ws++;
     }
     k->ws_bytes = k->ws_anon;

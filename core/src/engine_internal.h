@@ -63,7 +63,6 @@ typedef struct gp_eng_cost {
 typedef struct gp_eng_ws {
     uint32_t buffer;
     double bytes;
-    double read; /* the most bytes of it one read (load, atomic) covers */
 } gp_eng_ws_t;
 
 /* A running kernel launch and its blocks' progress: a pool slot taken when
@@ -91,10 +90,6 @@ typedef struct gp_eng_kern {
     gp_eng_ws_t *ws;
     uint32_t n_ws, cap_ws;
     double ws_anon, ws_bytes;
-    double ws_anon_read; /* of ws_anon, the bytes reads cover */
-    /* its blocks wait until then: the write-backs of the dirty lines a
-       flush left, which its first read allocations evict */
-    double hold_until;
     /* memory shares while running, recomputed at every event */
     uint32_t mark, sms;
     double l2_capacity, dram_share, l2_share, dram_demand, l2_demand;
@@ -154,8 +149,6 @@ typedef struct gp_eng_gpu {
     gp_eng_idx_t copies[GP_COPY_P2P];   /* ready copies per engine (heaps) */
     uint32_t *hwq_head, *hwq_tail;      /* per hardware queue (kernel_queues) */
     gp_eng_l2_t l2;
-    double l2_dirty;                    /* bytes of dirty lines an L2 flush left
-                                           that no allocation has evicted yet */
 } gp_eng_gpu_t;
 
 /* The dependencies of a graph's nodes, worked out once per prediction. */

@@ -465,7 +465,7 @@ static const struct sb_dev_field {
     SB_DEV(dram_cycles), SB_DEV(constant_cycles), SB_DEV(barrier_cycles),
     SB_DEV(atomic_cycles), SB_DEV(tensor_cycles), SB_DEV(launch_overhead_us),
     SB_DEV(launch_latency_us), SB_DEV(block_launch_cycles), SB_DEV(block_turnaround_cycles),
-    SB_DEV(block_slot_overhead_cycles), SB_DEV(launch_queued_us), SB_DEV(l2_writeback_gbps),
+    SB_DEV(block_slot_overhead_cycles),
     SB_DEV(tensor_clock_mhz),
     SB_DEV(graph_launch_us), SB_DEV(graph_node_us),
 };

@@ -295,17 +295,6 @@ typedef struct gp_device {
        to the block's dependency chain, not beside it; 0: not known (none:
        block_turnaround_cycles alone) */
     double block_slot_overhead_cycles;
-    /* [launch], added within ABI 2 (growing the struct at its end): from
-       the end of an L2 flush (a large memset on the stream) to the
-       completion of a null kernel launched behind it, the launch having
-       been submitted while the flush ran; 0: not known (launch_latency_us) */
-    double launch_queued_us;
-    /* [memory], added within ABI 2 (growing the struct at its end): a flush
-       leaves the L2 full of dirty lines; the lines the kernels after it
-       allocate for their reads evict them, each eviction a write-back.
-       The time those write-backs add, as bytes evicted per us (GB/s of
-       evicted lines); 0: not known (no write-back cost) */
-    double l2_writeback_gbps;
 } gp_device_t;
 
 /* ------------------------------------------------------------------------ */
