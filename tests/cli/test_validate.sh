@@ -31,19 +31,17 @@ expect_out "68 within 2x"
 # rows (bench_turnover: short memory-bound blocks, pinned slots, grid-stride
 # sums) at 7.7%; the 150 `uniform2` rows (bench_uniform2: loads in flight per
 # warp, the load instruction) at 38.1%; the 43 `clock` rows (bench_clock: FFMA,
-# SGEMM compute, LDS, HMMA and DRAM loads from 50 us to 1.5 s) at 3.7%; the 288
-# `loopchain` rows (bench_loopchain: loops of one load and an arithmetic body) at
-# 15.1%; the 132 `mmasmem` rows (bench_mmasmem: WMMA tile loops by copy width,
-# whole WMMA GEMMs, the WMMA compute alone) at 22.7%; the 396 `cold` rows
-# (bench_cold: chases of one block or one warp per SM through a cold L2) at
-# 7.4%; the 12 `alias` rows at 18.6%; the 155 `gridstride` rows (bench_gridstride:
-# grid-stride sums, 1 to 8 loads a trip at 1 to 64 warps per SM, DRAM and L2)
-# at 8.6%; the 128 `regblock` rows (bench_regblock: whole register-blocked
-# SGEMMs by phase) at 15.4%. The gate holds today's 11.6% over 2662 rows, 2626
-# within 2x (11.4% over the 2534 rows before regblock, 11.0% over the 1551 rows
-# before this round's families).
+# SGEMM compute, LDS, HMMA and DRAM loads from 50 us to 1.5 s) at 3.7%; this
+# round's families: `loopchain` (288 rows, loops of one load and an arithmetic
+# body) 15.1%, `mmasmem` (132, WMMA tile loops by copy width) 22.7%, `cold` (396,
+# chases through a cold L2) 7.4%, `alias` (12, loops that store into the buffer
+# they load) 18.6%, `gridstride` (155, grid-stride sums at 1 to 64 warps per SM)
+# 8.6%, `regblock` (128, whole register-blocked SGEMMs by phase) 15.4%, `flushq`
+# (57, kernels right behind the memset flush, which the model does not follow)
+# 34.3%. The gate holds today's 12.1% over 2719 rows, 2683 within 2x (11.0% over the 1551
+# rows before this round's families).
 case_ "H200 table, all rows: accuracy gate"
-gp validate validation/h200/calibration.csv --max-mape 11.7 --min-within-2x 0.986 --json
+gp validate validation/h200/calibration.csv --max-mape 12.1 --min-within-2x 0.986 --json
 expect_status 0
 n=$(json .overall.rows)
 expect_between "$n" 122 5000
@@ -298,11 +296,20 @@ case_ "H200 regblock family: accuracy gate"
 gp validate validation/h200/calibration.csv --family regblock --max-mape 15.5 --min-within-2x 0.97
 expect_status 0
 
+# Kernels right behind the benches' 1 GiB memset flush (bench_flushq): float4
+# sums, stores and copies of 1..128 MiB and empty kernels of 1..2112 blocks.
+# The model charges them launch_latency_us (5.22) and no write-back of the
+# dirty lines the memset leaves: the empty kernels +60..+100% (measured 2.66
+# us queued), the small sums and copies +18..+45%, today's 34.3%.
+case_ "H200 flushq family: accuracy gate"
+gp validate validation/h200/calibration.csv --family flushq --max-mape 34.5 --min-within-2x 1
+expect_status 0
+
 # The evaluation set (nothing is set from it): the target is 10% and 95% of
 # rows within 1.5x; the gate holds what the model reaches today (16.6%, 307 of
 # 314 rows within 2x) so that it can only improve.
 case_ "H200 evaluation set: accuracy gate"
-gp validate validation/h200/evaluation.csv --max-mape 16.7 --min-within-2x 0.97 --json
+gp validate validation/h200/evaluation.csv --max-mape 16.6 --min-within-2x 0.97 --json
 expect_status 0
 n=$(json .overall.rows)
 expect_between "$n" 300 1000
