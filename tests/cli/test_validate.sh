@@ -38,10 +38,11 @@ expect_out "68 within 2x"
 # (bench_cold: chases of one block or one warp per SM through a cold L2) at
 # 7.4%; the 12 `alias` rows at 18.6%; the 155 `gridstride` rows (bench_gridstride:
 # grid-stride sums, 1 to 8 loads a trip at 1 to 64 warps per SM, DRAM and L2)
-# at 8.6%. The gate holds today's 11.4% over 2534 rows, 2501 within 2x (11.0% over the
-# 1551 rows before this round's families).
+# at 8.6%; the 396 `scatter` rows (bench_scatter: random gathers of 1 to 32 lanes
+# per warp, 1 to 64 warps per SM, L2 and DRAM) at 23.5%. The gate holds today's
+# 13.0% over 2930 rows, 2846 within 2x (11.4% over the 2534 rows before scatter).
 case_ "H200 table, all rows: accuracy gate"
-gp validate validation/h200/calibration.csv --max-mape 11.5 --min-within-2x 0.986 --json
+gp validate validation/h200/calibration.csv --max-mape 13.1 --min-within-2x 0.971 --json
 expect_status 0
 n=$(json .overall.rows)
 expect_between "$n" 122 5000
@@ -275,6 +276,16 @@ case_ "H200 loopchain family: accuracy gate"
 gp validate validation/h200/calibration.csv --family loopchain --max-mape 15.2 --min-within-2x 0.97
 expect_status 0
 
+# Random gathers whose lanes each name their own line (bench_scatter, run10): 1, 2,
+# 4, 8 loads a trip, 1 to 32 active lanes, 1 to 32 lanes per line, 1 to 64 warps
+# per SM on 8 to 132 SMs, from L2 (8 MiB, warm) and DRAM (256 MiB, 1 GiB). A
+# warp's drawn lanes count as the lanes that read (opcost.c lane_share). Today
+# 23.5%, 345 of 396 within 2x: L2 rows 14.3%; DRAM rows at high load 70-78% fast
+# (the L2 line-request and random-DRAM rates, measured, are not modelled).
+case_ "H200 scatter family: accuracy gate"
+gp validate validation/h200/calibration.csv --family scatter --max-mape 23.6 --min-within-2x 0.87
+expect_status 0
+
 # Loops that store into the buffer they load from (bench_alias, run10): a trip
 # of the in-place loop waits for its load in full (seg_sum_t.carry). Today
 # 18.6% over the 12 DRAM rows; the random-gather mark rows are 14 to 39% fast
@@ -284,10 +295,10 @@ gp validate validation/h200/calibration.csv --family alias --max-mape 18.7 --min
 expect_status 0
 
 # The evaluation set (nothing is set from it): the target is 10% and 95% of
-# rows within 1.5x; the gate holds what the model reaches today (17.5%, 302 of
+# rows within 1.5x; the gate holds what the model reaches today (17.1%, 305 of
 # 314 rows within 2x) so that it can only improve.
 case_ "H200 evaluation set: accuracy gate"
-gp validate validation/h200/evaluation.csv --max-mape 17.6 --min-within-2x 0.96 --json
+gp validate validation/h200/evaluation.csv --max-mape 17.2 --min-within-2x 0.97 --json
 expect_status 0
 n=$(json .overall.rows)
 expect_between "$n" 300 1000
