@@ -183,7 +183,6 @@ static const key_spec_t SCHEMA[] = {
     {"latency", "l1_uniform_hit_cycles", T_F64, OFF(l1_uniform_hit_cycles), OPT, 0, 1e4, "cycles of a warp-uniform global load (all lanes one address, 4 bytes) that hits L1; 0: l1_hit_cycles"},
     {"latency", "l1_uniform_word_cycles", T_F64, OFF(l1_uniform_word_cycles), OPT, 0, 1e4, "cycles each further 4-byte word per lane adds to a warp-uniform L1 hit; 0: none"},
     {"throughput", "l1_uniform_issue_cycles", T_F64, OFF(l1_uniform_issue_cycles), OPT, 0, 1e3, "SM cycles the L1 is busy per warp-uniform 4-byte load request; 0: not known"},
-    {"throughput", "l2_line_requests_per_cycle", T_F64, OFF(l2_line_requests_per_cycle), OPT, 0, 1e4, "line requests that missed L1 the L2 accepts per SM clock from all SMs together (random 4-byte gathers, a sector each); an SM gets its share of the L2; 0: not known"},
     {"throughput", "l1_line_issue_cycles", T_F64, OFF(l1_line_issue_cycles), OPT, 0, 1e3, "SM cycles the L1 is busy per line of a request; 0: not known"},
     {"memory", "l1_chase_full_fraction", T_F64, OFF(l1_chase_full_fraction), OPT, 0, 16, "share of the L1 data capacity a chase through drawn addresses fills with every hop a hit; 0: the footprint rule"},
     {"memory", "l1_chase_none_fraction", T_F64, OFF(l1_chase_none_fraction), OPT, 0, 16, "share of the L1 data capacity from which such a chase gets no L1 hits; 0: the footprint rule"},

@@ -2562,23 +2562,6 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
                    GP_MAX(GP_MAX(req_passes, phases) * d->l1_bank_pass_issue_cycles,
                           req_lines * d->l1_line_issue_cycles));
     }
-    if (op->kind == GP_OP_LOAD && sp != GP_SPACE_CONSTANT && r->has_l2 &&
-        d->l2_line_requests_per_cycle > 0 && res->l2_share > 0 && req_lines > 0 &&
-        a->sample && a->sample->drawn && lbytes <= 1.5 * req_lines * d->sector_bytes) {
-        /* the lines that miss L1 are requests the L2 takes a share of a
-           clock each: l2_line_requests_per_cycle from all SMs together,
-           this SM's share as its share of the L2 ([sources: h200-cal]
-           run10/scatter: 84 requests a clock over 132 SMs, 1.57 SM cycles
-           a line; on 8 to 66 SMs the L1's pass a line binds); the
-           request's lines count where it misses L1 (l1_hit: every lane
-           hits), as its wait does. Lines of one sector only: a line of
-           more sectors is held by the L2's bytes first (t_l2: the spread
-           rows, four sectors a line, 3.5 cycles a line) */
-        double miss = req_lines * (1 - GP_MIN(GP_MAX(out->l1_hit, 0.0), 1.0));
-        out->pipe_cycles[GP_PIPE_L1] =
-            GP_MAX(out->pipe_cycles[GP_PIPE_L1],
-                   miss / (d->l2_line_requests_per_cycle * res->l2_share));
-    }
     if (op->kind == GP_OP_LOAD)
         out->lines = GP_MAX(req_runs, 1.0);
     if (op->kind == GP_OP_LOAD && stream > 0 && chase_h < 0 && !(l1h > near_hit + 1e-12) &&

@@ -307,12 +307,6 @@ typedef struct gp_device {
        together beyond the most one of them reads: the slowest of their
        runs; 0: not known (each load's own) */
     double dram_batch_log2_cycles;
-    /* [throughput], added within ABI 2: the L1-missing line requests the
-       L2 accepts per SM clock from all SMs together (a request of 32 lanes
-       each on its own line is 32 of them); an SM's share of it follows its
-       share of the L2 (gp_residency_t.l2_share); 0: not known (no limit
-       beyond the bytes) */
-    double l2_line_requests_per_cycle;
 } gp_device_t;
 
 /* ------------------------------------------------------------------------ */
