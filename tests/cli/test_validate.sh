@@ -33,15 +33,16 @@ expect_out "68 within 2x"
 # warp, the load instruction) at 38.1%; the 43 `clock` rows (bench_clock: FFMA,
 # SGEMM compute, LDS, HMMA and DRAM loads from 50 us to 1.5 s) at 3.7%; this
 # round's families: `loopchain` (288 rows, loops of one load and an arithmetic
-# body) 15.1%, `mmasmem` (132, WMMA tile loops by copy width) 22.7%, `cold` (396,
-# chases through a cold L2) 7.4%, `alias` (12, loops that store into the buffer
-# they load) 18.6%, `gridstride` (155, grid-stride sums at 1 to 64 warps per SM)
-# 8.6%, `regblock` (128, whole register-blocked SGEMMs by phase) 15.4%, `flushq`
-# (57, kernels right behind the memset flush, which the model does not follow)
-# 34.3%. The gate holds today's 12.1% over 2719 rows, 2683 within 2x (11.0% over the 1551
-# rows before this round's families).
+# body) 15.1%, `mmasmem` (132, WMMA tile loops by copy width) 22.7%, `cold`
+# (396, chases through a cold L2) 7.4%, `alias` (12, loops that store into the
+# buffer they load) 18.6%, `gridstride` (155, grid-stride sums at 1 to 64 warps
+# per SM) 8.6%, `regblock` (128, whole register-blocked SGEMMs by phase) 15.4%,
+# `flushq` (57, kernels right behind the memset flush, which the model does not
+# follow) 34.3%, `scatter` (396, random gathers of 1 to 32 lanes at 1 to 64
+# warps per SM) 23.5%. The gate holds today's 13.5% over 3115 rows, 3028 within
+# 2x (11.0% over the 1551 rows before this round's families).
 case_ "H200 table, all rows: accuracy gate"
-gp validate validation/h200/calibration.csv --max-mape 12.1 --min-within-2x 0.986 --json
+gp validate validation/h200/calibration.csv --max-mape 13.6 --min-within-2x 0.972 --json
 expect_status 0
 n=$(json .overall.rows)
 expect_between "$n" 122 5000
@@ -275,6 +276,16 @@ case_ "H200 loopchain family: accuracy gate"
 gp validate validation/h200/calibration.csv --family loopchain --max-mape 15.2 --min-within-2x 0.97
 expect_status 0
 
+# Random gathers whose lanes each name their own line (bench_scatter, run10): 1, 2,
+# 4, 8 loads a trip, 1 to 32 active lanes, 1 to 32 lanes per line, 1 to 64 warps
+# per SM on 8 to 132 SMs, from L2 (8 MiB, warm) and DRAM (256 MiB, 1 GiB). A
+# warp's drawn lanes count as the lanes that read (opcost.c lane_share). Today
+# 23.5%, 345 of 396 within 2x: L2 rows 14.3%; DRAM rows at high load 70-78% fast
+# (the L2 line-request and random-DRAM rates, measured, are not modelled).
+case_ "H200 scatter family: accuracy gate"
+gp validate validation/h200/calibration.csv --family scatter --max-mape 23.6 --min-within-2x 0.87
+expect_status 0
+
 # Loops that store into the buffer they load from (bench_alias, run10): a trip
 # of the in-place loop waits for its load in full (seg_sum_t.carry). Today
 # 18.6% over the 12 DRAM rows; the random-gather mark rows are 14 to 39% fast
@@ -306,10 +317,10 @@ gp validate validation/h200/calibration.csv --family flushq --max-mape 34.5 --mi
 expect_status 0
 
 # The evaluation set (nothing is set from it): the target is 10% and 95% of
-# rows within 1.5x; the gate holds what the model reaches today (16.6%, 307 of
+# rows within 1.5x; the gate holds what the model reaches today (16.2%, 310 of
 # 314 rows within 2x) so that it can only improve.
 case_ "H200 evaluation set: accuracy gate"
-gp validate validation/h200/evaluation.csv --max-mape 16.6 --min-within-2x 0.97 --json
+gp validate validation/h200/evaluation.csv --max-mape 16.2 --min-within-2x 0.98 --json
 expect_status 0
 n=$(json .overall.rows)
 expect_between "$n" 300 1000
