@@ -39,10 +39,11 @@ expect_out "68 within 2x"
 # per SM) 8.6%, `regblock` (128, whole register-blocked SGEMMs by phase) 15.4%,
 # `flushq` (57, kernels right behind the memset flush, which the model does not
 # follow) 34.3%, `scatter` (396, random gathers of 1 to 32 lanes at 1 to 64
-# warps per SM) 14.5%. The gate holds today's 12.4% over 3115 rows, 3066 within
-# 2x (11.0% over the 1551 rows before this round's families).
+# warps per SM) 14.5%, `attnq` (148 rows, thread-per-row loops over keys) 14.5%.
+# The gate holds today's 12.5% over 3263 rows, 3214 within 2x (11.0% over the
+# 1551 rows before this round's families).
 case_ "H200 table, all rows: accuracy gate"
-gp validate validation/h200/calibration.csv --max-mape 12.4 --min-within-2x 0.984 --json
+gp validate validation/h200/calibration.csv --max-mape 12.5 --min-within-2x 0.984 --json
 expect_status 0
 n=$(json .overall.rows)
 expect_between "$n" 122 5000
@@ -316,6 +317,15 @@ expect_status 0
 # us queued), the small sums and copies +18..+45%, today's 34.3%.
 case_ "H200 flushq family: accuracy gate"
 gp validate validation/h200/calibration.csv --family flushq --max-mape 34.5 --min-within-2x 1
+expect_status 0
+
+# A thread per row looping over a key table (bench_attnq, run10): d warp-uniform
+# loads of a row a trip from L1, L2 or shared memory, a dot product in 1 to 4
+# FFMA chains, an output update, an exp or an online softmax, 1 to 8 warps per
+# SM. Today 14.5%, all within 2x; open: one warp's uniform loads in flight
+# return about 5.8 cycles apart, which the model does not serialise.
+case_ "H200 attnq family: accuracy gate"
+gp validate validation/h200/calibration.csv --family attnq --max-mape 14.6 --min-within-2x 1
 expect_status 0
 
 # The evaluation set (nothing is set from it): the target is 10% and 95% of
