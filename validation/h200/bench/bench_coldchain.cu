@@ -13,16 +13,6 @@
 // hops = 0: the kernel reads its parameters and exits.
 #include "common.cuh"
 
-__global__ void k_readall(const float4 *__restrict__ p, size_t n4, float *out) {
-  float s = 0;
-  for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n4;
-       i += (size_t)gridDim.x * blockDim.x) {
-    float4 v = p[i];
-    s += v.x + v.y + v.z + v.w;
-  }
-  if (s == -1.0f) out[0] = s;  // never true
-}
-
 __global__ void k_spin(long long cycles) {
   long long t0 = clock64(), t = t0;
   while (t - t0 < cycles) t = clock64();

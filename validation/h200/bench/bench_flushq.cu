@@ -28,16 +28,6 @@
 
 __global__ void k_empty() {}
 
-__global__ void k_readall(const float4 *__restrict__ p, size_t n4, float *out) {
-  float s = 0;
-  for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n4;
-       i += (size_t)gridDim.x * blockDim.x) {
-    float4 v = p[i];
-    s += v.x + v.y + v.z + v.w;
-  }
-  if (s == -1.0f) out[0] = s;  // never true
-}
-
 __global__ void k_sum(const float4 *__restrict__ p, size_t n4, float *out) {
   size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n4) {

@@ -27,17 +27,6 @@ __global__ void k_add(const float *__restrict__ a, const float *__restrict__ b,
   if (i < n) c[i] = a[i] + b[i];
 }
 
-// A grid-stride read of n4 float4 (the clean flush: the L2 ends full of clean lines).
-__global__ void k_readall(const float4 *__restrict__ p, size_t n4, float *out) {
-  float s = 0;
-  for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n4;
-       i += (size_t)gridDim.x * blockDim.x) {
-    float4 v = p[i];
-    s += v.x + v.y + v.z + v.w;
-  }
-  if (s == -1.0f) out[0] = s;  // never true
-}
-
 // s += a[i]: a read-only kernel, one element a thread.
 __global__ void k_sum(const float *__restrict__ a, size_t n, float *out) {
   size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;

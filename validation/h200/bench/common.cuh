@@ -130,6 +130,19 @@ static inline void flush_l2(Bench &b) {
   CK(cudaMemsetAsync(b.scratch, int(++b.flush_count & 0xff), kScratchBytes, b.stream));
 }
 
+// A grid-stride float4 sum of n4 elements (bench_launchq, bench_flushq,
+// bench_coldchain: reading the 1 GiB scratch empties the L2 of the benches'
+// data and leaves it full of clean lines, unlike flush_l2's memset).
+__global__ void k_readall(const float4 *__restrict__ p, size_t n4, float *out) {
+  float s = 0;
+  for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n4;
+       i += (size_t)gridDim.x * blockDim.x) {
+    float4 v = p[i];
+    s += v.x + v.y + v.z + v.w;
+  }
+  if (s == -1.0f) out[0] = s;  // never true
+}
+
 // Time `launch` (which enqueues on b.stream) with events: 2 warm-ups, then `reps`
 // timed repetitions; `pre` runs before each (outside the timed region), and the
 // scratch flush too when `cold` is set. Returns the median/min/max in us.
