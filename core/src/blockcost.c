@@ -251,7 +251,7 @@ static void group_slowest(const walk_ctx_t *cx, load_group_t *g, const gp_op_t *
 {
     const gp_device_t *d = cx->dev;
     const gp_lane_sample_t *sm = op->access.sample;
-    double own = GP_MAX(c->lines, 1.0), dram = GP_MIN(GP_MAX(c->dram_hit, 0.0), 1.0);
+    double own = GP_MAX(c->lines, 1.0);
     uint32_t line = d->l1_line_bytes ? d->l1_line_bytes : 128, i, j;
     if (!(d->dram_batch_log2_cycles > 0) || !(count > 0))
         return;
@@ -259,7 +259,7 @@ static void group_slowest(const walk_ctx_t *cx, load_group_t *g, const gp_op_t *
         g->per_doubling = d->dram_batch_log2_cycles;
         g->lnone = 0;
     }
-    if (dram > 0) /* l1m: log(1 - dram) */
+    if (l1m < 0) /* l1m: log(1 - the op's DRAM share), 0 where it has none */
         g->lnone += own * count * l1m;
     g->runs_one = GP_MAX(g->runs_one, own);
     if (count == 1 && sm && sm->byte_offset && sm->lanes > 0 && sm->n_warps > 0) {
@@ -605,13 +605,9 @@ static double block_slowest(const walk_ctx_t *cx, double lines, double none, dou
 static double copy_wait_extra(const walk_ctx_t *cx, const seg_sum_t *body, double lines,
                               double none)
 {
-    const gp_device_t *d = cx->dev;
-    double each = body->tail_wait, q = 1 - none, wpb, slow;
-    wpb = cx->occ->warps_per_block ? (double)cx->occ->warps_per_block : 1;
-    if (!(q > 0) || d->dram_lines_log2_cycles <= 0)
-        return 0;
-    slow = d->dram_cycles + log2(GP_MAX(lines / wpb, 1.0)) * d->dram_lines_log2_cycles;
-    return GP_MAX(q * slow + (1 - q) * each - each, 0.0);
+    double each = body->tail_wait;
+    double wpb = cx->occ->warps_per_block ? (double)cx->occ->warps_per_block : 1;
+    return block_slowest(cx, GP_MAX(lines / wpb, 1.0), none, each) - each;
 }
 
 /* 1 when one of ops[0..n) (bodies included) is a load whose address is an
@@ -831,20 +827,15 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
                 out->load_regs += regs;
                 loads_seen = 1;
                 after_other = 0;
-                if (c.lines > 0 && dram > 0 && count > 0) {
-                    /* the log of the chance that none of the lines is a DRAM one */
-                    double nl = count * c.lines * wpb, lnone = nl * l1m;
+                if (c.lines > 0) {
+                    /* its lines, and the log of the chance that none is a DRAM one */
+                    double nl = count * c.lines * wpb, lnone = l1m < 0 && nl > 0 ? nl * l1m : 0;
                     tail_lines += nl;
                     tail_lnone += lnone;
                     if (depth == 0 && !op->access.depends) {
                         exit_lines += nl;
                         exit_lnone += lnone;
                     }
-                } else if (c.lines > 0) {
-                    double nl = count * c.lines * wpb;
-                    tail_lines += nl;
-                    if (depth == 0 && !op->access.depends)
-                        exit_lines += nl;
                 }
             } else {
                 /* other work runs beside the loads in flight, unless it ends
