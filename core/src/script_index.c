@@ -1127,6 +1127,50 @@ static int sb_axis_affine(const sb_job_t *j, uint32_t a)
 #define SB_FOLD_POSITIONS 64
 
 /*
+ * The period, in steps along axis a, of an index that folds along a alone
+ * over a range of `span` bytes: one step moves the origin warp by d bytes,
+ * lane by lane alike, and after P = span / d steps the warp is back where
+ * it began (x[(j * 32) & mask]: 128 bytes a step, 128 steps round a 16 KiB
+ * mask). 0 where the steps do not come back within the axis (j * 33 & mask
+ * visits every element in turn), move unevenly, or the axis is short.
+ */
+static double sb_fold_period(lua_State *L, sb_job_t *j, uint32_t a, double span)
+{
+    int64_t w0[SB_MAX_LANES], w1[SB_MAX_LANES];
+    double co[SB_MAX_AXES], per, last;
+    int64_t d = -1;
+    uint32_t lane;
+    if (j->ws > SB_MAX_LANES || !(j->ext[a] > 2) || !(span > 0))
+        return 0;
+    memset(co, 0, sizeof co);
+    sb_eval_warp(L, j, co, w0);
+    co[a] = 1;
+    sb_eval_warp(L, j, co, w1);
+    for (lane = 0; lane < j->ws; lane++) {
+        int64_t m;
+        if ((w0[lane] < 0) != (w1[lane] < 0))
+            return 0;
+        if (w0[lane] < 0)
+            continue;
+        m = w1[lane] - w0[lane];
+        if (m <= 0 || (d >= 0 && m != d))
+            return 0;
+        d = m;
+    }
+    if (d <= 0)
+        return 0;
+    /* the sampled extremes may fall a step short of the range's ends */
+    last = ceil(span / (double)d) + 1;
+    for (per = GP_MAX(2.0, floor(span / (double)d)); per <= last && per < j->ext[a]; per++) {
+        co[a] = per;
+        sb_eval_warp(L, j, co, w1);
+        if (memcmp(w1, w0, j->ws * sizeof *w0) == 0)
+            return per;
+    }
+    return 0;
+}
+
+/*
  * The range (lowest offset to the end of the highest) that an index reaches
  * where it folds along some axis (not sb_axis_affine); 0 when it is affine
  * along every axis (the extrapolation is exact) or no lane accesses. Besides
@@ -1135,17 +1179,19 @@ static int sb_axis_affine(const sb_job_t *j, uint32_t a)
  * ratio (a low-discrepancy sequence, so that no period of the fold aliases
  * them): the wrapped values then spread over the folded range.
  */
-static double sb_folded_span(lua_State *L, sb_job_t *j)
+static double sb_folded_span(lua_State *L, sb_job_t *j, uint32_t *axis, double *period)
 {
     size_t n = (size_t)j->n_inst * j->ws, i;
     int64_t lo = -1, hi = -1, warp[SB_MAX_LANES];
     double co[SB_MAX_AXES];
-    uint32_t a, k, lane;
+    uint32_t a, k, lane, fa = 0;
     int folded = 0;
+    *period = 0;
     for (a = 0; a < j->n_axes; a++) {
         if (sb_axis_affine(j, a))
             continue;
-        folded = 1;
+        folded++;
+        fa = a;
         memset(co, 0, sizeof co);
         for (k = 0; k < SB_FOLD_POSITIONS && k < j->ext[a]; k++) {
             double f = (double)k * 0.6180339887498949;
@@ -1167,7 +1213,13 @@ static double sb_folded_span(lua_State *L, sb_job_t *j)
         lo = lo < 0 ? o : GP_MIN(lo, o);
         hi = hi < 0 ? o : GP_MAX(hi, o);
     }
-    return lo < 0 ? 0 : (double)(hi - lo) + j->op->access.elem_bytes;
+    if (lo < 0)
+        return 0;
+    if (folded == 1) {
+        *axis = fa;
+        *period = sb_fold_period(L, j, fa, (double)(hi - lo) + j->op->access.elem_bytes);
+    }
+    return (double)(hi - lo) + j->op->access.elem_bytes;
 }
 
 /*
@@ -1316,7 +1368,7 @@ static int sb_sample_run(lua_State *L)
     sb_job_t *j = lua_touserdata(L, 1);
     const gp_launch_t *ln = j->f->launch;
     gp_access_t *a = &j->op->access;
-    double fp[3], iters = 1, cap_w, cap_b, cap_g, lim;
+    double fp[3], iters = 1, cap_w, cap_b, cap_g, lim, pre[3], cap[3];
     uint32_t i, k;
     for (k = SB_FIXED_AXES; k < j->n_axes; k++) /* the counters' names: 3, 4, ... */
         j->var[k] = 3 + (int)(k - SB_FIXED_AXES);
@@ -1376,6 +1428,8 @@ static int sb_sample_run(lua_State *L)
         lim = (double)j->elems * a->elem_bytes;
         if (j->rs.random_used)
             lim = GP_MIN(lim, (double)(j->rs.hi - j->rs.lo + 1) * a->elem_bytes);
+        pre[0] = fp[0], pre[1] = fp[1], pre[2] = fp[2];
+        cap[0] = cap_w, cap[1] = cap_b, cap[2] = cap_g;
         fp[0] = GP_MIN(GP_MIN(fp[0], cap_w), lim);
         fp[1] = GP_MAX(fp[0], GP_MIN(GP_MIN(fp[1], cap_b), lim));
         fp[2] = GP_MAX(fp[1], GP_MIN(GP_MIN(fp[2], cap_g), lim));
@@ -1387,10 +1441,20 @@ static int sb_sample_run(lua_State *L)
                single wrap keeps the count, which the sampled extremes
                may undercut a little; reads only: the atomics' bins keep
                their own rules) */
-            double span = sb_folded_span(L, j);
+            uint32_t fa = 0;
+            double per = 0, span = sb_folded_span(L, j, &fa, &per);
             for (k = 0; k < 3 && span > 0; k++)
                 if (span < fp[k] / 2)
                     fp[k] = span;
+            /* a fold that comes back after `per` steps along its axis
+               reads per / ext of what the extrapolation counted along it,
+               in the footprints that span the axis (a loop's: all three;
+               the warps': the block's and the grid's; the blocks': the
+               grid's) */
+            double n = fa >= SB_FIXED_AXES ? GP_MAX(j->trips[fa], 1.0) : j->ext[fa];
+            for (k = fa >= SB_FIXED_AXES ? 0 : fa == 0 ? 1 : 2; k < 3 && per > 0 && per < n; k++)
+                fp[k] = GP_MIN(fp[k], GP_MAX((double)a->elem_bytes,
+                                             GP_MIN(pre[k], cap[k]) * per / n));
         }
     }
     if (j->rs.random_used)

@@ -484,6 +484,34 @@ static void test_fp_folded(void **state)
     assert_near(fp[2], 4.0 * (1 << 24), 0.001);
 }
 
+/* A warp-uniform walk with a stride of a line, folded into 16 KiB
+   (x[(j * 32) & 4095]): it comes back to its start every 128 trips, so a
+   warp reads 128 distinct floats over 4096 trips, not the 16 KiB range; a
+   stride of 33 floats visits every float in turn (no period within the
+   loop) and keeps the range. */
+static void test_fp_fold_period(void **state)
+{
+    static const char src[] =
+        "local x = gpuperf.buffer('x', 2^24)\n"
+        "local s = %d\n"
+        "gpuperf.launch{ name = 'w', grid = 132, block = 32, regs = 16,\n"
+        "  work = { gpuperf.loop{4096, var = 'j', unroll = 1, body = { gpuperf.load{x,\n"
+        "    index = function(t) return (t.j * s) %% 4096 end} }} } }\n";
+    char buf[sizeof src + 8];
+    double fp[3];
+    (void)state;
+    snprintf(buf, sizeof buf, src, 32);
+    footprints_of(buf, 1, fp);
+    assert_near(fp[0], 128.0 * 4, 0.001);
+    assert_near(fp[2], 128.0 * 4, 0.001);
+    snprintf(buf, sizeof buf, src, 8);
+    footprints_of(buf, 1, fp); /* 512 floats */
+    assert_near(fp[0], 512.0 * 4, 0.001);
+    snprintf(buf, sizeof buf, src, 33);
+    footprints_of(buf, 1, fp);
+    assert_near(fp[0], 16384, 0.01);
+}
+
 /* A pointer chase: one warp, 1000 dependent steps anywhere in 2^24 nodes. */
 static void test_fp_chase(void **state)
 {
@@ -869,6 +897,7 @@ int main(void)
         cmocka_unit_test(test_fp_sgemm_tiles),
         cmocka_unit_test(test_fp_gather),
         cmocka_unit_test(test_fp_folded),
+        cmocka_unit_test(test_fp_fold_period),
         cmocka_unit_test(test_fp_chase),
         cmocka_unit_test(test_fp_chase_unnamed_loop),
         cmocka_unit_test(test_index_past_end),
