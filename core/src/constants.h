@@ -75,6 +75,13 @@
    the others find it cached; at least this fraction hits (a model choice,
    the least a second warp can see). */
 #define GP_BROADCAST_MIN_HIT 0.5
+/* The L2 keeps 128-byte lines of four 32-byte sectors: a read of one sector
+   of a line holds the whole line's place ([sources: nvforum-sectors]; the
+   H200 re-reading S MiB one lane per line, one
+   sector of each, falls off the L2 at the same sizes as whole lines,
+   [sources: h200-cal] run8/reuse sweep rows; random one-sector gathers
+   from 256 MiB at 16 to 64 warps per SM, run10/scatter ws=dram rows). */
+#define GP_L2_LINE_BYTES 128.0
 
 /* Share of float-to-int conversions (F2I, on the conversion pipe) in a
    gpuperf.conv when the card measures each direction: a model choice, the

@@ -73,6 +73,35 @@ static int l1_caches(const gp_mem_rules_t *r, const gp_device_t *d, const gp_ker
    to share a 32-byte sector, from the device's measured sparse-read costs
    (interpolated in log2 of the spacing, relative to reads 32 B apart, which
    cost one sector); 0 when the reads share sectors or nothing is measured. */
+/* The spacing in bytes that a drawn sample's reads keep within the lines
+   they land on: a 128-byte line whose four sectors lanes read is read 32
+   bytes apart, one sector of each line as far apart as random reads go
+   (0: no drawn sample, or lanes sharing sectors). */
+static size_t unique_i64(int64_t *v, size_t n);
+
+static double drawn_spacing(const gp_device_t *d, const gp_access_t *a)
+{
+    const gp_lane_sample_t *s = a->sample;
+    int64_t sec[64], ln[64];
+    uint32_t l, n = 0, line = d->l1_line_bytes ? d->l1_line_bytes : 128;
+    double sectors, lines;
+    if (!s || !s->drawn || !s->byte_offset || d->sector_bytes == 0 || line <= d->sector_bytes)
+        return 0;
+    for (l = 0; l < s->lanes && n < 64; l++)
+        if (s->byte_offset[l] >= 0) {
+            sec[n] = s->byte_offset[l] / (int64_t)d->sector_bytes;
+            ln[n] = s->byte_offset[l] / (int64_t)line;
+            n++;
+        }
+    if (n < 2)
+        return 0;
+    sectors = (double)unique_i64(sec, n);
+    lines = (double)unique_i64(ln, n);
+    if (sectors < n || !(sectors > lines))
+        return 0;
+    return line / (sectors / lines);
+}
+
 static double sparse_read_bytes(const gp_device_t *d, const gp_access_t *a)
 {
     static const double at[4] = {32, 64, 128, 256};
@@ -85,7 +114,11 @@ static double sparse_read_bytes(const gp_device_t *d, const gp_access_t *a)
         spacing = fabs((double)a->stride_elems) * a->elem_bytes;
         break;
     case GP_PATTERN_RANDOM:
-        spacing = at[3];
+        /* drawn lanes on the sectors of one line read it as a stride of
+           the sector would ([sources: h200-cal] run10/scatter c=4s rows) */
+        spacing = drawn_spacing(d, a);
+        if (!(spacing > 0))
+            spacing = at[3];
         break;
     default:
         return 0;
@@ -967,12 +1000,21 @@ static double warp_fresh(const gp_kernel_t *k, const gp_op_t *op, double unit)
    share of the footprint (share_hit below); 1 for the grid's L2. */
 static double share_hit(const gp_kernel_t *k, const gp_op_t *op, double cache, double unit,
                         int whole_buffer, int warm, int spread, int near, double *cold,
-                        double share);
+                        double share, double line);
 
 static double reuse_hit(const gp_kernel_t *k, const gp_op_t *op, double cache, double unit,
                         int whole_buffer, int warm, int spread, int near, double *cold)
 {
-    return share_hit(k, op, cache, unit, whole_buffer, warm, spread, near, cold, 1);
+    return share_hit(k, op, cache, unit, whole_buffer, warm, spread, near, cold, 1, 0);
+}
+
+/* reuse_hit for the grid's L2, whose capacity holds lines
+   (GP_L2_LINE_BYTES): a drawn read's re-reads come back at the distance of
+   the lines its draws land on, not of the sectors it fetches. */
+static double l2_reuse_hit(const gp_kernel_t *k, const gp_op_t *op, double cache, double unit,
+                           int whole_buffer, int warm, double *cold)
+{
+    return share_hit(k, op, cache, unit, whole_buffer, warm, 0, 1, cold, 1, GP_L2_LINE_BYTES);
 }
 
 /*
@@ -986,9 +1028,12 @@ static double reuse_hit(const gp_kernel_t *k, const gp_op_t *op, double cache, d
  */
 static double share_hit(const gp_kernel_t *k, const gp_op_t *op, double cache, double unit,
                         int whole_buffer, int warm, int spread, int near, double *cold,
-                        double share)
+                        double share, double line)
 {
     double footprint = fetched_footprint(k, op, unit);
+    /* the bytes of cache the footprint takes: its lines where the cache
+       keeps lines (only drawn reads' differ: fetched_footprint) */
+    double reach = line > unit ? GP_MAX(footprint, fetched_footprint(k, op, line)) : footprint;
     double total = 0, before = 0, lo = 0, hi = 0, mine, first_reach, rest, keep, w = 0, touched;
     int shifted = 1, first = 1, seen = 0, cyclic = !spread && !irm_addresses(k, op);
     uint32_t i;
@@ -1010,7 +1055,7 @@ static double share_hit(const gp_kernel_t *k, const gp_op_t *op, double cache, d
         if (!(acc > 0) || !(footprint > 0))
             return 0;
         re = acc > first_reads ? (acc - first_reads) / acc : 0;
-        return re * lru_hit(reread_distance(k, op, footprint, 0, near), cache, cyclic) +
+        return re * lru_hit(reread_distance(k, op, reach, 0, near), cache, cyclic) +
                (1 - re) * w;
     }
     for (i = 0; i < k->n_ops; i++) {
@@ -1032,6 +1077,10 @@ static double share_hit(const gp_kernel_t *k, const gp_op_t *op, double cache, d
         cyclic &= !irm_addresses(k, o);
     }
     footprint = GP_MAX(footprint, buffer_footprint(k, op, unit)); /* the buffer's */
+    if (line > unit)
+        reach = GP_MAX(footprint, buffer_footprint(k, op, line));
+    else
+        reach = footprint;
     mine = fetched_bytes(k, op, unit);
     if (!(footprint > 0) || !(mine > 0))
         return 0;
@@ -1043,7 +1092,7 @@ static double share_hit(const gp_kernel_t *k, const gp_op_t *op, double cache, d
     if (shifted && hi > lo && hi - lo <= cache / 2)
         keep = 1;
     else {
-        double dist = reread_distance(k, op, footprint, 1, near);
+        double dist = reread_distance(k, op, reach, 1, near);
         keep = lru_hit(dist, cache, cyclic);
         if (dist < footprint) /* the addresses said: the first reads' share */
             *cold = first_reach * (1 - w) / mine;
@@ -1373,7 +1422,7 @@ static double l1_reuse(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
 {
     double sms, sharers = l1_sharers(d, k, op, d->sector_bytes, &sms);
     return share_hit(k, op, l1 * sharers, d->sector_bytes, whole_buffer, 0, 0, 0, NULL,
-                     sms / GP_MAX(sharers, 1.0));
+                     sms / GP_MAX(sharers, 1.0), 0);
 }
 
 /* Hit rate of a second-level cache that sees a first level's misses (miss1 =
@@ -2232,7 +2281,7 @@ static void sibling_traffic(const gp_device_t *d, const gp_kernel_t *k, const gp
         return;
     }
     if ((u.share < 1 || ud.share < 1) && u.disjoint) {
-        double h1 = 0, h2 = reuse_hit(k, op, l2cap, unit, 0, 1, 0, 1, NULL);
+        double h1 = 0, h2 = l2_reuse_hit(k, op, l2cap, unit, 0, 1, NULL);
         if (cached) {
             double l1 = op->space == GP_SPACE_TEXTURE && d->readonly_cache_bytes
                             ? (double)d->readonly_cache_bytes
@@ -2425,8 +2474,8 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
            are its own compulsory and capacity misses (short re-use stays
            within any L2) */
         if (r->has_l2 && sp != GP_SPACE_CONSTANT && !(sp == GP_SPACE_LOCAL)) {
-            double m2 = (1 - near) * (1 - reuse_hit(k, at, l2cap, d->sector_bytes, 1, 1, 0, 1, &cold));
-            double m2l = (1 - near) * (1 - reuse_hit(k, at, l2cap, d->sector_bytes, 0, 1, 0, 1, NULL));
+            double m2 = (1 - near) * (1 - l2_reuse_hit(k, at, l2cap, d->sector_bytes, 1, 1, &cold));
+            double m2l = (1 - near) * (1 - l2_reuse_hit(k, at, l2cap, d->sector_bytes, 0, 1, NULL));
             double cm = chase_dram_share(d, k, at, l2cap, &chase_dram_lanes);
             double ldist, lsms, fl = life_reuse(d, k, at, occ, &ldist, &lsms);
             if (fl > 0) {
@@ -2447,8 +2496,8 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
             h2 = after_l1(m2, h1);
             l2h = after_l1(m2l, l1h);
         } else if (r->has_l2) {
-            h2 = after_l1(1.0 - reuse_hit(k, at, l2cap, d->sector_bytes, 1, 1, 0, 1, NULL), h1);
-            l2h = after_l1(1.0 - reuse_hit(k, at, l2cap, d->sector_bytes, 0, 1, 0, 1, NULL), l1h);
+            h2 = after_l1(1.0 - l2_reuse_hit(k, at, l2cap, d->sector_bytes, 1, 1, NULL), h1);
+            l2h = after_l1(1.0 - l2_reuse_hit(k, at, l2cap, d->sector_bytes, 0, 1, NULL), l1h);
         }
     }
     if (a->pattern == GP_PATTERN_BROADCAST && !a->sample && !is_store && !is_atomic && cached) {
@@ -2667,7 +2716,7 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
             out->dram_bytes =
                 r->atomics_in_l2
                     ? (a->atomic_scope == GP_ATOMIC_DISTINCT && !a->bins
-                           ? (1 - reuse_hit(k, at, l2cap, d->sector_bytes, 1, 1, 0, 1, NULL)) * 2 * dbytes
+                           ? (1 - l2_reuse_hit(k, at, l2cap, d->sector_bytes, 1, 1, NULL)) * 2 * dbytes
                            : 0)
                     : gpu * per_cycle_bytes + ret_bytes;
             out->transactions = gpu;
@@ -2689,7 +2738,7 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
         default:
             out->l2_bytes = r->atomics_in_l2 ? 2 * bytes : 0; /* read and write */
             out->dram_bytes = r->atomics_in_l2
-                                  ? (1 - reuse_hit(k, at, l2cap, d->sector_bytes, 1, 1, 0, 1, NULL)) * 2 * dbytes
+                                  ? (1 - l2_reuse_hit(k, at, l2cap, d->sector_bytes, 1, 1, NULL)) * 2 * dbytes
                                   : 2 * bytes;
             break;
         }

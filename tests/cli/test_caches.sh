@@ -184,4 +184,30 @@ gp predict --device h200-sxm scripts/validation/chase.lua -p kind=gather -p m=4 
 expect_status 0
 expect_between "$(json .launches[0].l2_bytes)" 0 20000000
 
+case_ "a warp-uniform walk folded into 16 KiB with a stride of a line hits L1 after its first lap"
+# x[(j * 32) & 4095]: 128 floats on 128 lines, 4224 trips: all but the
+# first lap's 128 come from L1; one L2 round trip a trip would be 4x slower
+L=scripts/validation/loopchain.lua
+gp predict --device h200-sxm $L -p vec=1 -p ldm=nc -p body=k0 -p fp=l1 -p stride=32 -p reps=1 --json
+expect_status 0
+near=$(json .launches[0].time_us)
+expect_between "$(json .launches[0].l2_bytes)" 0 1000000
+gp predict --device h200-sxm $L -p vec=1 -p ldm=nc -p body=k0 -p fp=first -p stride=32 -p reps=1 --json
+expect_between "$(json .launches[0].time_us)" "$(echo "$near" | awk '{ print $1 * 3 }')" 1e9
+
+case_ "random one-sector gathers from 256 MiB: the L2 holds a quarter of the lines they land on"
+# 2^21 lines of which the 60 MiB L2 holds 491520: about 23% of the 69.2M
+# reads hit, not the 94% of the re-reads that counting a sector a line
+# (67 MB) gave (1.6 GB from DRAM); each miss costs sparse_read_bytes_256b_apart
+S=scripts/validation/scatter.lua
+gp predict --device h200-sxm $S -p ws=dram -p w=64 -p a=32 -p c=1 -p L=1 -p trips=256 --json
+expect_status 0
+expect_between "$(json .launches[0].dram_bytes)" 3500000000 5000000000
+one=$(json .launches[0].time_us)
+# the four sectors of one drawn line per four lanes cost what reads 32
+# bytes apart cost (sparse_read_bytes_32b_apart), not four random reads
+gp predict --device h200-sxm $S -p ws=dram -p w=64 -p a=32 -p c=4 -p spread=1 -p L=1 -p trips=256 --json
+expect_status 0
+expect_between "$(json .launches[0].time_us)" 0 "$(echo "$one" | awk '{ print $1 * 0.6 }')"
+
 finish
