@@ -1032,8 +1032,10 @@ static double share_hit(const gp_kernel_t *k, const gp_op_t *op, double cache, d
 {
     double footprint = fetched_footprint(k, op, unit);
     /* the bytes of cache the footprint takes: its lines where the cache
-       keeps lines (only drawn reads' differ: fetched_footprint) */
-    double reach = line > unit ? GP_MAX(footprint, fetched_footprint(k, op, line)) : footprint;
+       keeps lines (drawn reads: fetched_footprint by the lines they land on;
+       the others' footprints are their bytes whatever the unit) */
+    int by_line = line > unit && drawn_range(&op->access) > 0;
+    double reach = by_line ? GP_MAX(footprint, fetched_footprint(k, op, line)) : footprint;
     double total = 0, before = 0, lo = 0, hi = 0, mine, first_reach, rest, keep, w = 0, touched;
     int shifted = 1, first = 1, seen = 0, cyclic = !spread && !irm_addresses(k, op);
     uint32_t i;
@@ -1077,10 +1079,7 @@ static double share_hit(const gp_kernel_t *k, const gp_op_t *op, double cache, d
         cyclic &= !irm_addresses(k, o);
     }
     footprint = GP_MAX(footprint, buffer_footprint(k, op, unit)); /* the buffer's */
-    if (line > unit)
-        reach = GP_MAX(footprint, buffer_footprint(k, op, line));
-    else
-        reach = footprint;
+    reach = by_line ? GP_MAX(footprint, buffer_footprint(k, op, line)) : footprint;
     mine = fetched_bytes(k, op, unit);
     if (!(footprint > 0) || !(mine > 0))
         return 0;
@@ -1410,19 +1409,20 @@ static double l1_sharers(const gp_device_t *d, const gp_kernel_t *k, const gp_op
 /*
  * Long re-use in an SM's L1 of `l1` bytes: the buffer's re-reads, where an
  * SM re-reads what it touched itself (l1_sharers) at the distance of its own
- * footprint; with whole_buffer the buffer's reads together (traffic),
- * otherwise op's own (latency). Re-reads in the order of the first reads
+ * footprint; `*whole` the buffer's reads together (traffic), `*own` op's own
+ * (latency). Re-reads in the order of the first reads
  * thrash once that footprint passes the L1, as in the L2 (LRU): the H200's
  * chase through a random cycle of 128-byte lines hits no line on its second
  * lap at 384 KiB (1.5 times its L1), while draws at random keep
  * l1 / footprint ([sources: h200-cal] chase rows, 128- and 8-byte nodes).
  */
-static double l1_reuse(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t *op, double l1,
-                       int whole_buffer)
+static void l1_reuse(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t *op, double l1,
+                     double *whole, double *own)
 {
     double sms, sharers = l1_sharers(d, k, op, d->sector_bytes, &sms);
-    return share_hit(k, op, l1 * sharers, d->sector_bytes, whole_buffer, 0, 0, 0, NULL,
-                     sms / GP_MAX(sharers, 1.0), 0);
+    double share = sms / GP_MAX(sharers, 1.0);
+    *whole = share_hit(k, op, l1 * sharers, d->sector_bytes, 1, 0, 0, 0, NULL, share, 0);
+    *own = share_hit(k, op, l1 * sharers, d->sector_bytes, 0, 0, 0, 0, NULL, share, 0);
 }
 
 /* Hit rate of a second-level cache that sees a first level's misses (miss1 =
@@ -2403,8 +2403,7 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
             if (cached) {
                 double far1, far1l;
                 near_hit = near * lru_hit(near_dist, l1, 0);
-                far1 = l1_reuse(d, k, at, l1, 1);
-                far1l = l1_reuse(d, k, at, l1, 0);
+                l1_reuse(d, k, at, l1, &far1, &far1l);
                 {
                     /* what the warp reads first of lines the buffer's other
                        loads bring is another warp's or block's, another
