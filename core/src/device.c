@@ -110,6 +110,8 @@ static const key_spec_t SCHEMA[] = {
     {"memory", "dram_bandwidth_gbps", T_F64, OFF(dram_bandwidth_gbps), REQ, 0.001, 1e6, "GB/s theoretical"},
     {"memory", "dram_sustained_gbps", T_F64, OFF(dram_sustained_gbps), REQ, 0.001, 1e6, "GB/s measured streaming"},
     {"memory", "l2_bytes", T_U64, OFF(l2_bytes), REQ, 0, 1ull << 34, "bytes (0: no L2 for global memory)"},
+    {"memory", "l2_carry_full_bytes", T_U64, OFF(l2_carry_full_bytes), OPT, 0, 1ull << 34, "bytes a launch may touch and leave all of in L2 for the launches after it (0: the L2's capacity)"},
+    {"memory", "l2_carry_none_bytes", T_U64, OFF(l2_carry_none_bytes), OPT, 0, 1ull << 34, "bytes a launch touches from which it leaves none of them in L2 for the next (0: the L2's capacity)"},
     {"memory", "l2_bandwidth_gbps", T_F64, OFF(l2_bandwidth_gbps), OPT, 0, 1e6, "GB/s"},
     {"memory", "sector_bytes", T_U32, OFF(sector_bytes), REQ, 1, 4096, "bytes"},
     {"memory", "l1_line_bytes", T_U32, OFF(l1_line_bytes), OPT, 0, 4096, "bytes"},
@@ -533,6 +535,14 @@ static int check_consistency(parse_state_t *st, gp_device_t *d)
           "tensor_clock_mhz %g exceeds core_clock_mhz %g (it is the lower clock a kernel "
           "issuing tensor-core instructions runs at; leave it out where there is none)",
           d->tensor_clock_mhz, d->core_clock_mhz);
+    CHECK((d->l2_carry_full_bytes > 0) == (d->l2_carry_none_bytes > 0) &&
+              d->l2_carry_full_bytes < d->l2_carry_none_bytes + (d->l2_carry_none_bytes == 0) &&
+              d->l2_carry_none_bytes <= d->l2_bytes,
+          "memory", "l2_carry_none_bytes",
+          "l2_carry_full_bytes (%llu) and l2_carry_none_bytes (%llu) come together, the first "
+          "below the second, the second no larger than l2_bytes (%llu)",
+          (unsigned long long)d->l2_carry_full_bytes, (unsigned long long)d->l2_carry_none_bytes,
+          (unsigned long long)d->l2_bytes);
     CHECK(d->dram_sustained_gbps <= d->dram_bandwidth_gbps * 1.0001, "memory",
           "dram_sustained_gbps", "dram_sustained_gbps %g exceeds dram_bandwidth_gbps %g",
           d->dram_sustained_gbps, d->dram_bandwidth_gbps);

@@ -448,9 +448,24 @@ static void l2_after_kernel(sim_t *s, const kern_t *k)
 {
     gpu_t *u = &s->gpus[k->device];
     uint32_t j;
-    for (j = 0; j < k->n_ws; j++)
-        gp_eng_l2_touch(s, u, k->ws[j].buffer, k->ws[j].bytes);
+    double local[16], *fresh = NULL;
+    /* (an allocation failure for more buffers than `local` holds leaves out
+       the carry rule: the L2 then keeps them as the capacity allows) */
+    if (s->dev->l2_carry_none_bytes && k->n_ws)
+        fresh = k->n_ws <= 16 ? local : malloc(k->n_ws * sizeof *fresh);
+    for (j = 0; j < k->n_ws; j++) {
+        const gp_eng_ws_t *w = &k->ws[j];
+        if (fresh) /* bytes new to the L2 that the launch does not read again */
+            fresh[j] = w->accessed > 1.5 * w->bytes
+                           ? 0
+                           : GP_MAX(0.0, w->bytes - (double)gp_eng_l2_resident(u, w->buffer));
+        gp_eng_l2_touch(s, u, w->buffer, w->bytes);
+    }
     gp_eng_l2_touch(s, u, s->wl->n_buffers, k->ws_anon);
+    if (fresh) /* what the next launches find of them */
+        gp_eng_l2_carry(s, u, k->ws, fresh, k->n_ws);
+    if (fresh != local)
+        free(fresh);
 }
 
 /* The L2 after copy node n: the buffers it names, on the GPU that holds

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "engine_internal.h"
+#include "opcost.h"
 
 typedef gp_eng_sim_t sim_t;
 typedef gp_eng_gpu_t gpu_t;
@@ -759,6 +760,7 @@ int gp_eng_working_set(sim_t *s, kern_t *k)
                 break;
         if (j < k->n_ws) {
             k->ws[j].bytes = GP_MAX(k->ws[j].bytes, bytes);
+            k->ws[j].accessed += gp_op_grid_bytes(kn, op);
             continue;
         }
         if (k->n_ws == k->cap_ws) {
@@ -771,6 +773,7 @@ int gp_eng_working_set(sim_t *s, kern_t *k)
         }
         k->ws[k->n_ws].buffer = op->access.buffer;
         k->ws[k->n_ws].bytes = bytes;
+        k->ws[k->n_ws].accessed = gp_op_grid_bytes(kn, op);
         k->n_ws++;
     }
     k->ws_bytes = k->ws_anon;

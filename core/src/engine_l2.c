@@ -116,3 +116,42 @@ void gp_eng_l2_flush(sim_t *s, gpu_t *u)
     u->l2.prev[h] = u->l2.next[h] = h;
     u->l2.total = 0;
 }
+
+/*
+ * After a launch that brought fresh[j] bytes of buffer ws[j].buffer into the
+ * L2, bytes it read or wrote once (not there before it, not read again
+ * within it): the launches after it find a share of those, 1 while the
+ * launch's fresh bytes together stay within the device's
+ * l2_carry_full_bytes, 0 from l2_carry_none_bytes on, linear between; what
+ * was there before and what the launch re-read stays (an L2 keeps the lines
+ * used again before those used once). The H200 ([sources: h200-cal]
+ * run11/wback rd_rd rows): a kernel reading S MiB once leaves all of it for
+ * the next kernel up to 16 MiB, about 80% at 24, 42% at 32 and 40, 7% at 48
+ * and none from 56 on, while one kernel re-reading 48 MiB hits L2 throughout
+ * (run8/reuse sweep) and launches repeated over 16 to 24 MiB (mlp, turnover
+ * ws=l2 rows) find it all from the second on.
+ */
+void gp_eng_l2_carry(sim_t *s, gpu_t *u, const gp_eng_ws_t *ws, const double *fresh, uint32_t n)
+{
+    double full = (double)s->dev->l2_carry_full_bytes, none = (double)s->dev->l2_carry_none_bytes;
+    double total = 0, keep;
+    uint32_t j;
+    if (!u->l2.bytes || !(none > full))
+        return;
+    for (j = 0; j < n; j++)
+        total += fresh[j];
+    if (!(total > full))
+        return;
+    keep = total >= none ? 0 : (none - total) / (none - full);
+    for (j = 0; j < n; j++) {
+        uint32_t b = ws[j].buffer;
+        uint64_t drop;
+        if (!(fresh[j] > 0) || b >= s->wl->n_buffers || u->l2.prev[b] == UINT32_MAX)
+            continue;
+        drop = (uint64_t)GP_MIN((double)u->l2.bytes[b], fresh[j] * (1 - keep));
+        u->l2.bytes[b] -= drop;
+        u->l2.total -= drop;
+        if (u->l2.bytes[b] == 0)
+            unlink_entry(u, b);
+    }
+}

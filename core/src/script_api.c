@@ -456,6 +456,7 @@ static const struct sb_dev_field {
     SB_DEV(tensor_fp64_flops_per_clock), SB_DEV(tensor_int8_ops_per_clock),
     SB_DEV(tensor_fp8_flops_per_clock), SB_DEV(dram_bytes), SB_DEV(dram_bandwidth_gbps),
     SB_DEV(dram_sustained_gbps), SB_DEV(l2_bytes), SB_DEV(l2_bandwidth_gbps),
+    SB_DEV(l2_carry_full_bytes), SB_DEV(l2_carry_none_bytes),
     SB_DEV(sector_bytes), SB_DEV(l1_line_bytes), SB_DEV(dram_fetch_bytes),
     SB_DEV(readonly_cache_bytes), SB_DEV(constant_cache_bytes), SB_DEV(pcie_bandwidth_gbps),
     SB_DEV(pcie_latency_us), SB_DEV(nvlink_bandwidth_gbps), SB_DEV(nvlink_latency_us),

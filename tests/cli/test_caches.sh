@@ -210,4 +210,18 @@ gp predict --device h200-sxm $S -p ws=dram -p w=64 -p a=32 -p c=4 -p spread=1 -p
 expect_status 0
 expect_between "$(json .launches[0].time_us)" 0 "$(echo "$one" | awk '{ print $1 * 0.6 }')"
 
+case_ "a kernel streaming 48 MiB once leaves little of it for the next; 16 MiB stays; a buffer re-read in the kernel stays"
+W=scripts/validation/wback.lua
+gp predict --device h200-sxm $W -p mode=rd_rd -p mib=16 --json
+expect_status 0
+expect_between "$(json .launches[2].l2_warm_bytes)" 16000000 16777216
+gp predict --device h200-sxm $W -p mode=rd_rd -p mib=48 --json
+# l2_carry_*_bytes: (51.5 - 48) / 36 of 48 MiB, about 4.7 MiB
+expect_between "$(json .launches[2].l2_warm_bytes)" 4000000 6000000
+# 4 taps a thread over a 16 MiB buffer (35 MB read: re-read in the kernel) and
+# 8.6 MB of output
+gp predict --device h200-sxm scripts/validation/mlp.lua -p ws=l2 -p n=4 -p reps=2 --json
+expect_status 0
+expect_between "$(json .launches[1].l2_warm_bytes)" 16777216 30000000
+
 finish

@@ -55,6 +55,8 @@ static void test_h200_loads(void **state)
     assert_true(dev.block_turnaround_cycles == 657);
     assert_true(dev.l1_bank_pass_cycles == 2.32 && dev.l1_bank_pass_issue_cycles == 1.0);
     assert_true(dev.l1_chase_full_fraction < dev.l1_chase_none_fraction);
+    assert_true(dev.l2_carry_full_bytes > 0 && dev.l2_carry_full_bytes < dev.l2_carry_none_bytes &&
+                dev.l2_carry_none_bytes <= dev.l2_bytes);
 }
 
 static void test_open_by_name_and_path(void **state)
@@ -193,6 +195,17 @@ static void test_bad_values(void **state)
         free(base);
         expect_error("l1_chase_full_fraction", "l1_chase_full_fraction = 1.5", "come together",
                      at);
+    }
+    {
+        /* the L2's carried share: full below none, none within the L2 */
+        char *base = tc_read("devices/h200-sxm.ini");
+        int at = tc_line_of(base, "l2_carry_none_bytes");
+        free(base);
+        expect_error("l2_carry_full_bytes", "l2_carry_full_bytes = 60000000", "come together",
+                     at);
+        expect_error("l2_carry_none_bytes", "l2_carry_none_bytes = 70000000", "come together",
+                     at);
+        expect_error("l2_carry_none_bytes", "l2_carry_none_bytes = 0", "come together", at);
     }
 }
 

@@ -307,6 +307,14 @@ typedef struct gp_device {
        together beyond the most one of them reads: the slowest of their
        runs; 0: not known (each load's own) */
     double dram_batch_log2_cycles;
+    /* [memory], added within ABI 2: what a launch leaves in L2 for the
+       launches after it, by the bytes it touched: all of it up to
+       l2_carry_full_bytes, none from l2_carry_none_bytes on, and the share
+       between them falling linearly (a kernel streaming through a buffer
+       near the L2's size leaves little of it for the next kernel, whatever
+       the L2 keeps for its own re-reads); both 0: not known (the L2's
+       capacity, least recently used first) */
+    uint64_t l2_carry_full_bytes, l2_carry_none_bytes;
 } gp_device_t;
 
 /* ------------------------------------------------------------------------ */
