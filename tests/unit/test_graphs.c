@@ -18,7 +18,7 @@
 
 #define MIB (1024.0 * 1024.0)
 
-static gp_device_t g_h200, g_graph_dev;
+static gp_device_t g_h200, g_lru, g_graph_dev;
 static const gp_arch_t *g_h200_arch, *g_graph_arch;
 static char g_dir[64];
 
@@ -32,6 +32,9 @@ static int setup(void **state)
         fprintf(stderr, "%s\n", err.msg);
         return -1;
     }
+    /* the L2 by capacity alone: the H200 without the carried-share keys */
+    g_lru = g_h200;
+    g_lru.l2_carry_full_bytes = g_lru.l2_carry_none_bytes = 0;
     strcpy(g_dir, "/tmp/gp-test-graphs-XXXXXX");
     return mkdtemp(g_dir) ? 0 : -1;
 }
@@ -114,16 +117,16 @@ static void test_l2_starts_cold_and_keeps_what_fits(void **state)
 {
     gp_prediction_t p;
     (void)state;
-    predict_src(L2_PRELUDE "local a = buf('a', 16)\nread(a)\nread(a)\n", &g_h200, g_h200_arch,
+    predict_src(L2_PRELUDE "local a = buf('a', 16)\nread(a)\nread(a)\n", &g_lru, g_h200_arch,
                 0, &p);
     assert_int_equal(p.n_cmds, 2);
     assert_true(p.cmds[0].l2_warm_bytes == 0); /* a script starts cold */
     assert_float_equal(p.cmds[1].l2_warm_bytes / MIB, 16, 1e-9);
     gp_prediction_free(&p);
     /* a buffer larger than the L2 leaves the L2's capacity of it */
-    predict_src(L2_PRELUDE "local a = buf('a', 100)\nread(a)\nread(a)\n", &g_h200, g_h200_arch,
+    predict_src(L2_PRELUDE "local a = buf('a', 100)\nread(a)\nread(a)\n", &g_lru, g_h200_arch,
                 0, &p);
-    assert_float_equal(last_warm_mib(&p), (double)g_h200.l2_bytes / MIB, 1e-9);
+    assert_float_equal(last_warm_mib(&p), (double)g_lru.l2_bytes / MIB, 1e-9);
     gp_prediction_free(&p);
 }
 
@@ -134,18 +137,18 @@ static void test_l2_lru_overflow(void **state)
     /* 3 x 24 MiB on a 60 MiB L2: the least recently used (a) keeps 12 MiB */
     predict_src(L2_PRELUDE "local a, b, c = buf('a', 24), buf('b', 24), buf('c', 24)\n"
                            "read(a) read(b) read(c) read(a)\n",
-                &g_h200, g_h200_arch, 0, &p);
+                &g_lru, g_h200_arch, 0, &p);
     assert_float_equal(last_warm_mib(&p), 12, 1e-9);
     gp_prediction_free(&p);
     predict_src(L2_PRELUDE "local a, b, c = buf('a', 24), buf('b', 24), buf('c', 24)\n"
                            "read(a) read(b) read(c) read(c)\n",
-                &g_h200, g_h200_arch, 0, &p);
+                &g_lru, g_h200_arch, 0, &p);
     assert_float_equal(last_warm_mib(&p), 24, 1e-9);
     gp_prediction_free(&p);
     /* re-reading a makes it the most recent: then b is the one evicted */
     predict_src(L2_PRELUDE "local a, b, c = buf('a', 24), buf('b', 24), buf('c', 24)\n"
                            "read(a) read(b) read(a) read(c) read(b)\n",
-                &g_h200, g_h200_arch, 0, &p);
+                &g_lru, g_h200_arch, 0, &p);
     assert_float_equal(p.cmds[3].l2_warm_bytes / MIB, 0, 1e-9);  /* c: never read */
     assert_float_equal(last_warm_mib(&p), 12, 1e-9);             /* b: half left */
     gp_prediction_free(&p);
@@ -156,7 +159,7 @@ static void test_l2_flush(void **state)
     gp_prediction_t p;
     (void)state;
     predict_src(L2_PRELUDE "local a = buf('a', 16)\nread(a)\ngpuperf.flush_l2()\nread(a)\n",
-                &g_h200, g_h200_arch, 0, &p);
+                &g_lru, g_h200_arch, 0, &p);
     assert_int_equal(p.n_cmds, 3);
     assert_int_equal(p.cmds[1].type, GP_CMD_FLUSH_L2);
     assert_string_equal(p.cmds[1].name, "flush_l2");
@@ -172,11 +175,40 @@ static void test_l2_two_gpus_separate(void **state)
     predict_src(L2_PRELUDE "local a = buf('a', 16)\nread(a, nil, 0)\n"
                            "gpuperf.synchronize()\nread(a, nil, 1)\nread(a, nil, 0)\n"
                            "gpuperf.flush_l2{device = 1}\nread(a, nil, 0)\n",
-                &g_h200, g_h200_arch, 2, &p);
+                &g_lru, g_h200_arch, 2, &p);
     assert_int_equal(p.n_cmds, 5);
     assert_true(p.cmds[1].l2_warm_bytes == 0);               /* GPU 1 is cold */
     assert_float_equal(p.cmds[2].l2_warm_bytes / MIB, 16, 1e-9); /* GPU 0 kept it */
     assert_float_equal(p.cmds[4].l2_warm_bytes / MIB, 16, 1e-9); /* flushing 1 spares 0 */
+    gp_prediction_free(&p);
+}
+
+/* The H200's carried share (l2_carry_*_bytes): a kernel reading 48 MiB once
+   leaves (51.5 - 48) / 36 of it for the next; re-read in the kernel (4
+   passes), all of it; a buffer read by one launch after another is all
+   there from the third on (the second keeps what the first left and adds
+   its own fresh bytes). */
+static void test_l2_carried_share(void **state)
+{
+    gp_prediction_t p;
+    double full = (double)g_h200.l2_carry_full_bytes, none = (double)g_h200.l2_carry_none_bytes;
+    (void)state;
+    assert_true(full > 0 && none > full);
+    predict_src(L2_PRELUDE "local a = buf('a', 48)\nread(a)\nread(a)\n", &g_h200, g_h200_arch, 0,
+                &p);
+    assert_float_equal(last_warm_mib(&p), 48 * (none - 48 * MIB) / (none - full), 1e-6);
+    gp_prediction_free(&p);
+    predict_src(L2_PRELUDE "local a = buf('a', 48)\n"
+                           "local function passes(b) gpuperf.launch{name = 'four', grid = b.bytes / 4 / 256,\n"
+                           "  block = 256, regs = 16, work = {gpuperf.loop(4, {gpuperf.load{b}})}} end\n"
+                           "passes(a)\nread(a)\n",
+                &g_h200, g_h200_arch, 0, &p);
+    assert_float_equal(last_warm_mib(&p), 48, 1e-9);
+    gp_prediction_free(&p);
+    predict_src(L2_PRELUDE "local a = buf('a', 24)\nread(a)\nread(a)\nread(a)\n", &g_h200,
+                g_h200_arch, 0, &p);
+    assert_true(p.cmds[1].l2_warm_bytes / MIB < 24 - 1);
+    assert_float_equal(last_warm_mib(&p), 24, 1e-9);
     gp_prediction_free(&p);
 }
 
@@ -447,6 +479,7 @@ int main(void)
         cmocka_unit_test(test_l2_lru_overflow),
         cmocka_unit_test(test_l2_flush),
         cmocka_unit_test(test_l2_two_gpus_separate),
+        cmocka_unit_test(test_l2_carried_share),
         cmocka_unit_test(test_l2_concurrent_kernels_share),
         cmocka_unit_test(test_l2_copies),
         cmocka_unit_test(test_graph_of_tiny_launches),
