@@ -1036,7 +1036,8 @@ static double share_hit(const gp_kernel_t *k, const gp_op_t *op, double cache, d
        the others' footprints are their bytes whatever the unit) */
     int by_line = line > unit && drawn_range(&op->access) > 0;
     double reach = by_line ? GP_MAX(footprint, fetched_footprint(k, op, line)) : footprint;
-    double total = 0, before = 0, lo = 0, hi = 0, mine, first_reach, rest, keep, w = 0, touched;
+    double total = 0, before = 0, lo = 0, hi = 0, mine = 0, first_reach, rest, keep, w = 0, touched;
+    uint32_t readers = 0;
     int shifted = 1, first = 1, seen = 0, cyclic = !spread && !irm_addresses(k, op);
     uint32_t i;
     double spare;
@@ -1067,9 +1068,11 @@ static double share_hit(const gp_kernel_t *k, const gp_op_t *op, double cache, d
             continue;
         bytes = fetched_bytes(k, o, unit);
         total += bytes;
-        if (o == op)
+        readers++;
+        if (o == op) {
             seen = 1;
-        else if (!seen)
+            mine = bytes;
+        } else if (!seen)
             before += bytes;
         off = (double)o->access.offset_elems * o->access.elem_bytes;
         lo = first ? off : GP_MIN(lo, off);
@@ -1078,9 +1081,9 @@ static double share_hit(const gp_kernel_t *k, const gp_op_t *op, double cache, d
         shifted &= o->access.pattern == GP_PATTERN_UNIT;
         cyclic &= !irm_addresses(k, o);
     }
-    footprint = GP_MAX(footprint, buffer_footprint(k, op, unit)); /* the buffer's */
+    if (readers > 1) /* the buffer's (op's own where it reads the buffer alone) */
+        footprint = GP_MAX(footprint, buffer_footprint(k, op, unit));
     reach = by_line ? GP_MAX(footprint, buffer_footprint(k, op, line)) : footprint;
-    mine = fetched_bytes(k, op, unit);
     if (!(footprint > 0) || !(mine > 0))
         return 0;
     touched = footprint * GP_MAX(share, 1.0); /* the SMs' own footprints together */
@@ -1808,15 +1811,18 @@ static void request_lines(const gp_access_t *a, uint32_t lanes, uint32_t line, d
         nw = a->sample->n_warps;
         n = GP_MIN(a->sample->lanes, 64u);
     } else {
+        /* only a random pattern's lanes depend on the footprint: the others'
+           answers hold across a sweep's sizes */
+        uint64_t fp = a->pattern == GP_PATTERN_RANDOM ? a->footprint_bytes : 0;
         uint64_t h = (uint64_t)a->stride_elems * 0x9e3779b97f4a7c15ull;
         h ^= (uint64_t)a->offset_elems * 0xc2b2ae3d27d4eb4full;
         h ^= ((uint64_t)e << 40) ^ ((uint64_t)a->pattern << 56) ^ ((uint64_t)n << 32) ^ line;
-        h ^= a->footprint_bytes * 0x94d049bb133111ebull;
+        h ^= fp * 0x94d049bb133111ebull;
         h ^= h >> 29;
         h *= 0xbf58476d1ce4e5b9ull;
         memo = &lines_memo[(h >> 32) % LINES_MEMO_SLOTS];
         if (memo->valid && memo->stride == a->stride_elems &&
-            memo->offset == a->offset_elems && memo->footprint == a->footprint_bytes &&
+            memo->offset == a->offset_elems && memo->footprint == fp &&
             memo->elem == e && memo->pattern == a->pattern && memo->lanes == n &&
             memo->line == line) {
             *lines = memo->lines;
@@ -1876,7 +1882,7 @@ static void request_lines(const gp_access_t *a, uint32_t lanes, uint32_t line, d
     if (memo) {
         memo->stride = a->stride_elems;
         memo->offset = a->offset_elems;
-        memo->footprint = a->footprint_bytes;
+        memo->footprint = a->pattern == GP_PATTERN_RANDOM ? a->footprint_bytes : 0;
         memo->elem = e;
         memo->pattern = a->pattern;
         memo->lanes = n;
