@@ -82,6 +82,13 @@
    [sources: h200-cal] run8/reuse sweep rows; random one-sector gathers
    from 256 MiB at 16 to 64 warps per SM, run10/scatter ws=dram rows). */
 #define GP_L2_LINE_BYTES 128.0
+/* A launch that accesses a buffer more than this many times its footprint
+   re-reads it, and the L2 keeps it for the launches after (engine.c
+   l2_after_kernel, engine_l2.c gp_eng_l2_carry); once is 1, twice 2: a
+   model choice between them ([sources: h200-cal] the mlp ws=l2 rows read
+   0.52 (one tap) and 2.1 (four taps) times their 16 MiB a launch; the wback
+   rows once). */
+#define GP_L2_REREAD_FACTOR 1.5
 
 /* Share of float-to-int conversions (F2I, on the conversion pipe) in a
    gpuperf.conv when the card measures each direction: a model choice, the

@@ -32,6 +32,7 @@
 #include <string.h>
 
 #include "engine_internal.h"
+#include "constants.h"
 #include "log.h"
 
 #define MAX_SAMPLES 200000
@@ -456,7 +457,7 @@ static void l2_after_kernel(sim_t *s, const kern_t *k)
     for (j = 0; j < k->n_ws; j++) {
         const gp_eng_ws_t *w = &k->ws[j];
         if (fresh) /* bytes new to the L2 that the launch does not read again */
-            fresh[j] = w->accessed > 1.5 * w->bytes
+            fresh[j] = w->accessed > GP_L2_REREAD_FACTOR * w->bytes
                            ? 0
                            : GP_MAX(0.0, w->bytes - (double)gp_eng_l2_resident(u, w->buffer));
         gp_eng_l2_touch(s, u, w->buffer, w->bytes);
