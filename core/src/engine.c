@@ -445,28 +445,20 @@ static int node_done(sim_t *s, uint32_t ni, double end)
 
 /* The L2 after kernel k ran: each buffer it touched, in the order of its
    ops, and the bytes that name no buffer. */
-static void l2_after_kernel(sim_t *s, const kern_t *k)
+static void l2_after_kernel(sim_t *s, kern_t *k)
 {
     gpu_t *u = &s->gpus[k->device];
     uint32_t j;
-    double local[16], *fresh = NULL;
-    /* (an allocation failure for more buffers than `local` holds leaves out
-       the carry rule: the L2 then keeps them as the capacity allows) */
-    if (s->dev->l2_carry_none_bytes && k->n_ws)
-        fresh = k->n_ws <= 16 ? local : malloc(k->n_ws * sizeof *fresh);
     for (j = 0; j < k->n_ws; j++) {
-        const gp_eng_ws_t *w = &k->ws[j];
-        if (fresh) /* bytes new to the L2 that the launch does not read again */
-            fresh[j] = w->accessed > GP_L2_REREAD_FACTOR * w->bytes
-                           ? 0
-                           : GP_MAX(0.0, w->bytes - (double)gp_eng_l2_resident(u, w->buffer));
+        gp_eng_ws_t *w = &k->ws[j];
+        /* bytes new to the L2 that the launch does not read again */
+        w->fresh = w->accessed > GP_L2_REREAD_FACTOR * w->bytes
+                       ? 0
+                       : GP_MAX(0.0, w->bytes - (double)gp_eng_l2_resident(u, w->buffer));
         gp_eng_l2_touch(s, u, w->buffer, w->bytes);
     }
     gp_eng_l2_touch(s, u, s->wl->n_buffers, k->ws_anon);
-    if (fresh) /* what the next launches find of them */
-        gp_eng_l2_carry(s, u, k->ws, fresh, k->n_ws);
-    if (fresh != local)
-        free(fresh);
+    gp_eng_l2_carry(s, u, k->ws, k->n_ws); /* what the next launches find of them */
 }
 
 /* The L2 after copy node n: the buffers it names, on the GPU that holds

@@ -60,10 +60,11 @@ typedef struct gp_eng_cost {
 } gp_eng_cost_t;
 
 /* A buffer a kernel touches and the bytes of it (its widest footprint),
-   and the bytes its threads access there over the launch (every op's). */
+   the bytes its threads access there over the launch (every op's), and
+   when it ends, the bytes it brought into L2 and used once (`fresh`). */
 typedef struct gp_eng_ws {
     uint32_t buffer;
-    double bytes, accessed;
+    double bytes, accessed, fresh;
 } gp_eng_ws_t;
 
 /* A running kernel launch and its blocks' progress: a pool slot taken when
@@ -287,11 +288,10 @@ uint64_t gp_eng_l2_resident(const gp_eng_gpu_t *u, uint32_t b);
    become the most recently used (evicting the least recently used beyond
    the capacity). */
 void gp_eng_l2_touch(gp_eng_sim_t *s, gp_eng_gpu_t *u, uint32_t b, double bytes);
-/* After a launch that brought `fresh[j]` bytes of buffer `ws[j]` into the
-   L2 of u, each read once (n entries): keep of them the share the launches
+/* After a launch that brought ws[j].fresh bytes of each of its n buffers
+   into the L2 of u, each used once: keep of them the share the launches
    after it find (device l2_carry_*_bytes). */
-void gp_eng_l2_carry(gp_eng_sim_t *s, gp_eng_gpu_t *u, const gp_eng_ws_t *ws,
-                     const double *fresh, uint32_t n);
+void gp_eng_l2_carry(gp_eng_sim_t *s, gp_eng_gpu_t *u, const gp_eng_ws_t *ws, uint32_t n);
 
 /* Empty the L2 of u. */
 void gp_eng_l2_flush(gp_eng_sim_t *s, gp_eng_gpu_t *u);

@@ -118,7 +118,7 @@ void gp_eng_l2_flush(sim_t *s, gpu_t *u)
 }
 
 /*
- * After a launch that brought fresh[j] bytes of buffer ws[j].buffer into the
+ * After a launch that brought ws[j].fresh bytes of buffer ws[j].buffer into the
  * L2, bytes it read or wrote once (not there before it, not read again
  * within it): the launches after it find a share of those, 1 while the
  * launch's fresh bytes together stay within the device's
@@ -131,7 +131,7 @@ void gp_eng_l2_flush(sim_t *s, gpu_t *u)
  * (run8/reuse sweep) and launches repeated over 16 to 24 MiB (mlp, turnover
  * ws=l2 rows) find it all from the second on.
  */
-void gp_eng_l2_carry(sim_t *s, gpu_t *u, const gp_eng_ws_t *ws, const double *fresh, uint32_t n)
+void gp_eng_l2_carry(sim_t *s, gpu_t *u, const gp_eng_ws_t *ws, uint32_t n)
 {
     double full = (double)s->dev->l2_carry_full_bytes, none = (double)s->dev->l2_carry_none_bytes;
     double total = 0, keep;
@@ -139,16 +139,16 @@ void gp_eng_l2_carry(sim_t *s, gpu_t *u, const gp_eng_ws_t *ws, const double *fr
     if (!u->l2.bytes || !(none > full))
         return;
     for (j = 0; j < n; j++)
-        total += fresh[j];
+        total += ws[j].fresh;
     if (!(total > full))
         return;
     keep = total >= none ? 0 : (none - total) / (none - full);
     for (j = 0; j < n; j++) {
         uint32_t b = ws[j].buffer;
         uint64_t drop;
-        if (!(fresh[j] > 0) || b >= s->wl->n_buffers || u->l2.prev[b] == UINT32_MAX)
+        if (!(ws[j].fresh > 0) || b >= s->wl->n_buffers || u->l2.prev[b] == UINT32_MAX)
             continue;
-        drop = (uint64_t)GP_MIN((double)u->l2.bytes[b], fresh[j] * (1 - keep));
+        drop = (uint64_t)GP_MIN((double)u->l2.bytes[b], ws[j].fresh * (1 - keep));
         u->l2.bytes[b] -= drop;
         u->l2.total -= drop;
         if (u->l2.bytes[b] == 0)

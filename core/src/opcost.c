@@ -69,10 +69,6 @@ static int l1_caches(const gp_mem_rules_t *r, const gp_device_t *d, const gp_ker
     }
 }
 
-/* DRAM bytes one thread's read costs when the warp's reads lie too far apart
-   to share a 32-byte sector, from the device's measured sparse-read costs
-   (interpolated in log2 of the spacing, relative to reads 32 B apart, which
-   cost one sector); 0 when the reads share sectors or nothing is measured. */
 /* The spacing in bytes that a drawn sample's reads keep within the lines
    they land on: a 128-byte line whose four sectors lanes read is read 32
    bytes apart, one sector of each line as far apart as random reads go
@@ -102,6 +98,10 @@ static double drawn_spacing(const gp_device_t *d, const gp_access_t *a)
     return line / (sectors / lines);
 }
 
+/* DRAM bytes one thread's read costs when the warp's reads lie too far apart
+   to share a 32-byte sector, from the device's measured sparse-read costs
+   (interpolated in log2 of the spacing, relative to reads 32 B apart, which
+   cost one sector); 0 when the reads share sectors or nothing is measured. */
 static double sparse_read_bytes(const gp_device_t *d, const gp_access_t *a)
 {
     static const double at[4] = {32, 64, 128, 256};
@@ -1031,12 +1031,11 @@ static double share_hit(const gp_kernel_t *k, const gp_op_t *op, double cache, d
                         double share, double line)
 {
     double footprint = fetched_footprint(k, op, unit);
-    /* the bytes of cache the footprint takes: its lines where the cache
-       keeps lines (drawn reads: fetched_footprint by the lines they land on;
-       the others' footprints are their bytes whatever the unit) */
+    /* the bytes of cache the footprint takes (`reach`): its lines where the
+       cache keeps lines (drawn reads: fetched_footprint by the lines they
+       land on; the others' footprints are their bytes whatever the unit) */
     int by_line = line > unit && drawn_range(&op->access) > 0;
-    double reach = by_line ? GP_MAX(footprint, fetched_footprint(k, op, line)) : footprint;
-    double total = 0, before = 0, lo = 0, hi = 0, mine = 0, first_reach, rest, keep, w = 0, touched;
+    double reach, total = 0, before = 0, lo = 0, hi = 0, mine = 0, first_reach, rest, keep, w = 0, touched;
     uint32_t readers = 0;
     int shifted = 1, first = 1, seen = 0, cyclic = !spread && !irm_addresses(k, op);
     uint32_t i;
@@ -1058,6 +1057,7 @@ static double share_hit(const gp_kernel_t *k, const gp_op_t *op, double cache, d
         if (!(acc > 0) || !(footprint > 0))
             return 0;
         re = acc > first_reads ? (acc - first_reads) / acc : 0;
+        reach = by_line ? GP_MAX(footprint, fetched_footprint(k, op, line)) : footprint;
         return re * lru_hit(reread_distance(k, op, reach, 0, near), cache, cyclic) +
                (1 - re) * w;
     }
@@ -2391,6 +2391,8 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
        re-reads: L1 per SM, L2 for the grid); h1/h2 for the traffic (the
        buffer's reads together), l1h/l2h for the latency */
     if (!is_store && !is_atomic) {
+        /* a block's own re-reads over its life, for L1 and L2 alike */
+        double life_dist, life_sms, life = life_reuse(d, k, at, occ, &life_dist, &life_sms);
         if (sp == GP_SPACE_CONSTANT) {
             double cfp = GP_MAX(1.0, (double)a->footprint_bytes);
             double cc = (double)d->constant_cache_bytes;
@@ -2432,14 +2434,10 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
                         far1l = GP_MAX(far1l, fb);
                     }
                 }
-                {
-                    /* a block's own re-reads over its life (life_reuse) */
-                    double ldist, lsms, fl = life_reuse(d, k, at, occ, &ldist, &lsms);
-                    if (fl > 0) {
-                        fl *= lru_hit(ldist, l1, 0);
-                        far1 = GP_MAX(far1, fl);
-                        far1l = GP_MAX(far1l, fl);
-                    }
+                if (life > 0) { /* a block's own re-reads over its life */
+                    double fl = life * lru_hit(life_dist, l1, 0);
+                    far1 = GP_MAX(far1, fl);
+                    far1l = GP_MAX(far1l, fl);
                 }
                 {
                     /* the block's other warps at the same iteration */
@@ -2482,10 +2480,9 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
             double m2 = (1 - near) * (1 - l2_reuse_hit(k, at, l2cap, d->sector_bytes, 1, 1, &cold));
             double m2l = (1 - near) * (1 - l2_reuse_hit(k, at, l2cap, d->sector_bytes, 0, 1, NULL));
             double cm = chase_dram_share(d, k, at, l2cap, &chase_dram_lanes);
-            double ldist, lsms, fl = life_reuse(d, k, at, occ, &ldist, &lsms);
-            if (fl > 0) {
+            if (life > 0) {
                 /* the blocks' own re-reads: the SMs' resident blocks together */
-                fl *= lru_hit(ldist * lsms, l2cap, 0);
+                double fl = life * lru_hit(life_dist * life_sms, l2cap, 0);
                 m2 = GP_MIN(m2, 1 - fl);
                 m2l = GP_MIN(m2l, 1 - fl);
             }

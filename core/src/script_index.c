@@ -1177,7 +1177,9 @@ static double sb_fold_period(lua_State *L, sb_job_t *j, uint32_t a, double span)
  * the sample and the window, the origin warp is evaluated at
  * SB_FOLD_POSITIONS positions along each folded axis, spread by the golden
  * ratio (a low-discrepancy sequence, so that no period of the fold aliases
- * them): the wrapped values then spread over the folded range.
+ * them): the wrapped values then spread over the folded range. Where one
+ * axis alone folds, `*axis` is it and `*period` its sb_fold_period (0:
+ * none, or several folded axes).
  */
 static double sb_folded_span(lua_State *L, sb_job_t *j, uint32_t *axis, double *period)
 {
@@ -1368,7 +1370,7 @@ static int sb_sample_run(lua_State *L)
     sb_job_t *j = lua_touserdata(L, 1);
     const gp_launch_t *ln = j->f->launch;
     gp_access_t *a = &j->op->access;
-    double fp[3], iters = 1, cap_w, cap_b, cap_g, lim, pre[3], cap[3];
+    double fp[3], iters = 1, cap[3], fit[3], lim;
     uint32_t i, k;
     for (k = SB_FIXED_AXES; k < j->n_axes; k++) /* the counters' names: 3, 4, ... */
         j->var[k] = 3 + (int)(k - SB_FIXED_AXES);
@@ -1422,17 +1424,17 @@ static int sb_sample_run(lua_State *L)
         iters = 1;
         for (k = SB_FIXED_AXES; k < j->n_axes; k++)
             iters *= GP_MAX(j->trips[k], 1.0);
-        cap_w = (double)j->ws * a->elem_bytes * iters;
-        cap_b = (double)ln->threads_per_block * a->elem_bytes * iters;
-        cap_g = cap_b * (double)j->f->total_blocks;
+        cap[0] = (double)j->ws * a->elem_bytes * iters;
+        cap[1] = (double)ln->threads_per_block * a->elem_bytes * iters;
+        cap[2] = cap[1] * (double)j->f->total_blocks;
         lim = (double)j->elems * a->elem_bytes;
         if (j->rs.random_used)
             lim = GP_MIN(lim, (double)(j->rs.hi - j->rs.lo + 1) * a->elem_bytes);
-        pre[0] = fp[0], pre[1] = fp[1], pre[2] = fp[2];
-        cap[0] = cap_w, cap[1] = cap_b, cap[2] = cap_g;
-        fp[0] = GP_MIN(GP_MIN(fp[0], cap_w), lim);
-        fp[1] = GP_MAX(fp[0], GP_MIN(GP_MIN(fp[1], cap_b), lim));
-        fp[2] = GP_MAX(fp[1], GP_MIN(GP_MIN(fp[2], cap_g), lim));
+        for (k = 0; k < 3; k++) /* within the bytes accessed (the fold's period below) */
+            fit[k] = GP_MIN(fp[k], cap[k]);
+        fp[0] = GP_MIN(fit[0], lim);
+        fp[1] = GP_MAX(fp[0], GP_MIN(fit[1], lim));
+        fp[2] = GP_MAX(fp[1], GP_MIN(fit[2], lim));
         if (!j->rs.random_used &&
             (j->op->kind == GP_OP_LOAD || j->op->kind == GP_OP_ASYNC_COPY)) {
             /* a folded read touches at most the range its lanes reach:
@@ -1453,8 +1455,7 @@ static int sb_sample_run(lua_State *L)
                grid's) */
             double n = fa >= SB_FIXED_AXES ? GP_MAX(j->trips[fa], 1.0) : j->ext[fa];
             for (k = fa >= SB_FIXED_AXES ? 0 : fa == 0 ? 1 : 2; k < 3 && per > 0 && per < n; k++)
-                fp[k] = GP_MIN(fp[k], GP_MAX((double)a->elem_bytes,
-                                             GP_MIN(pre[k], cap[k]) * per / n));
+                fp[k] = GP_MIN(fp[k], GP_MAX((double)a->elem_bytes, fit[k] * per / n));
         }
     }
     if (j->rs.random_used)
