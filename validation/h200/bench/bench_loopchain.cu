@@ -207,15 +207,8 @@ static float4 nb_pos(int j) {
 // ---------------------------------------------------------------- harness
 static void emit_side(const Row &r, long long blocks, long long trips, const Cycles &c,
                       const int *d_smid, int sms) {
-  std::vector<int> id(blocks);
-  CK(cudaMemcpy(id.data(), d_smid, blocks * sizeof(int), cudaMemcpyDeviceToHost));
-  std::vector<int> per(1024, 0);
-  int most = 0, used = 0;
-  for (long long q = 0; q < blocks; ++q) {
-    int s = id[q] & 1023;
-    if (per[s]++ == 0) ++used;
-    most = std::max(most, per[s]);
-  }
+  const SmSpread sp = sm_spread(d_smid, blocks);
+  const int most = sp.most, used = sp.used;
   (void)sms;
   double p = c.median / trips;
   fprintf(g_cyc, "%s,%s,%s,%lld,%lld,%.0f,%.0f,%.0f,%.3f,%d,%d\n", r.family.c_str(),

@@ -257,14 +257,8 @@ int main(int argc, char **argv) {
       emit(b, r);
       // cycles and the blocks each SM got
       Cycles c = block_cycles(cyc, grid);
-      std::vector<int> hs(grid), per(4096, 0);
-      CK(cudaMemcpy(hs.data(), smid, grid * sizeof(int), cudaMemcpyDeviceToHost));
-      int most = 0, used = 0;
-      for (int q = 0; q < grid; ++q) {
-        int s = hs[q] & 4095;
-        if (per[s]++ == 0) ++used;
-        most = std::max(most, per[s]);
-      }
+      const SmSpread sp = sm_spread(smid, grid);
+      const int most = sp.most, used = sp.used;
       fprintf(g_cyc, "%s,%s,%s,%d,%lld,%.0f,%.0f,%.0f,%.3f,%d,%d\n", r.family.c_str(),
               r.name.c_str(), r.params.c_str(), grid, loads, c.median, c.min, c.max,
               c.median / loads, most, used);

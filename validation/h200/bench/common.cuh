@@ -93,6 +93,24 @@ static inline Cycles block_cycles(const long long *d, int blocks) {
   return c;
 }
 
+// Where a launch's blocks ran: d_smid (device memory) holds each of its
+// `blocks` blocks' %smid; the most blocks any SM held and the SMs used.
+struct SmSpread {
+  int most, used;
+};
+
+static inline SmSpread sm_spread(const int *d_smid, long long blocks) {
+  std::vector<int> id(blocks), per(4096, 0);
+  CK(cudaMemcpy(id.data(), d_smid, blocks * sizeof(int), cudaMemcpyDeviceToHost));
+  SmSpread r = {0, 0};
+  for (long long q = 0; q < blocks; ++q) {
+    int s = id[q] & 4095;
+    if (per[s]++ == 0) ++r.used;
+    r.most = std::max(r.most, per[s]);
+  }
+  return r;
+}
+
 // A tiled loop's cycles by phase (bench_tiles2, bench_tiles3): the clock64
 // cycles of each of `blocks` blocks in slot p of cyc (cs entries a slot) for the
 // tile load, the barrier after it, the compute, the closing barrier and the whole
