@@ -126,6 +126,11 @@ static const key_spec_t SCHEMA[] = {
     {"memory", "sparse_read_bytes_64b_apart", T_F64, OFF(sparse_read_bytes[1]), OPT, 0, 1e4, "same, 64 B apart"},
     {"memory", "sparse_read_bytes_128b_apart", T_F64, OFF(sparse_read_bytes[2]), OPT, 0, 1e4, "same, 128 B apart"},
     {"memory", "sparse_read_bytes_256b_apart", T_F64, OFF(sparse_read_bytes[3]), OPT, 0, 1e4, "same, 256 B apart"},
+    {"memory", "sparse_write_bytes_partial", T_F64, OFF(sparse_write_bytes_partial), OPT, 0, 1e4, "DRAM bytes' time per random store that writes part of a sector (measured; 0: not known)"},
+    {"memory", "sparse_write_bytes_sector", T_F64, OFF(sparse_write_bytes_sector), OPT, 0, 1e4, "same, per whole sector a random store writes"},
+    {"memory", "sparse_write_bytes_line", T_F64, OFF(sparse_write_bytes_line), OPT, 0, 1e4, "same, per whole 128-byte line"},
+    {"memory", "sparse_write_l2_bytes", T_F64, OFF(sparse_write_l2_bytes), OPT, 0, 1e4, "L2 bytes' time per random store request of up to a sector (measured; 0: its bytes)"},
+    {"memory", "sparse_write_l2_line_bytes", T_F64, OFF(sparse_write_l2_line_bytes), OPT, 0, 1e4, "same, per whole 128-byte line"},
     {"memory", "atomic_same_address_per_cycle", T_F64, OFF(atomic_same_address_per_cycle), OPT, 0, 1e6, "global atomics per SM cycle, GPU-wide, all on one address; 0: not known"},
     {"memory", "atomic_warp_address_per_cycle", T_F64, OFF(atomic_warp_address_per_cycle), OPT, 0, 1e6, "same, one address per warp; 0: not known"},
     {"memory", "atomic_distinct_per_cycle", T_F64, OFF(atomic_distinct_per_cycle), OPT, 0, 1e6, "same, every thread its own address; 0: not known"},
@@ -141,6 +146,7 @@ static const key_spec_t SCHEMA[] = {
     {"latency", "fp16_cycles", T_F64, OFF(fp16_cycles), OPT, 0, 1e5, "cycles"},
     {"latency", "int32_cycles", T_F64, OFF(int32_cycles), REQ, 0.1, 1e5, "cycles"},
     {"latency", "sfu_cycles", T_F64, OFF(sfu_cycles), REQ, 0.1, 1e5, "cycles"},
+    {"latency", "sfu_call_cycles", T_F64, OFF(sfu_call_cycles), OPT, 0, 1e5, "cycles of a special-function call as compiled by default (the MUFU and its denormal guard) in a chain; 0: sfu_cycles"},
     {"latency", "conversion_cycles", T_F64, OFF(conversion_cycles), OPT, 0, 1e5, "cycles"},
     {"latency", "branch_cycles", T_F64, OFF(branch_cycles), OPT, 0, 1e5, "cycles"},
     {"latency", "branch_taken_cycles", T_F64, OFF(branch_taken_cycles), OPT, 0, 1e4, "cycles a taken loop branch adds to a dependency chain per unrolled iteration; 0: none"},
@@ -552,6 +558,12 @@ static int check_consistency(parse_state_t *st, gp_device_t *d)
             given += d->sparse_read_bytes[k] > 0;
         CHECK(given == 0 || given == 4, "memory", "sparse_read_bytes_32b_apart",
               "give all four sparse_read_bytes_*_apart keys or none");
+        CHECK((d->sparse_write_bytes_partial > 0) == (d->sparse_write_bytes_sector > 0) &&
+                  (d->sparse_write_bytes_sector > 0) == (d->sparse_write_bytes_line > 0),
+              "memory", "sparse_write_bytes_partial",
+              "give all three sparse_write_bytes_* keys or none");
+        CHECK((d->sparse_write_l2_bytes > 0) == (d->sparse_write_l2_line_bytes > 0), "memory",
+              "sparse_write_l2_bytes", "give sparse_write_l2_bytes and sparse_write_l2_line_bytes together or neither");
         for (k = 1; k < 4 && given; k++)
             CHECK(d->sparse_read_bytes[k] >= d->sparse_read_bytes[k - 1], "memory",
                   "sparse_read_bytes_32b_apart",

@@ -2246,6 +2246,101 @@ static double rewrite_share(const gp_device_t *d, const gp_kernel_t *k, const gp
     return GP_MAX(re, warm);
 }
 
+/* A sector a drawn store writes and the bytes of it (bit b: byte b). */
+typedef struct sector_bytes {
+    int64_t sector;
+    uint32_t mask;
+} sector_bytes_t;
+
+static int cmp_sector_bytes(const void *x, const void *y)
+{
+    const int64_t a = ((const sector_bytes_t *)x)->sector, b = ((const sector_bytes_t *)y)->sector;
+    return (a > b) - (a < b);
+}
+
+/*
+ * DRAM and L2 traffic of a store through drawn (random) indices. Where the
+ * draws can name more lines than the L2 holds, nothing completes a line
+ * while the L2 has it, so each line a warp writes is an isolated DRAM
+ * write: part of a sector makes the L2 read the sector, merge and write it
+ * back (sparse_write_bytes_partial), whole sectors cost
+ * sparse_write_bytes_sector each, a whole line sparse_write_bytes_line,
+ * each the time of that many bytes of a stream ([sources: h200-cal]
+ * run12/scatterw: 9.5 partial-sector stores, 18.1 whole sectors, 14.7 whole
+ * lines a clock GPU-wide), less the lines an earlier launch left in the L2
+ * (warm bytes). Where the draws name fewer lines (a radix sort's digit regions),
+ * other stores complete them in the L2 and the store keeps the sectors it
+ * fetches. Either way the L2 takes a request per line (sparse_write_l2_bytes
+ * a request of up to a sector, sparse_write_l2_line_bytes a whole line:
+ * 39 requests and 17.5 lines a clock).
+ */
+static void drawn_store_traffic(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t *op,
+                                double l2cap, gp_op_cost_t *out)
+{
+    const gp_access_t *a = &op->access;
+    const gp_lane_sample_t *s = a->sample;
+    uint32_t w, l, n, i, eb = a->elem_bytes ? a->elem_bytes : 4;
+    double cost = 0, l2cost = 0, warps = 0, span, named, warm;
+    double line_bytes = d->l1_line_bytes ? d->l1_line_bytes : 128;
+    sector_bytes_t sb[64];
+    if (!(d->sparse_write_bytes_partial > 0) || !s || !s->drawn || !s->byte_offset ||
+        s->lanes == 0 || s->lanes > GP_ARRAY_LEN(sb) || eb > 32 || d->sector_bytes != 32 ||
+        line_bytes != 128)
+        return;
+    for (w = 0; w < s->n_warps; w++) {
+        const int64_t *off = s->byte_offset + (size_t)w * s->lanes;
+        for (l = 0, n = 0; l < s->lanes; l++) {
+            int64_t o = off[l];
+            uint32_t at;
+            if (o < 0)
+                continue;
+            at = (uint32_t)(o % 32);
+            sb[n].sector = o / 32;
+            sb[n].mask = (eb >= 32 ? 0xffffffffu : (1u << eb) - 1) << at;
+            n++;
+        }
+        if (n == 0)
+            continue;
+        qsort(sb, n, sizeof *sb, cmp_sector_bytes);
+        warps += 1;
+        for (i = 0; i < n;) {
+            /* one line: its sectors, whole or partly written */
+            int64_t line = sb[i].sector / 4;
+            double whole = 0, part = 0;
+            while (i < n && sb[i].sector / 4 == line) {
+                int64_t sec = sb[i].sector;
+                uint32_t m = 0;
+                while (i < n && sb[i].sector == sec)
+                    m |= sb[i++].mask;
+                if (m == 0xffffffffu)
+                    whole += 1;
+                else
+                    part += 1;
+            }
+            cost += whole == 4 ? d->sparse_write_bytes_line
+                               : whole * d->sparse_write_bytes_sector +
+                                     part * d->sparse_write_bytes_partial;
+            l2cost += whole == 4 ? d->sparse_write_l2_line_bytes
+                                 : GP_MIN((whole + part) * d->sparse_write_l2_bytes,
+                                          d->sparse_write_l2_line_bytes);
+        }
+    }
+    if (!(warps > 0))
+        return;
+    cost /= warps;
+    l2cost /= warps;
+    if (d->sparse_write_l2_bytes > 0)
+        out->l2_bytes = GP_MAX(out->l2_bytes, l2cost);
+    span = s->drawn_span_bytes    ? (double)s->drawn_span_bytes
+           : s->drawn_range_bytes ? (double)s->drawn_range_bytes
+                                  : footprint_of(a);
+    warm = span > 0 ? GP_MIN(1.0, warm_bytes(k, a->buffer) / span) : 0;
+    /* the lines the draws can name: a line a draw, within the span */
+    named = s->drawn_range_bytes > 0 ? GP_MIN((double)s->drawn_range_bytes / eb * line_bytes, span)
+                                     : span;
+    out->dram_bytes = (named <= l2cap ? out->dram_bytes : cost) * (1 - warm);
+}
+
 /*
  * op's traffic where other instructions complete its sectors, over what
  * global_cost charged it alone (`bytes`, `lbytes`, `dbytes`: the bytes of its
@@ -2647,6 +2742,8 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
         out->l2_bytes = GP_MAX(out->l2_bytes, out->dram_bytes); /* through the L2 */
     }
     sibling_traffic(d, k, at, occ, r, cached, bytes, lbytes, dbytes, l2cap, out);
+    if (r->has_l2 && op->kind == GP_OP_STORE && a->sample && a->sample->drawn)
+        drawn_store_traffic(d, k, at, l2cap, out);
     if (!r->has_l2) {
         out->l2_bytes = 0;
         out->dram_bytes = (1 - h1) * bytes;
@@ -3227,7 +3324,7 @@ int gp_op_cost_default(const gp_generation_t *g, const gp_device_t *d, const gp_
         return 0;
     case GP_OP_SFU:
         out->pipe_cycles[GP_PIPE_SFU] = warp / d->sfu_lanes;
-        out->latency_cycles = d->sfu_cycles;
+        out->latency_cycles = d->sfu_call_cycles > 0 ? d->sfu_call_cycles : d->sfu_cycles;
         return 0;
     case GP_OP_CONV:
         if (d->f2i_lanes > 0 && d->i2f_lanes > 0) {

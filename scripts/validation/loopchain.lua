@@ -79,9 +79,7 @@ if kind == "lc" then
       assert(dep, "body must be k0, d4, d13, d4r, d13r or i13")
       if dep > 0 then add(gpuperf.fp32(dep)) end
       if body_k == "d4r" or body_k == "d13r" then
-        add(gpuperf.fp32(2))                            -- FSETP, @!P FMUL
-        add(gpuperf.sfu(1))                             -- MUFU.RSQ
-        add(gpuperf.fp32(1))                            -- @!P FMUL
+        add(gpuperf.sfu(1))                             -- rsqrtf: FSETP, @!P FMUL, MUFU.RSQ, @!P FMUL
       end
       add(gpuperf.fp32(1))                              -- acc += u
     end
@@ -102,7 +100,7 @@ elseif kind == "nbody" then
     gpuperf.load{pos, bytes = 16, space = "texture", index = function(t) return t.j end},
     gpuperf.fp32{3, ilp = 3},                           -- r = bj - bi
     gpuperf.fp32(4),                                    -- d2 = r.r + 0.01
-    gpuperf.fp32(2), gpuperf.sfu(1), gpuperf.fp32(1),   -- rsqrtf with its guard
+    gpuperf.sfu(1),                                     -- rsqrtf (FSETP, @!P FMUL, MUFU.RSQ, @!P FMUL)
     gpuperf.fp32(3),                                    -- s = m inv inv inv
     gpuperf.fp32{3, ilp = 3},                           -- a += r s
   }}

@@ -207,6 +207,17 @@ static void test_bad_values(void **state)
                      at);
         expect_error("l2_carry_none_bytes", "l2_carry_none_bytes = 0", "come together", at);
     }
+    {
+        /* the random-store costs come as a set (DRAM's three, the L2's two) */
+        char *base = tc_read("devices/h200-sxm.ini");
+        int at = tc_line_of(base, "sparse_write_bytes_partial");
+        int at2 = tc_line_of(base, "sparse_write_l2_bytes");
+        free(base);
+        expect_error("sparse_write_bytes_sector", "sparse_write_bytes_sector = 0",
+                     "all three sparse_write_bytes_*", at);
+        expect_error("sparse_write_l2_line_bytes", "sparse_write_l2_line_bytes = 0",
+                     "together or neither", at2);
+    }
 }
 
 static void test_expressions_accepted(void **state)

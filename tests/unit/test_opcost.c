@@ -22,9 +22,11 @@ static void open_dev(const char *name, gp_device_t *dev, const gp_arch_t **arch,
     assert_non_null(*gen);
 }
 
-/* Cost of one op in a 256-thread kernel of `blocks` blocks; returns the status. */
-static int cost(const gp_device_t *d, const gp_generation_t *g, gp_op_t *op, uint32_t warps,
-                gp_op_cost_t *c, char *msg, size_t len)
+/* Cost of one op in a kernel of 16384 blocks of `warps` warps whose buffers
+   0 .. n_buffers-1 an earlier launch left `warm` bytes of in L2 (NULL:
+   none); returns the status. */
+static int cost_warm(const gp_device_t *d, const gp_generation_t *g, gp_op_t *op, uint32_t warps,
+                     uint64_t *warm, uint32_t n_buffers, gp_op_cost_t *c, char *msg, size_t len)
 {
     gp_kernel_t k;
     gp_occupancy_t o;
@@ -39,6 +41,8 @@ static int cost(const gp_device_t *d, const gp_generation_t *g, gp_op_t *op, uin
     k.total_blocks = 16384;
     k.ops = op;
     k.n_ops = 1;
+    k.l2_warm_bytes = warm;
+    k.n_buffers = warm ? n_buffers : 0;
     o.warps_per_block = warps;
     o.blocks_per_sm = 1;
     o.active_warps = warps;
@@ -48,6 +52,13 @@ static int cost(const gp_device_t *d, const gp_generation_t *g, gp_op_t *op, uin
     r.dram_share = r.l2_share = 1.0 / d->sm_count;
     msg[0] = '\0';
     return gp_op_cost_default(g, d, &k, op, &o, &r, c, msg, len);
+}
+
+/* The same without warm bytes. */
+static int cost(const gp_device_t *d, const gp_generation_t *g, gp_op_t *op, uint32_t warps,
+                gp_op_cost_t *c, char *msg, size_t len)
+{
+    return cost_warm(d, g, op, warps, NULL, 0, c, msg, len);
 }
 
 static gp_op_t op_of(uint32_t kind)
@@ -232,6 +243,104 @@ static int atomic_sample_cost(const gp_device_t *d, const gp_generation_t *g, ui
     op.access.atomic_op = op_kind;
     op.access.sample = &s;
     return cost(d, g, &op, 8, c, msg, sizeof msg);
+}
+
+/* A special-function op's latency in a chain is the call as compiled by
+   default (run12 mufu: rsqrtf's FSETP, @P FMUL, MUFU.RSQ, @P FMUL, 39.0
+   cycles) where the card gives it, the MUFU instruction's alone otherwise;
+   its pipe is the MUFU's either way. */
+static void test_sfu_call_latency(void **state)
+{
+    gp_device_t d;
+    const gp_arch_t *a;
+    const gp_generation_t *g;
+    gp_op_t op = op_of(GP_OP_SFU);
+    gp_op_cost_t c, bare;
+    char msg[256];
+    (void)state;
+    open_dev("h200-sxm", &d, &a, &g);
+    assert_true(d.sfu_call_cycles > d.sfu_cycles);
+    assert_int_equal(cost(&d, g, &op, 8, &c, msg, sizeof msg), 0);
+    assert_true(fabs(c.latency_cycles - d.sfu_call_cycles) < 1e-9);
+    d.sfu_call_cycles = 0;
+    assert_int_equal(cost(&d, g, &op, 8, &bare, msg, sizeof msg), 0);
+    assert_true(fabs(bare.latency_cycles - d.sfu_cycles) < 1e-9);
+    assert_true(fabs(bare.pipe_cycles[GP_PIPE_SFU] - c.pipe_cycles[GP_PIPE_SFU]) < 1e-12);
+}
+
+/* A store of one warp whose lanes' offsets `off` were drawn at random from
+   `range` bytes of draws spreading over `span` bytes; `warm` bytes of the
+   buffer are in the L2 from an earlier launch. */
+static gp_op_cost_t drawn_store_cost(const gp_device_t *d, const gp_generation_t *g,
+                                     const int64_t *off, uint32_t elem, uint64_t range,
+                                     uint64_t span, uint64_t warm)
+{
+    gp_op_t op = op_of(GP_OP_STORE);
+    gp_lane_sample_t s;
+    gp_op_cost_t c;
+    uint64_t w[1] = {warm};
+    char msg[256];
+    memset(&s, 0, sizeof s);
+    s.n_warps = 1;
+    s.lanes = 32;
+    s.byte_offset = off;
+    s.grid_footprint_bytes = range;
+    s.drawn = 1;
+    s.drawn_range_bytes = range;
+    s.drawn_span_bytes = span;
+    op.space = GP_SPACE_GLOBAL;
+    op.access.buffer = 0;
+    op.access.elem_bytes = elem;
+    op.access.footprint_bytes = range;
+    op.access.pattern = GP_PATTERN_RANDOM;
+    op.access.sample = &s;
+    assert_int_equal(cost_warm(d, g, &op, 8, w, 1, &c, msg, sizeof msg), 0);
+    return c;
+}
+
+/* Random stores (run12 scatterw): each line a warp writes is an isolated
+   DRAM write where the draws name more lines than the L2 holds: part of a
+   sector (read, merged, written back), whole sectors, a whole line each
+   cost their measured bytes' worth, and the L2 a request per line; lines an
+   earlier launch left in the L2 cost no DRAM; draws over a few regions
+   (a radix sort's digits) leave their lines to be completed in the L2. */
+static void test_drawn_stores(void **state)
+{
+    gp_device_t d;
+    const gp_arch_t *a;
+    const gp_generation_t *g;
+    int64_t own[32], sect[32], line[32];
+    uint64_t range = (1u << 21) * 4ull, span = 256ull << 20;
+    gp_op_cost_t c;
+    int l;
+    (void)state;
+    open_dev("h200-sxm", &d, &a, &g);
+    assert_true(d.sparse_write_bytes_partial > d.sparse_write_bytes_sector);
+    for (l = 0; l < 32; l++) {
+        own[l] = (int64_t)(l * 7919 + 13) * 128 + 4 * (l % 8); /* own line, part of a sector */
+        sect[l] = (int64_t)((l / 8) * 104729 + 5) * 128 + 4 * (l % 8); /* 8 lanes: a sector */
+        line[l] = (int64_t)4099 * 128 + 4 * l;                         /* one whole line */
+    }
+    c = drawn_store_cost(&d, g, own, 4, range, span, 0);
+    assert_true(fabs(c.dram_bytes - 32 * d.sparse_write_bytes_partial) < 1e-6);
+    assert_true(fabs(c.l2_bytes - 32 * d.sparse_write_l2_bytes) < 1e-6);
+    c = drawn_store_cost(&d, g, sect, 4, range, span, 0);
+    assert_true(fabs(c.dram_bytes - 4 * d.sparse_write_bytes_sector) < 1e-6);
+    assert_true(fabs(c.l2_bytes - 4 * d.sparse_write_l2_bytes) < 1e-6);
+    c = drawn_store_cost(&d, g, line, 4, range, span, 0);
+    assert_true(fabs(c.dram_bytes - d.sparse_write_bytes_line) < 1e-6);
+    assert_true(fabs(c.l2_bytes - d.sparse_write_l2_line_bytes) < 1e-6);
+    /* the buffer in L2 already (8 MiB, read before): no DRAM */
+    c = drawn_store_cost(&d, g, own, 4, 65536 * 4, 8u << 20, 8u << 20);
+    assert_true(c.dram_bytes < 1e-9);
+    assert_true(fabs(c.l2_bytes - 32 * d.sparse_write_l2_bytes) < 1e-6);
+    /* 256 regions drawn: the generic cost, far below the isolated one */
+    c = drawn_store_cost(&d, g, own, 4, 1024, 64u << 20, 0);
+    assert_true(c.dram_bytes > 0 && c.dram_bytes < 32 * d.sparse_write_bytes_sector);
+    /* a card that does not give the keys: the generic cost */
+    d.sparse_write_bytes_partial = d.sparse_write_bytes_sector = d.sparse_write_bytes_line = 0;
+    c = drawn_store_cost(&d, g, own, 4, range, span, 0);
+    assert_true(c.dram_bytes > 0 && c.dram_bytes < 32 * 116);
 }
 
 /* The L2 takes a warp's atomic by sector: the lanes on distinct words of a
@@ -995,6 +1104,8 @@ int main(void)
         cmocka_unit_test(test_loop_stores_merge),
         cmocka_unit_test(test_sibling_loads_hit_l1),
         cmocka_unit_test(test_store_into_warm_l2),
+        cmocka_unit_test(test_drawn_stores),
+        cmocka_unit_test(test_sfu_call_latency),
         cmocka_unit_test(test_store_path_requests),
         cmocka_unit_test(test_block_completes_stores),
     };

@@ -315,6 +315,22 @@ typedef struct gp_device {
        the L2 keeps for its own re-reads); both 0: not known (the L2's
        capacity, least recently used first) */
     uint64_t l2_carry_full_bytes, l2_carry_none_bytes;
+    /* [memory], added within ABI 2: DRAM time of a store to a line no other
+       store of the launch writes and the L2 does not hold (drawn
+       addresses), as the bytes a stream moves meanwhile at
+       dram_sustained_gbps: a write of part of a sector (the sector is
+       read, merged and written back), of whole sectors (each), of a whole
+       128-byte line; all 0: not known (the fetch granule, as a read) */
+    double sparse_write_bytes_partial, sparse_write_bytes_sector, sparse_write_bytes_line;
+    /* [memory], added within ABI 2: the L2's time for such a store, as the
+       bytes it moves meanwhile at l2_bandwidth_gbps: a request of up to a
+       sector, a whole line; 0: not known (its sectors' bytes) */
+    double sparse_write_l2_bytes, sparse_write_l2_line_bytes;
+    /* [latency], added within ABI 2: the chain latency of a special
+       function as nvcc compiles it by default (rsqrtf, __expf, exp2f,
+       log2f: FSETP, @P FMUL, MUFU, @P FMUL, the denormal guard around the
+       MUFU instruction); 0: not known (sfu_cycles, the MUFU alone) */
+    double sfu_call_cycles;
 } gp_device_t;
 
 /* ------------------------------------------------------------------------ */

@@ -17,24 +17,14 @@
 
 // ---------------------------------------------------------------- shared helpers
 
-// Integer hash used for every synthetic input (same on host and device).
-__host__ __device__ inline unsigned ehash(unsigned x) {
-  x ^= x >> 16;
-  x *= 0x7feb352du;
-  x ^= x >> 15;
-  x *= 0x846ca68bu;
-  x ^= x >> 16;
-  return x;
-}
-
 // Small-integer input value in {-2, -1, 0, 1, 2}: sums of products stay exact in fp32.
 __host__ __device__ inline float fval(size_t i, unsigned seed) {
-  return float(int(ehash(unsigned(i) * 0x9e3779b9u + seed) % 5u) - 2);
+  return float(int(hash32(unsigned(i) * 0x9e3779b9u + seed) % 5u) - 2);
 }
 
 // Uniform input value in [0, 1).
 __host__ __device__ inline float uval(size_t i, unsigned seed) {
-  return float(ehash(unsigned(i) + seed * 0x85ebca6bu) & 0xffffu) * (1.0f / 65536);
+  return float(hash32(unsigned(i) + seed * 0x85ebca6bu) & 0xffffu) * (1.0f / 65536);
 }
 
 __global__ void k_fill_small(float *p, size_t n, unsigned seed) {

@@ -170,16 +170,6 @@ __global__ void k_copy2(const float2 *__restrict__ in, float2 *__restrict__ out,
   if (i < n2) out[i] = in[i];
 }
 
-// Hash used to make random indices (same on host and device).
-__host__ __device__ inline unsigned hash32(unsigned x) {
-  x ^= x >> 16;
-  x *= 0x7feb352du;
-  x ^= x >> 15;
-  x *= 0x846ca68bu;
-  x ^= x >> 16;
-  return x;
-}
-
 // idx[i] = hash32(i) & mask: uniform random indices into a power-of-two buffer.
 __global__ void k_make_indices(unsigned *idx, size_t n, unsigned mask) {
   size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;

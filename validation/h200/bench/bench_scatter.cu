@@ -18,15 +18,6 @@
 // has the clock64 cycles per trip of each warp's loop (median, p10, p90 over warps).
 #include "common.cuh"
 
-__device__ __forceinline__ unsigned mix32(unsigned x) {
-  x ^= x >> 16;
-  x *= 0x7feb352du;
-  x ^= x >> 15;
-  x *= 0x846ca68bu;
-  x ^= x >> 16;
-  return x;
-}
-
 template <int L>
 __global__ void __launch_bounds__(1024, 2)
     k_gather(const int *p, unsigned lmask, int trips, int a, int c, int spread, int *out,
@@ -34,7 +25,7 @@ __global__ void __launch_bounds__(1024, 2)
   const int lane = threadIdx.x & 31;
   const unsigned gw = (blockIdx.x * blockDim.x + threadIdx.x) >> 5;
   const unsigned off = spread ? (unsigned)(lane % c) * 8u : (unsigned)(lane % c);
-  unsigned x = mix32(gw * 32u + (unsigned)(lane / c) + 0x9e3779b9u);
+  unsigned x = hash32(gw * 32u + (unsigned)(lane / c) + 0x9e3779b9u);
   unsigned acc = 0;
   long long t0 = clock64();
   if (lane < a) {

@@ -161,6 +161,17 @@ __global__ void k_readall(const float4 *__restrict__ p, size_t n4, float *out) {
   if (s == -1.0f) out[0] = s;  // never true
 }
 
+// A 32-bit integer hash, the same on host and device (the benches' synthetic inputs
+// and random indices; constants of lowbias32, C. Wellons' hash-prospector).
+__host__ __device__ inline unsigned hash32(unsigned x) {
+  x ^= x >> 16;
+  x *= 0x7feb352du;
+  x ^= x >> 15;
+  x *= 0x846ca68bu;
+  x ^= x >> 16;
+  return x;
+}
+
 // Time `launch` (which enqueues on b.stream) with events: 2 warm-ups, then `reps`
 // timed repetitions; `pre` runs before each (outside the timed region), and the
 // scratch flush too when `cold` is set. Returns the median/min/max in us.

@@ -168,7 +168,7 @@ __global__ void k_radix_scatter(const unsigned *__restrict__ keys, size_t n, int
 __global__ void k_radix_keys(unsigned *keys, size_t n) {
   for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
        i += (size_t)gridDim.x * blockDim.x)
-    keys[i] = ehash(unsigned(i) + 0xabcdu);
+    keys[i] = hash32(unsigned(i) + 0xabcdu);
 }
 
 template <int BITS>
@@ -185,7 +185,7 @@ static void radix_rows(Eval &e, int lg) {
     CK_LAUNCH();
     CK(cudaDeviceSynchronize());
     ref.assign(B, 0);
-    for (size_t i = 0; i < n; ++i) ++ref[ehash(unsigned(i) + 0xabcdu) & (B - 1)];
+    for (size_t i = 0; i < n; ++i) ++ref[hash32(unsigned(i) + 0xabcdu) & (B - 1)];
   };
   auto check_counts = [&](const char *what) {
     std::vector<unsigned> h = pull(counts, 0, 1, ncnt);
@@ -216,7 +216,7 @@ static void radix_rows(Eval &e, int lg) {
            std::vector<unsigned> h = pull(out, 0, 1, n);
            unsigned long long sum_in = 0, sum_out = 0;
            for (size_t i = 0; i < n; ++i) {
-             sum_in += ehash(unsigned(i) + 0xabcdu);
+             sum_in += hash32(unsigned(i) + 0xabcdu);
              sum_out += h[i];
              if (i) REQUIRE((h[i - 1] & (B - 1)) <= (h[i] & (B - 1)),
                             "radix pass: digit order broken at %zu", i);

@@ -49,7 +49,7 @@ __host__ __device__ inline int mat_col(int kind, int r, int p, int len, int j, i
     int c = r - len / 2 + p;
     return c < 0 ? 0 : (c >= n ? n - 1 : c);
   }
-  return int(ehash(unsigned(j) * 2654435761u + 77u) & unsigned(n - 1));  // random, n = 2^k
+  return int(hash32(unsigned(j) * 2654435761u + 77u) & unsigned(n - 1));  // random, n = 2^k
 }
 
 __global__ void k_csr_fill(int rows, int n, int kind, const int *__restrict__ rp, int *ci,
@@ -94,7 +94,7 @@ static size_t build_csr(Eval &e, const SpMat &m, std::vector<int> &rp_host) {
   int rows = 1 << m.lg_rows;
   rp_host.assign(rows + 1, 0);
   for (int r = 0; r < rows; ++r) {
-    int len = m.kind == 2 ? 1 + int(ehash(unsigned(r) + 999u) % 63u) : m.per_row;
+    int len = m.kind == 2 ? 1 + int(hash32(unsigned(r) + 999u) % 63u) : m.per_row;
     rp_host[r + 1] = rp_host[r] + len;
   }
   size_t nnz = rp_host[rows];
@@ -187,10 +187,10 @@ static void fam_spmv_ell(Eval &e) {
 
 // Graph: n vertices, each with d random out-neighbours: col[v*d + j] = hash(v*d + j) % n.
 __host__ __device__ inline int bfs_nb(size_t j, int n) {
-  return int(ehash(unsigned(j) ^ 0x5bd1e995u) & unsigned(n - 1));
+  return int(hash32(unsigned(j) ^ 0x5bd1e995u) & unsigned(n - 1));
 }
 __host__ __device__ inline bool bfs_front(int v, int frac) {
-  return ehash(unsigned(v) + 0x1234u) % unsigned(frac) == 0;
+  return hash32(unsigned(v) + 0x1234u) % unsigned(frac) == 0;
 }
 
 __global__ void k_bfs_graph(int *col, size_t edges, int n) {
@@ -370,7 +370,7 @@ static void fam_pchase(Eval &e) {
 
 // Bin of byte i: uniform (hash), skewed (90% in 4 bins), or all equal (bin 7).
 __host__ __device__ inline unsigned char hist_bin(size_t i, int dist) {
-  unsigned h = ehash(unsigned(i) + 4242u);
+  unsigned h = hash32(unsigned(i) + 4242u);
   if (dist == 0) return h & 255;
   if (dist == 1) return (h & 255) < 230 ? (h >> 8) & 3 : (h >> 16) & 255;
   return 7;
@@ -465,7 +465,7 @@ __global__ void k_scatter_perm(const float *__restrict__ in, float *__restrict__
 
 // idx[i]: mode 0 local (within the 1024-element window of i), mode 1 random below `range`.
 __host__ __device__ inline unsigned gidx(size_t i, int mode, unsigned range) {
-  unsigned h = ehash(unsigned(i) * 747796405u + 1u);
+  unsigned h = hash32(unsigned(i) * 747796405u + 1u);
   return mode == 0 ? unsigned(i & ~size_t(1023)) + (h & 1023u) : h & (range - 1);
 }
 

@@ -1,0 +1,192 @@
+// bench_scatterw.cu - random stores whose lanes each name their own line, under load
+// (family `scatterw`): what a store costs when it writes part of a sector, a whole
+// sector or a whole line of a random line that no other store completes.
+//
+// Each thread runs `trips` trips of a `#pragma unroll 1` loop; a trip issues L
+// independent stores of W bytes (int, int2, int4: W = 4, 8, 16). The addresses come
+// from a per-group LCG in registers (no index loads), as bench_scatter's gathers:
+// lanes are grouped c to a group, a group draws one random 128-byte line per store
+// and its lanes write consecutive W-byte pieces of it, so a group writes c * W bytes
+// (c = 1: part of one sector; W * c = 32: one whole sector; W * c = 128: a whole
+// line). Only the first `a` lanes of each warp run the loop.
+//   ws=l2     n = 2^21 ints (8 MiB), read before each launch (its lines in L2, clean)
+//   ws=dram   n = 2^26 ints (256 MiB), the 1 GiB memset flush before each launch
+//             (the benches' cold start: the L2 full of the memset's dirty lines)
+//   ws=dramc  the same, the L2 emptied by reading the 1 GiB scratch instead (clean)
+//   ws=big    n = 2^28 ints (1 GiB), the memset flush
+// Launch: w warps per SM on every SM: one block of 32 w threads per SM (w <= 32) or
+// two blocks of 1024 (w = 64).
+// Rows: event time (median of 5 after 2 warm-ups); the side table scatterw_cycles.csv
+// has the clock64 cycles per trip of each warp's loop (median, p10, p90 over warps).
+// Check: every store writes a non-zero value and the buffer is zeroed before each case;
+// the words the first group of warp 0 wrote on its last trip are read back non-zero.
+#include "common.cuh"
+
+template <int W> struct Piece;
+template <> struct Piece<4> {
+  typedef int T;
+  static __device__ __forceinline__ T make(int v) { return v; }
+};
+template <> struct Piece<8> {
+  typedef int2 T;
+  static __device__ __forceinline__ T make(int v) { return make_int2(v, v); }
+};
+template <> struct Piece<16> {
+  typedef int4 T;
+  static __device__ __forceinline__ T make(int v) { return make_int4(v, v, v, v); }
+};
+
+template <int L, int W>
+__global__ void __launch_bounds__(1024, 2)
+    k_scatterw(int *p, unsigned lmask, int trips, int a, int c, unsigned *out, long long *cyc) {
+  typedef typename Piece<W>::T T;
+  const int lane = threadIdx.x & 31;
+  const unsigned gw = (blockIdx.x * blockDim.x + threadIdx.x) >> 5;
+  const unsigned off = (unsigned)(lane % c) * (W / 4);  // ints into the line
+  unsigned x = hash32(gw * 32u + (unsigned)(lane / c) + 0x9e3779b9u);
+  long long t0 = clock64();
+  if (lane < a) {
+#pragma unroll 1
+    for (int k = 0; k < trips; ++k) {
+#pragma unroll
+      for (int j = 0; j < L; ++j) {
+        x = x * 1664525u + 1013904223u;
+        T *q = (T *)(p + (size_t)((x >> 9) & lmask) * 32u + off);
+        *q = Piece<W>::make((k * L + j) | 1);
+      }
+    }
+  }
+  __syncwarp();
+  long long t1 = clock64();
+  out[blockIdx.x * blockDim.x + threadIdx.x] = x;
+  if (lane == 0) cyc[gw] = t1 - t0;
+}
+
+__global__ void k_warmw(const int4 *p, size_t n4, int *out) {
+  int s = 0;
+  for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n4;
+       i += (size_t)gridDim.x * blockDim.x) {
+    int4 v = p[i];
+    s += v.x + v.y + v.z + v.w;
+  }
+  if (s == 0x12345678) out[0] = s;  // never: keeps the loads
+}
+
+typedef void (*StoreK)(int *, unsigned, int, int, int, unsigned *, long long *);
+
+template <int W>
+static StoreK kernel_w(int L) {
+  switch (L) {
+    case 1: return k_scatterw<1, W>;
+    default: return k_scatterw<4, W>;
+  }
+}
+
+static StoreK kernel_for(int L, int W) {
+  return W == 4 ? kernel_w<4>(L) : W == 8 ? kernel_w<8>(L) : kernel_w<16>(L);
+}
+
+struct Case {
+  int ws;  // 0 l2, 1 dram, 2 dramc, 3 big
+  int w, a, c, W, L;
+};
+
+int main(int argc, char **argv) {
+  Bench b;
+  FILE *side = bench_open_side(b, argc, argv, "scatterw_cycles.csv",
+                               "family,name,params,blocks,warps,trips,cyc_med,cyc_p10,"
+                               "cyc_p90,cyc_per_trip,cyc_per_store\n");
+  const int SMS = b.sm_count;
+  const size_t nmax = size_t(1) << 28;  // 1 GiB of int
+  const int kWs[4] = {21, 26, 26, 28};
+  const char *wsname[4] = {"l2", "dram", "dramc", "big"};
+  int *p;
+  unsigned *out;
+  long long *cyc;
+  CK(cudaMalloc(&p, nmax * 4));
+  const size_t maxthreads = (size_t)SMS * 2048;
+  CK(cudaMalloc(&out, maxthreads * 4));
+  CK(cudaMalloc(&cyc, sizeof(long long) * maxthreads / 32));
+  for (int W : {4, 8, 16})
+    for (int L : {1, 4}) {
+      StoreK k = kernel_for(L, W);
+      CK(cudaFuncSetAttribute((const void *)k, cudaFuncAttributePreferredSharedMemoryCarveout, 0));
+    }
+
+  std::vector<Case> cases;
+  // (W, c): part of a sector (4,1) (8,1) (16,1); a whole sector (4,8) (16,2); a whole
+  // line (4,32) (16,8)
+  const int pats[7][2] = {{4, 1}, {8, 1}, {16, 1}, {4, 8}, {16, 2}, {4, 32}, {16, 8}};
+  for (int ws : {0, 1, 3})
+    for (int L : {1, 4})
+      for (int w : {1, 4, 16, 64})
+        for (auto &pt : pats) cases.push_back({ws, w, 32, pt[1], pt[0], L});
+  // a clean L2 before the launch; one active lane a warp
+  for (int w : {4, 16, 64})
+    for (auto &pt : pats) cases.push_back({2, w, 32, pt[1], pt[0], 4});
+  for (int ws : {1, 2})
+    for (int w : {16, 64}) cases.push_back({ws, w, 1, 1, 4, 4});
+
+  std::vector<long long> hc(maxthreads / 32);
+  for (const Case &cs : cases) {
+    const size_t n = size_t(1) << kWs[cs.ws];
+    const unsigned lmask = (unsigned)(n / 32 - 1);
+    const int block = cs.w <= 32 ? 32 * cs.w : 1024;
+    const int grid = cs.w <= 32 ? SMS : 2 * SMS;
+    const int warps = grid * block / 32;
+    const int trips = 256 / cs.L;
+    StoreK k = kernel_for(cs.L, cs.W);
+    Row r;
+    r.family = "scatterw";
+    r.name = "store";
+    char ps[128];
+    snprintf(ps, sizeof ps, "ws=%s w=%d a=%d c=%d W=%d L=%d trips=%d", wsname[cs.ws], cs.w,
+             cs.a, cs.c, cs.W, cs.L, trips);
+    r.params = ps;
+    row_shape(r, k, dim3(grid), dim3(block), 0);
+    r.bytes = (unsigned long long)warps * cs.a * trips * cs.L * cs.W;
+    CK(cudaMemsetAsync(p, 0, n * 4, b.stream));
+    CK(cudaStreamSynchronize(b.stream));
+    auto pre = [&] {
+      if (cs.ws == 0) {
+        k_warmw<<<SMS * 4, 512, 0, b.stream>>>((const int4 *)p, n / 4, (int *)out);
+      } else if (cs.ws == 2) {
+        k_readall<<<SMS * 4, 512, 0, b.stream>>>((const float4 *)b.scratch, kScratchBytes / 16,
+                                                 (float *)out);
+      }
+    };
+    const bool memset_flush = cs.ws == 1 || cs.ws == 3;
+    r.t = time_case(b, 5, memset_flush,
+                    [&] { k<<<grid, block, 0, b.stream>>>(p, lmask, trips, cs.a, cs.c, out, cyc); },
+                    pre);
+    emit(b, r);
+    // check: the words group 0 of warp 0 (lanes 0 .. c-1) wrote on its last trip
+    {
+      unsigned x = hash32(0u * 32u + 0u + 0x9e3779b9u), last = 0;
+      for (int t = 0; t < trips * cs.L; ++t) {
+        x = x * 1664525u + 1013904223u;
+        last = x;
+      }
+      const size_t base = (size_t)((last >> 9) & lmask) * 32u;
+      std::vector<int> h(32);
+      CK(cudaMemcpy(h.data(), p + base, 128, cudaMemcpyDeviceToHost));
+      for (int l = 0; l < cs.c && l < cs.a; ++l)
+        for (int e = 0; e < cs.W / 4; ++e)
+          REQUIRE(h[l * (cs.W / 4) + e] != 0, "%s: word %d of line %zu not written", ps,
+                  l * (cs.W / 4) + e, base / 32);
+    }
+    CK(cudaMemcpy(hc.data(), cyc, sizeof(long long) * warps, cudaMemcpyDeviceToHost));
+    std::vector<double> v(hc.begin(), hc.begin() + warps);
+    std::sort(v.begin(), v.end());
+    double med = median_of(v), p10 = v[(size_t)(0.1 * (warps - 1))],
+           p90 = v[(size_t)(0.9 * (warps - 1))];
+    fprintf(side, "%s,%s,%s,%d,%d,%d,%.0f,%.0f,%.0f,%.1f,%.1f\n", r.family.c_str(),
+            r.name.c_str(), ps, grid, warps, trips, med, p10, p90, med / trips,
+            med / trips / cs.L);
+    fflush(side);
+    fprintf(stderr, "      %-44s %9.2f us %9.1f cycles a trip\n", ps, r.t.median_us, med / trips);
+  }
+  fclose(side);
+  bench_close(b);
+  return 0;
+}
