@@ -97,6 +97,13 @@
    measurement: 31.0 results/clock/SM, twice F2I's 16.0 [sources:
    h200-calibrated] run3 conversion_lanes, f2i_lanes, i2f_lanes. */
 #define GP_CONV_F2I_SHARE 0.5
+/* A special-function call as nvcc compiles it by default (rsqrtf, __expf,
+   exp2f, log2f) is the MUFU instruction and its denormal guard: an FSETP and
+   two predicated FMULs, three FP32-pipe instructions beside it (SASS of
+   bench_mufu's rsqrtf and expf chains, validation/h200/measured/run12/mufu,
+   and of bench_loopchain's and bench_attnq's bodies) [sources: h200-cal].
+   Counted where the device file gives the call's latency (sfu_call_cycles). */
+#define GP_SFU_CALL_GUARD_INSTRUCTIONS 3.0
 /* Global atomics over n addresses, each hit by k lanes of a warp, complete
    (n/k)^e times as fast as atomics on one address, up to the all-distinct
    rate: e from the raw sweep of gpuperf-calibrate (u32 atomicAdd, 32 lanes

@@ -3324,7 +3324,14 @@ int gp_op_cost_default(const gp_generation_t *g, const gp_device_t *d, const gp_
         return 0;
     case GP_OP_SFU:
         out->pipe_cycles[GP_PIPE_SFU] = warp / d->sfu_lanes;
-        out->latency_cycles = d->sfu_call_cycles > 0 ? d->sfu_call_cycles : d->sfu_cycles;
+        out->latency_cycles = d->sfu_cycles;
+        if (d->sfu_call_cycles > 0) {
+            /* the call: the MUFU and its denormal guard's FP32 instructions */
+            out->latency_cycles = d->sfu_call_cycles;
+            out->pipe_cycles[GP_PIPE_FP32] = GP_SFU_CALL_GUARD_INSTRUCTIONS * warp / d->fp32_lanes;
+            out->pipe_cycles[GP_PIPE_ISSUE] =
+                (1 + GP_SFU_CALL_GUARD_INSTRUCTIONS) * gp_issue_cycles(g, d, op);
+        }
         return 0;
     case GP_OP_CONV:
         if (d->f2i_lanes > 0 && d->i2f_lanes > 0) {

@@ -247,8 +247,9 @@ static int atomic_sample_cost(const gp_device_t *d, const gp_generation_t *g, ui
 
 /* A special-function op's latency in a chain is the call as compiled by
    default (run12 mufu: rsqrtf's FSETP, @P FMUL, MUFU.RSQ, @P FMUL, 39.0
-   cycles) where the card gives it, the MUFU instruction's alone otherwise;
-   its pipe is the MUFU's either way. */
+   cycles) where the card gives it, with the guard's three FP32
+   instructions issued beside the MUFU; the MUFU instruction's alone
+   otherwise. */
 static void test_sfu_call_latency(void **state)
 {
     gp_device_t d;
@@ -266,6 +267,9 @@ static void test_sfu_call_latency(void **state)
     assert_int_equal(cost(&d, g, &op, 8, &bare, msg, sizeof msg), 0);
     assert_true(fabs(bare.latency_cycles - d.sfu_cycles) < 1e-9);
     assert_true(fabs(bare.pipe_cycles[GP_PIPE_SFU] - c.pipe_cycles[GP_PIPE_SFU]) < 1e-12);
+    assert_true(bare.pipe_cycles[GP_PIPE_FP32] == 0);
+    assert_true(fabs(c.pipe_cycles[GP_PIPE_FP32] - 3 * 32 / d.fp32_lanes) < 1e-12);
+    assert_true(fabs(c.pipe_cycles[GP_PIPE_ISSUE] - 4 * bare.pipe_cycles[GP_PIPE_ISSUE]) < 1e-12);
 }
 
 /* A store of one warp whose lanes' offsets `off` were drawn at random from
