@@ -137,8 +137,8 @@ static double op_instructions(const walk_ctx_t *cx, const gp_op_t *op, const gp_
 {
     double slot;
     /* tensor work counts flops, a special-function call its guard too
-       (GP_SFU_CALL_GUARD_INSTRUCTIONS): their instructions are the issue
-       slots their cost takes */
+       (GP_SFU_CALL_GUARD_INSTRUCTIONS; not a bare MUFU, gp_op_t.sfu_bare):
+       their instructions are the issue slots their cost takes */
     if (op->kind != GP_OP_TENSOR && op->kind != GP_OP_SFU)
         return count;
     slot = gp_issue_cycles(cx->gen, cx->dev, op);

@@ -3325,7 +3325,7 @@ int gp_op_cost_default(const gp_generation_t *g, const gp_device_t *d, const gp_
     case GP_OP_SFU:
         out->pipe_cycles[GP_PIPE_SFU] = warp / d->sfu_lanes;
         out->latency_cycles = d->sfu_cycles;
-        if (d->sfu_call_cycles > 0) {
+        if (d->sfu_call_cycles > 0 && !op->sfu_bare) {
             /* the call: the MUFU and its denormal guard's FP32 instructions */
             out->latency_cycles = d->sfu_call_cycles;
             out->pipe_cycles[GP_PIPE_FP32] = GP_SFU_CALL_GUARD_INSTRUCTIONS * warp / d->fp32_lanes;

@@ -42,6 +42,7 @@ static const sb_opspec_t sb_opspecs[] = {
     {"int", GP_OP_INT, SB_ARITH, "count"},
     {"imul", GP_OP_INT, SB_ARITH, "count"},
     {"sfu", GP_OP_SFU, SB_ARITH, "count"},
+    {"mufu", GP_OP_SFU, SB_ARITH, "count"},
     {"conv", GP_OP_CONV, SB_ARITH, "count"},
     {"branch", GP_OP_BRANCH, SB_ARITH, "count"},
     {"shfl", GP_OP_SHFL, SB_ARITH, "count"},
@@ -289,6 +290,8 @@ const char *sb_op_tag(const gp_op_t *op)
     size_t i;
     if (op->kind == GP_OP_INT && op->int_mul)
         return "imul";
+    if (op->kind == GP_OP_SFU && op->sfu_bare)
+        return "mufu";
     for (i = 0; i < GP_ARRAY_LEN(sb_opspecs); i++)
         if (sb_opspecs[i].kind == op->kind)
             return sb_opspecs[i].tag;
@@ -515,6 +518,7 @@ static const sb_opspec_t *sb_op_check_as(const sb_ctx_t *c, int t, gp_op_t *op,
     memset(info, 0, sizeof *info);
     op->kind = spec->kind;
     op->int_mul = strcmp(spec->tag, "imul") == 0;
+    op->sfu_bare = strcmp(spec->tag, "mufu") == 0;
     op->ilp = 1;
     op->count = 1;
     op->access.buffer = UINT32_MAX;

@@ -2,7 +2,8 @@
 -- `ilp` independent dependency chains of `iters` steps
 -- (validation/h200/bench/kernels.cuh k_fma; bench_own.cu sfu, fp64, int32, cvt):
 --   fma       x = fmaf(x, a, b)                       one FFMA per step
---   sinf      x = __sinf(x)                           FMUL.RZ + MUFU.SIN per step
+--   sinf      x = __sinf(x)                           FMUL.RZ + MUFU.SIN per step (no guard:
+--             gpuperf.mufu)
 --   expf      x = __expf(-x)                          3 FMUL + FSETP + MUFU.EX2 per step:
 --             the FMUL by -log2(e), then the call (MUFU.EX2 and its guard: one sfu op)
 --   dfma      x = fma(x, a, b) in double              one DFMA per step
@@ -22,7 +23,7 @@ local regs   = gpuperf.param("regs", 16, "registers per thread, as ptxas reports
 
 local step = {
   fma      = { gpuperf.fp32{ilp, ilp = ilp} },
-  sinf     = { gpuperf.fp32{ilp, ilp = ilp}, gpuperf.sfu{ilp, ilp = ilp} },
+  sinf     = { gpuperf.fp32{ilp, ilp = ilp}, gpuperf.mufu{ilp, ilp = ilp} },
   expf     = { gpuperf.fp32{ilp, ilp = ilp}, gpuperf.sfu{ilp, ilp = ilp} },
   dfma     = { gpuperf.fp64{ilp, ilp = ilp} },
   imad     = { gpuperf.imul{ilp, ilp = ilp} },

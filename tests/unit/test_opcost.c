@@ -249,7 +249,7 @@ static int atomic_sample_cost(const gp_device_t *d, const gp_generation_t *g, ui
    default (run12 mufu: rsqrtf's FSETP, @P FMUL, MUFU.RSQ, @P FMUL, 39.0
    cycles) where the card gives it, with the guard's three FP32
    instructions issued beside the MUFU; the MUFU instruction's alone
-   otherwise. */
+   otherwise, and for gpuperf.mufu (sfu_bare). */
 static void test_sfu_call_latency(void **state)
 {
     gp_device_t d;
@@ -270,6 +270,13 @@ static void test_sfu_call_latency(void **state)
     assert_true(bare.pipe_cycles[GP_PIPE_FP32] == 0);
     assert_true(fabs(c.pipe_cycles[GP_PIPE_FP32] - 3 * 32 / d.fp32_lanes) < 1e-12);
     assert_true(fabs(c.pipe_cycles[GP_PIPE_ISSUE] - 4 * bare.pipe_cycles[GP_PIPE_ISSUE]) < 1e-12);
+    /* gpuperf.mufu: the MUFU instruction alone, whatever the card gives */
+    open_dev("h200-sxm", &d, &a, &g);
+    op.sfu_bare = 1;
+    assert_int_equal(cost(&d, g, &op, 8, &c, msg, sizeof msg), 0);
+    assert_true(fabs(c.latency_cycles - d.sfu_cycles) < 1e-9);
+    assert_true(c.pipe_cycles[GP_PIPE_FP32] == 0);
+    assert_true(fabs(c.pipe_cycles[GP_PIPE_ISSUE] - bare.pipe_cycles[GP_PIPE_ISSUE]) < 1e-12);
 }
 
 /* A store of one warp whose lanes' offsets `off` were drawn at random from

@@ -811,23 +811,24 @@ static void test_warp_and_division_ops(void **state)
         "gpuperf.launch{ name = 'k', grid = 1, block = 32, regs = 8, work = {\n"
         "  gpuperf.shfl(5), gpuperf.vote(1), gpuperf.match{2, ilp = 2}, gpuperf.warp_reduce(1),\n"
         "  gpuperf.idiv(3), gpuperf.imod(2), gpuperf.fdiv{4, ilp = 4}, gpuperf.rcp(1),\n"
-        "  gpuperf.imul{6, ilp = 2}, gpuperf.int(7) } }\n";
+        "  gpuperf.imul{6, ilp = 2}, gpuperf.int(7), gpuperf.sfu(2), gpuperf.mufu{3, ilp = 3} } }\n";
     static const uint32_t kinds[] = {GP_OP_SHFL, GP_OP_VOTE, GP_OP_MATCH, GP_OP_WARP_REDUCE,
                                      GP_OP_IDIV, GP_OP_IDIV, GP_OP_FDIV,  GP_OP_RCP,
-                                     GP_OP_INT,  GP_OP_INT};
-    static const double counts[] = {5, 1, 2, 1, 3, 2, 4, 1, 6, 7},
-                        ilps[] = {1, 1, 2, 1, 1, 1, 4, 1, 2, 1};
+                                     GP_OP_INT,  GP_OP_INT,  GP_OP_SFU,   GP_OP_SFU};
+    static const double counts[] = {5, 1, 2, 1, 3, 2, 4, 1, 6, 7, 2, 3},
+                        ilps[] = {1, 1, 2, 1, 1, 1, 4, 1, 2, 1, 1, 3};
     gp_workload_t wl;
     uint32_t i;
     (void)state;
     run_good(src, &wl);
-    assert_int_equal(wl.cmds[0].kernel.n_ops, 10);
-    for (i = 0; i < 10; i++) {
+    assert_int_equal(wl.cmds[0].kernel.n_ops, 12);
+    for (i = 0; i < 12; i++) {
         const gp_op_t *o = op_at(&wl, 0, i);
         assert_int_equal(o->kind, kinds[i]);
         assert_true(o->count == counts[i]);
         assert_true(o->ilp == ilps[i]);
-        assert_int_equal(o->int_mul, i == 8); /* gpuperf.imul, not gpuperf.int */
+        assert_int_equal(o->int_mul, i == 8);   /* gpuperf.imul, not gpuperf.int */
+        assert_int_equal(o->sfu_bare, i == 11); /* gpuperf.mufu, not gpuperf.sfu */
     }
     gp_workload_free(&wl);
     run_bad("gpuperf.shfl()\n", "idx.lua:1: gpuperf.shfl: the count is required", NULL, 0);

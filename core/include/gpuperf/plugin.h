@@ -555,7 +555,13 @@ typedef struct gp_op {
        them (`#pragma unroll N`; 1: not unrolled); 0 (the default): the
        model's choice, as nvcc unrolls a short body by itself */
     uint32_t unroll;
-    uint32_t reserved[5];
+    /* SFU: 1 when the op is the MUFU instruction alone (an intrinsic nvcc
+       compiles without the denormal guard: __sinf, __cosf, fast math,
+       approximate PTX); 0 (the default): a call as nvcc compiles it by
+       default, the MUFU and its guard (sfu_call_cycles) (added within ABI
+       2, from the reserved space) */
+    uint32_t sfu_bare;
+    uint32_t reserved[4];
 } gp_op_t;
 
 /* A kernel launch as the engine hands it to a plugin. */
