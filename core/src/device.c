@@ -558,17 +558,17 @@ static int check_consistency(parse_state_t *st, gp_device_t *d)
             given += d->sparse_read_bytes[k] > 0;
         CHECK(given == 0 || given == 4, "memory", "sparse_read_bytes_32b_apart",
               "give all four sparse_read_bytes_*_apart keys or none");
-        CHECK((d->sparse_write_bytes_partial > 0) == (d->sparse_write_bytes_sector > 0) &&
-                  (d->sparse_write_bytes_sector > 0) == (d->sparse_write_bytes_line > 0),
-              "memory", "sparse_write_bytes_partial",
-              "give all three sparse_write_bytes_* keys or none");
-        CHECK((d->sparse_write_l2_bytes > 0) == (d->sparse_write_l2_line_bytes > 0), "memory",
-              "sparse_write_l2_bytes", "give sparse_write_l2_bytes and sparse_write_l2_line_bytes together or neither");
         for (k = 1; k < 4 && given; k++)
             CHECK(d->sparse_read_bytes[k] >= d->sparse_read_bytes[k - 1], "memory",
                   "sparse_read_bytes_32b_apart",
                   "sparse_read_bytes_*_apart must not fall as the reads spread out");
     }
+    CHECK((d->sparse_write_bytes_partial > 0) == (d->sparse_write_bytes_sector > 0) &&
+              (d->sparse_write_bytes_sector > 0) == (d->sparse_write_bytes_line > 0),
+          "memory", "sparse_write_bytes_partial", "give all three sparse_write_bytes_* keys or none");
+    CHECK((d->sparse_write_l2_bytes > 0) == (d->sparse_write_l2_line_bytes > 0), "memory",
+          "sparse_write_l2_bytes",
+          "give sparse_write_l2_bytes and sparse_write_l2_line_bytes together or neither");
     CHECK(d->max_block_x <= d->max_threads_per_block || d->max_block_x <= 1024, "sm",
           "max_block_x", "max_block_x exceeds max_threads_per_block");
     /* the largest grid's block count must fit the 64-bit counts of the engine */

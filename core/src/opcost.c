@@ -1807,13 +1807,13 @@ static void request_lines(const gp_access_t *a, uint32_t lanes, uint32_t line, d
     lines_memo_t *memo = NULL;
     int sampled = a->sample && a->sample->n_warps > 0 && a->sample->byte_offset &&
                   a->sample->lanes > 0;
+    /* the memo's footprint: only a random pattern's lanes depend on it, the
+       others' answers hold across a sweep's sizes */
+    uint64_t fp = a->pattern == GP_PATTERN_RANDOM ? a->footprint_bytes : 0;
     if (sampled) {
         nw = a->sample->n_warps;
         n = GP_MIN(a->sample->lanes, 64u);
     } else {
-        /* only a random pattern's lanes depend on the footprint: the others'
-           answers hold across a sweep's sizes */
-        uint64_t fp = a->pattern == GP_PATTERN_RANDOM ? a->footprint_bytes : 0;
         uint64_t h = (uint64_t)a->stride_elems * 0x9e3779b97f4a7c15ull;
         h ^= (uint64_t)a->offset_elems * 0xc2b2ae3d27d4eb4full;
         h ^= ((uint64_t)e << 40) ^ ((uint64_t)a->pattern << 56) ^ ((uint64_t)n << 32) ^ line;
@@ -1882,7 +1882,7 @@ static void request_lines(const gp_access_t *a, uint32_t lanes, uint32_t line, d
     if (memo) {
         memo->stride = a->stride_elems;
         memo->offset = a->offset_elems;
-        memo->footprint = a->pattern == GP_PATTERN_RANDOM ? a->footprint_bytes : 0;
+        memo->footprint = fp;
         memo->elem = e;
         memo->pattern = a->pattern;
         memo->lanes = n;
@@ -2279,13 +2279,13 @@ static void drawn_store_traffic(const gp_device_t *d, const gp_kernel_t *k, cons
 {
     const gp_access_t *a = &op->access;
     const gp_lane_sample_t *s = a->sample;
+    /* the sectors of an L2 line; a sector's bytes are the bits of a mask */
+    const int64_t per_line = (int64_t)(GP_L2_LINE_BYTES / 32);
     uint32_t w, l, n, i, eb = a->elem_bytes ? a->elem_bytes : 4;
     double cost = 0, l2cost = 0, warps = 0, span, named, warm;
-    double line_bytes = d->l1_line_bytes ? d->l1_line_bytes : 128;
     sector_bytes_t sb[64];
     if (!(d->sparse_write_bytes_partial > 0) || !s || !s->drawn || !s->byte_offset ||
-        s->lanes == 0 || s->lanes > GP_ARRAY_LEN(sb) || eb > 32 || d->sector_bytes != 32 ||
-        line_bytes != 128)
+        s->lanes == 0 || s->lanes > GP_ARRAY_LEN(sb) || eb > 32 || d->sector_bytes != 32)
         return;
     for (w = 0; w < s->n_warps; w++) {
         const int64_t *off = s->byte_offset + (size_t)w * s->lanes;
@@ -2305,9 +2305,9 @@ static void drawn_store_traffic(const gp_device_t *d, const gp_kernel_t *k, cons
         warps += 1;
         for (i = 0; i < n;) {
             /* one line: its sectors, whole or partly written */
-            int64_t line = sb[i].sector / 4;
+            int64_t line = sb[i].sector / per_line;
             double whole = 0, part = 0;
-            while (i < n && sb[i].sector / 4 == line) {
+            while (i < n && sb[i].sector / per_line == line) {
                 int64_t sec = sb[i].sector;
                 uint32_t m = 0;
                 while (i < n && sb[i].sector == sec)
@@ -2317,12 +2317,12 @@ static void drawn_store_traffic(const gp_device_t *d, const gp_kernel_t *k, cons
                 else
                     part += 1;
             }
-            cost += whole == 4 ? d->sparse_write_bytes_line
-                               : whole * d->sparse_write_bytes_sector +
-                                     part * d->sparse_write_bytes_partial;
-            l2cost += whole == 4 ? d->sparse_write_l2_line_bytes
-                                 : GP_MIN((whole + part) * d->sparse_write_l2_bytes,
-                                          d->sparse_write_l2_line_bytes);
+            cost += whole == per_line ? d->sparse_write_bytes_line
+                                      : whole * d->sparse_write_bytes_sector +
+                                            part * d->sparse_write_bytes_partial;
+            l2cost += whole == per_line ? d->sparse_write_l2_line_bytes
+                                        : GP_MIN((whole + part) * d->sparse_write_l2_bytes,
+                                                 d->sparse_write_l2_line_bytes);
         }
     }
     if (!(warps > 0))
@@ -2336,8 +2336,9 @@ static void drawn_store_traffic(const gp_device_t *d, const gp_kernel_t *k, cons
                                   : footprint_of(a);
     warm = span > 0 ? GP_MIN(1.0, warm_bytes(k, a->buffer) / span) : 0;
     /* the lines the draws can name: a line a draw, within the span */
-    named = s->drawn_range_bytes > 0 ? GP_MIN((double)s->drawn_range_bytes / eb * line_bytes, span)
-                                     : span;
+    named = s->drawn_range_bytes > 0
+                ? GP_MIN((double)s->drawn_range_bytes / eb * GP_L2_LINE_BYTES, span)
+                : span;
     out->dram_bytes = (named <= l2cap ? out->dram_bytes : cost) * (1 - warm);
 }
 
