@@ -57,14 +57,5 @@ local k = gpuperf.kernel{
     gpuperf.store{out},
   },
 }
-if ws == "l2" then
-  local G = sms * 4 * 512
-  gpuperf.launch{
-    name = "k_warm", grid = sms * 4, block = 512, regs = 16,
-    work = { gpuperf.loop{math.ceil(n / 4 / G), var = "i", unroll = 1, body = {
-      gpuperf.load{p, bytes = 16, index = function(t) return (t.gx + t.i * G) % (n / 4) end},
-      gpuperf.int(4) }} },
-  }
-  gpuperf.synchronize()
-end
+if ws == "l2" then require("lib_warm")(p, n, sms) end  -- k_warm, then a synchronize
 for _ = 1, reps do gpuperf.launch(k); gpuperf.synchronize() end

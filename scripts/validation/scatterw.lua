@@ -7,9 +7,9 @@
 -- group draws one random 128-byte line per store (an LCG in registers) and its lanes
 -- write consecutive W-byte pieces of it: c * W bytes a group (4..16: part of a sector,
 -- 32: a whole sector, 128: a whole line). Only lanes 0 .. a-1 run the loop.
---   ws=l2     n = 2^21 ints (8 MiB), read by k_warmw (SMs x 4 blocks of 512 threads,
+--   ws=l2     n = 2^21 ints (8 MiB), read by k_warm (SMs x 4 blocks of 512 threads,
 --             int4 loads) before each launch: its lines in L2, clean; the rows divide
---             `reps` launches and the one k_warmw
+--             `reps` launches and the one k_warm
 --   ws=dram   n = 2^26 ints (256 MiB), the L2 flushed before each launch
 --   ws=dramc  the same (the bench empties the L2 by reading instead of the memset)
 --   ws=big    n = 2^28 ints (1 GiB), flushed
@@ -58,14 +58,5 @@ local k = gpuperf.kernel{
     gpuperf.store{out},
   },
 }
-if ws == "l2" then
-  local G = sms * 4 * 512
-  gpuperf.launch{
-    name = "k_warmw", grid = sms * 4, block = 512, regs = 16,
-    work = { gpuperf.loop{math.ceil(n / 4 / G), var = "i", unroll = 1, body = {
-      gpuperf.load{p, bytes = 16, index = function(t) return (t.gx + t.i * G) % (n / 4) end},
-      gpuperf.int(4) }} },
-  }
-  gpuperf.synchronize()
-end
+if ws == "l2" then require("lib_warm")(p, n, sms) end  -- k_warm, then a synchronize
 for _ = 1, reps do gpuperf.launch(k); gpuperf.synchronize() end

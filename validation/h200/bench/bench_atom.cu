@@ -30,17 +30,8 @@ enum { P_ARRAY, P_HASH, P_WARP, P_CONSEC, P_CENTROID };
 static const char *kPatName[] = {"array", "hash", "warp", "consec", "centroid"};
 static const unsigned kIdxLog = 24;  // index array: 2^24 u32 = 64 MiB (> the 50 MiB L2)
 
-// 32-bit mixer (lowbias32, Chris Wellons' hash-prospector): the same on host and device.
-__host__ __device__ static inline uint32_t mix(uint32_t x) {
-  x ^= x >> 16;
-  x *= 0x7feb352dU;
-  x ^= x >> 15;
-  x *= 0x846ca68bU;
-  x ^= x >> 16;
-  return x;
-}
 __host__ __device__ static inline uint32_t hkey(uint32_t i, uint32_t seed) {
-  return mix(i * 0x9E3779B9U + seed);
+  return hash32(i * 0x9E3779B9U + seed);
 }
 static const uint32_t kSeedArray = 0x1234567U, kSeedHash = 0x2468aceU, kSeedWarp = 0x13579bdU;
 

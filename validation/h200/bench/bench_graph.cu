@@ -108,12 +108,8 @@ static void stamp_stats(const Shape &s, const unsigned long long *d_stamps, doub
 }
 
 int main(int argc, char **argv) {
-  if (argc < 2) {
-    fprintf(stderr, "usage: %s OUT.csv [device]\n", argv[0]);
-    return 2;
-  }
   Bench b;
-  bench_open(b, argv[1], argc > 2 ? atoi(argv[2]) : 0);
+  bench_open_args(b, argc, argv);
   const int maxb = 8;
   std::vector<cudaStream_t> br(maxb);
   std::vector<cudaEvent_t> ev(maxb + 1);

@@ -39,12 +39,8 @@ static float want(int n, unsigned mask, unsigned T, unsigned g) {
 typedef void (*kern_t)(const float *, float *, unsigned, unsigned);
 
 int main(int argc, char **argv) {
-  if (argc < 2) {
-    fprintf(stderr, "usage: %s OUT.csv [device]\n", argv[0]);
-    return 2;
-  }
   Bench b;
-  bench_open(b, argv[1], argc > 2 ? atoi(argv[2]) : 0);
+  bench_open_args(b, argc, argv);
   const int ns[8] = {1, 4, 16, 49, 1, 4, 16, 49};
   const kern_t ks[8] = {k_mlp<1, 0>, k_mlp<4, 0>, k_mlp<16, 0>, k_mlp<49, 0>,
                         k_mlp<1, 1>, k_mlp<4, 1>, k_mlp<16, 1>, k_mlp<49, 1>};

@@ -686,13 +686,8 @@ static void run_concurrent(Bench &b, float *out, float *dbuf) {
 
 // Run every family of this file and write OUT.csv.
 int main(int argc, char **argv) {
-  if (argc < 2) {
-    fprintf(stderr, "usage: %s OUT.csv [device]\n", argv[0]);
-    return 2;
-  }
-  int dev = argc > 2 ? atoi(argv[2]) : 0;
   Bench b;
-  bench_open(b, argv[1], dev);
+  bench_open_args(b, argc, argv);
   fprintf(stderr, "bench_own on %s (%d SMs)\n", b.prop.name, b.sm_count);
 
   const size_t big = size_t(1) << 29;  // 2 GiB of floats each (gather_dram reads 2 GiB)

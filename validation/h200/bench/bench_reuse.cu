@@ -110,12 +110,8 @@ typedef void (*own_t)(const float *, unsigned, int, float *);
 static std::string mib(size_t b) { return std::to_string(b >> 20) + "M"; }
 
 int main(int argc, char **argv) {
-  if (argc < 2) {
-    fprintf(stderr, "usage: %s OUT.csv [device]\n", argv[0]);
-    return 2;
-  }
   Bench b;
-  bench_open(b, argv[1], argc > 2 ? atoi(argv[2]) : 0);
+  bench_open_args(b, argc, argv);
   const int S = b.sm_count;
   const size_t K = 1024, M = K * K;
   const size_t maxBytes = 200 * M;

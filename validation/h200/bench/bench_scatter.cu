@@ -47,16 +47,6 @@ __global__ void __launch_bounds__(1024, 2)
   if (lane == 0) cyc[gw] = t1 - t0;
 }
 
-__global__ void k_warm(const int4 *p, size_t n4, int *out) {
-  int s = 0;
-  for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n4;
-       i += (size_t)gridDim.x * blockDim.x) {
-    int4 v = p[i];
-    s += v.x + v.y + v.z + v.w;
-  }
-  if (s == 0x12345678) out[0] = s;  // never: keeps the loads
-}
-
 typedef void (*GatherK)(const int *, unsigned, int, int, int, int, int *, long long *);
 
 static GatherK kernel_for(int L) {

@@ -389,12 +389,8 @@ static void fill(Ctx &c, size_t bytes) {
 }
 
 int main(int argc, char **argv) {
-  if (argc < 2) {
-    fprintf(stderr, "usage: %s OUT.csv [device]\n", argv[0]);
-    return 2;
-  }
   Ctx c;
-  bench_open(c.b, argv[1], argc > 2 ? atoi(argv[2]) : 0);
+  bench_open_args(c.b, argc, argv);
   CK(cudaMalloc(&c.in, kDram));
   CK(cudaMalloc(&c.out, kDram));
   for (size_t bytes : {kDram, kL2}) {

@@ -357,13 +357,8 @@ static void run_concurrent(Bench &b, float *out) {
 
 // Run every family of KERNELS.md and write OUT.csv.
 int main(int argc, char **argv) {
-  if (argc < 2) {
-    fprintf(stderr, "usage: %s OUT.csv [device]\n", argv[0]);
-    return 2;
-  }
-  int dev = argc > 2 ? atoi(argv[2]) : 0;
   Bench b;
-  bench_open(b, argv[1], dev);
+  bench_open_args(b, argc, argv);
   fprintf(stderr, "bench_shared on %s (%d SMs)\n", b.prop.name, b.sm_count);
 
   size_t big = size_t(1) << 28;  // 1 GiB of floats each

@@ -32,12 +32,8 @@ __global__ void k_rd(const float4 *__restrict__ a, size_t n4, float *out) {
 static const int kReps = 7;
 
 int main(int argc, char **argv) {
-  if (argc < 2) {
-    fprintf(stderr, "usage: %s OUT.csv [device]\n", argv[0]);
-    return 2;
-  }
   Bench b;
-  bench_open(b, argv[1], argc > 2 ? atoi(argv[2]) : 0);
+  bench_open_args(b, argc, argv);
   const int mibs[] = {4, 8, 16, 24, 32, 40, 48, 56, 64, 80, 96};
   const size_t maxn4 = (size_t)96 << 16;  // 96 MiB of float4
   float4 *a;

@@ -172,6 +172,18 @@ __host__ __device__ inline unsigned hash32(unsigned x) {
   return x;
 }
 
+// A grid-stride int4 sum of n4 elements that brings a buffer into L2 (its lines
+// clean) before a launch that should find it there (bench_scatter, bench_scatterw).
+__global__ void k_warm(const int4 *p, size_t n4, int *out) {
+  int s = 0;
+  for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n4;
+       i += (size_t)gridDim.x * blockDim.x) {
+    int4 v = p[i];
+    s += v.x + v.y + v.z + v.w;
+  }
+  if (s == 0x12345678) out[0] = s;  // never: keeps the loads
+}
+
 // Time `launch` (which enqueues on b.stream) with events: 2 warm-ups, then `reps`
 // timed repetitions; `pre` runs before each (outside the timed region), and the
 // scratch flush too when `cold` is set. Returns the median/min/max in us.
@@ -270,6 +282,17 @@ static inline void bench_open(Bench &b, const char *path, int dev) {
           p.regsPerMultiprocessor, p.maxThreadsPerMultiProcessor);
   fprintf(b.csv, "family,name,params,grid_x,grid_y,block_x,block_y,dyn_smem,regs,static_smem,"
                  "blocks_per_sm,median_us,min_us,max_us,bytes,flops\n");
+}
+
+// The command line of a bench that writes its rows alone, `OUT.csv [device]`:
+// bench_open on OUT.csv and device. A missing path prints the usage and exits
+// with status 2.
+static inline void bench_open_args(Bench &b, int argc, char **argv) {
+  if (argc < 2) {
+    fprintf(stderr, "usage: %s OUT.csv [device]\n", argv[0]);
+    exit(2);
+  }
+  bench_open(b, argv[1], argc > 2 ? atoi(argv[2]) : 0);
 }
 
 // The command line of a bench that writes a side table beside its rows,
