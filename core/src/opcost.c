@@ -1453,6 +1453,9 @@ typedef struct atomic_share {
     double bank_words; /* shared memory: per warp, the most distinct bank
                           words in one bank (0: not asked, or no sample and
                           no bins) */
+    double hot;        /* per warp: the steps of the sampled warps that land
+                          on the one L2 line most of them name, over the
+                          sampled warps (drawn samples only; 0: not known) */
 } atomic_share_t;
 
 /* Shared-memory banks for atomic_sharing's bank_words: `banks` banks of
@@ -1483,12 +1486,49 @@ static double bank_words(const int64_t *off, uint32_t n, bank_geom_t bg)
     return top;
 }
 
+/* The steps of sampled warps by the L2 line they land on: atomic_steps
+   appends (line, steps, warp) for each sector warp `warp` touches to
+   `ent`, room for `cap` entries; line_steps_hot sums them by line. */
+typedef struct line_steps {
+    int64_t *ent;
+    uint32_t n, cap;
+    int64_t line_bytes, warp;
+} line_steps_t;
+
+static int cmp_line_step(const void *a, const void *b)
+{
+    const int64_t *x = a, *y = b;
+    return x[0] != y[0] ? (x[0] > y[0]) - (x[0] < y[0]) : (x[2] > y[2]) - (x[2] < y[2]);
+}
+
+/* The most steps the entries of ls put on one line that more than one
+   sampled warp names (sorts them): a line one warp alone names says
+   nothing of the grid's other warps. */
+static double line_steps_hot(line_steps_t *ls)
+{
+    uint32_t i, j;
+    double top = 0;
+    qsort(ls->ent, ls->n, 3 * sizeof *ls->ent, cmp_line_step);
+    for (i = 0; i < ls->n; i = j) {
+        double sum = 0;
+        uint32_t warps = 0;
+        for (j = i; j < ls->n && ls->ent[3 * j] == ls->ent[3 * i]; j++) {
+            sum += (double)ls->ent[3 * j + 1];
+            warps += j == i || ls->ent[3 * j + 2] != ls->ent[3 * j - 1];
+        }
+        if (warps > 1)
+            top = GP_MAX(top, sum);
+    }
+    return top;
+}
+
 /* Steps of one warp's offsets (see atomic_share_t.steps): the lanes grouped
    by sector, each sector counting the most lanes on one of its words; the
    sectors it touches added to *sectors and the most lanes on one word put
-   in *most (either may be NULL). */
+   in *most (either may be NULL); with ls, each sector's steps appended to
+   it by the line that holds the sector. */
 static double atomic_steps(const int64_t *off, uint32_t n, int64_t elem, int64_t sector,
-                           double *sectors, double *most)
+                           double *sectors, double *most, line_steps_t *ls)
 {
     int64_t v[64];
     uint32_t i, j, m = 0, top = 0;
@@ -1507,6 +1547,12 @@ static double atomic_steps(const int64_t *off, uint32_t n, int64_t elem, int64_t
         steps += best;
         secs += 1;
         top = GP_MAX(top, best);
+        if (ls && ls->n < ls->cap) {
+            ls->ent[3 * ls->n] = v[i] / ls->line_bytes;
+            ls->ent[3 * ls->n + 1] = best;
+            ls->ent[3 * ls->n + 2] = ls->warp;
+            ls->n++;
+        }
         i = j;
     }
     if (sectors)
@@ -1550,11 +1596,25 @@ static void atomic_sharing_addr(const gp_device_t *d, const gp_kernel_t *k,
     sh->sectors = sh->steps;
     sh->most = 1;
     sh->bank_words = 0;
+    sh->hot = 0;
     sh->footprint = sh->grid_addrs * elem;
     if (s && s->n_warps > 0 && s->lanes > 0 && s->byte_offset) {
         double sum = 0, lanes = 0, steps = 0, secs = 0, most = 0, banks = 0;
         int64_t lo = INT64_MAX, hi = -1;
         uint32_t n = 0, i, j, m, multi = 0;
+        line_steps_t ls = {NULL, 0, 0, (int64_t)GP_L2_LINE_BYTES, 0};
+        /* drawn lanes land anywhere in their range, the same for every warp
+           of the grid: where the draws favour some addresses (a skewed
+           histogram), the line that holds them takes the most updates of
+           every warp. (Not for addresses of the thread's position: the
+           sampled warps stand mostly at warp 0 of their blocks, so the
+           lines they share are not the grid's.) */
+        if (s->drawn) {
+            ls.cap = s->n_warps * GP_MIN(s->lanes, 64u);
+            ls.ent = malloc((size_t)ls.cap * 3 * sizeof *ls.ent);
+            if (!ls.ent)
+                ls.cap = 0;
+        }
         for (i = 0; i < s->n_warps; i++) {
             const int64_t *off = s->byte_offset + (size_t)i * s->lanes;
             uint32_t active = 0, distinct = 0;
@@ -1569,9 +1629,11 @@ static void atomic_sharing_addr(const gp_device_t *d, const gp_kernel_t *k,
                 distinct += m == j;
             }
             if (distinct) {
+                ls.warp = i;
                 sum += (double)active / distinct;
                 lanes += active;
-                steps += atomic_steps(off, s->lanes, (int64_t)elem, (int64_t)sector, &secs, &most);
+                steps += atomic_steps(off, s->lanes, (int64_t)elem, (int64_t)sector, &secs, &most,
+                                      ls.cap ? &ls : NULL);
                 banks += bank_words(off, s->lanes, bg);
                 n++;
             }
@@ -1584,7 +1646,9 @@ static void atomic_sharing_addr(const gp_device_t *d, const gp_kernel_t *k,
             sh->sectors = secs / n;
             sh->most = most / n;
             sh->bank_words = banks / n;
+            sh->hot = ls.n ? line_steps_hot(&ls) / n : 0;
         }
+        free(ls.ent);
         sh->uniform = n > 0 && !multi; /* every sampled warp names one address */
         sh->issuing = (double)n / s->n_warps;
         /* drawn addresses: at least the range they are drawn from and the
@@ -1609,7 +1673,7 @@ static void atomic_sharing_addr(const gp_device_t *d, const gp_kernel_t *k,
                 x = x * 6364136223846793005ull + 1442695040888963407ull; /* Knuth's MMIX LCG */
                 off[j] = (int64_t)((double)(x >> 11) * 0x1p-53 * kb) * (int64_t)elem;
             }
-            steps += atomic_steps(off, lanes, (int64_t)elem, (int64_t)sector, &secs, &most);
+            steps += atomic_steps(off, lanes, (int64_t)elem, (int64_t)sector, &secs, &most, NULL);
             banks += bank_words(off, lanes, bg);
         }
         sh->per_addr = w / GP_MAX(touched, 1.0);
@@ -1699,7 +1763,8 @@ static double atomic_unit_gpu_cycles(const gp_device_t *d, const gp_mem_rules_t 
     if (r->l2_partitions > 1 && d->l1_line_bytes > 0) /* a line in each partition */
         busy = GP_MAX(busy, GP_MIN((double)r->l2_partitions, sh->footprint / d->l1_line_bytes));
     sectors = GP_MAX(1.0, sh->footprint / sector);
-    return GP_MAX(sh->lanes / rd, GP_MAX(sh->steps * t1 / busy, sh->steps * top / sectors));
+    return GP_MAX(GP_MAX(sh->lanes / rd, sh->hot * t1),
+                  GP_MAX(sh->steps * t1 / busy, sh->steps * top / sectors));
 }
 
 /*
@@ -2259,11 +2324,48 @@ static int cmp_sector_bytes(const void *x, const void *y)
 }
 
 /*
- * DRAM and L2 traffic of a store through drawn (random) indices. Where the
- * draws can name more lines than the L2 holds, nothing completes a line
- * while the L2 has it, so each line a warp writes is an isolated DRAM
- * write: part of a sector makes the L2 read the sector, merge and write it
- * back (sparse_write_bytes_partial), whole sectors cost
+ * 1 when the addresses of a sample that is not drawn land as draws would: no
+ * two active lanes of a sampled warp on one L2 line, and the launch's
+ * distinct bytes, one element a line, fit within the span the sampled
+ * addresses cover (the buffer's where larger), so that nothing else
+ * completes the sectors a store writes in part: a permutation by a hash or
+ * an LCG (`out[(a i + c) mod 2^28] = in[i]`). A transpose's column writes
+ * fill their span, and a stride of a few elements puts lanes on one line:
+ * neither. *cover: that span.
+ */
+static int scattered_lines(const gp_lane_sample_t *s, double span, uint32_t eb, double *cover)
+{
+    uint32_t w, l, m;
+    int64_t lo = INT64_MAX, hi = -1;
+    double fp = (double)s->grid_footprint_bytes;
+    if (!(fp > 0) || s->n_warps == 0)
+        return 0;
+    for (w = 0; w < s->n_warps; w++) {
+        const int64_t *off = s->byte_offset + (size_t)w * s->lanes;
+        for (l = 0; l < s->lanes; l++) {
+            if (off[l] < 0)
+                continue;
+            lo = GP_MIN(lo, off[l]);
+            hi = GP_MAX(hi, off[l]);
+            for (m = 0; m < l; m++)
+                if (off[m] >= 0 && off[m] / (int64_t)GP_L2_LINE_BYTES ==
+                                       off[l] / (int64_t)GP_L2_LINE_BYTES)
+                    return 0;
+        }
+    }
+    if (hi >= lo)
+        span = GP_MAX(span, (double)(hi - lo) + eb);
+    *cover = span;
+    return fp / eb * GP_L2_LINE_BYTES <= span;
+}
+
+/*
+ * DRAM and L2 traffic of a store through drawn (random) indices, or through
+ * indices that scatter as draws do (scattered_lines: a permutation by a
+ * hash). Where the draws can name more lines than the L2 holds, nothing
+ * completes a line while the L2 has it, so each line a warp writes is an
+ * isolated DRAM write: part of a sector makes the L2 read the sector, merge
+ * and write it back (sparse_write_bytes_partial), whole sectors cost
  * sparse_write_bytes_sector each, a whole line sparse_write_bytes_line,
  * each the time of that many bytes of a stream ([sources: h200-cal]
  * run12/scatterw: 9.5 partial-sector stores, 18.1 whole sectors, 14.7 whole
@@ -2282,10 +2384,12 @@ static void drawn_store_traffic(const gp_device_t *d, const gp_kernel_t *k, cons
     /* the sectors of an L2 line; a sector's bytes are the bits of a mask */
     const int64_t per_line = (int64_t)(GP_L2_LINE_BYTES / 32);
     uint32_t w, l, n, i, eb = a->elem_bytes ? a->elem_bytes : 4;
-    double cost = 0, l2cost = 0, warps = 0, span, named, warm;
+    double cost = 0, l2cost = 0, warps = 0, span, named, warm, cover = 0;
     sector_bytes_t sb[64];
-    if (!(d->sparse_write_bytes_partial > 0) || !s || !s->drawn || !s->byte_offset ||
+    if (!(d->sparse_write_bytes_partial > 0) || !s || !s->byte_offset ||
         s->lanes == 0 || s->lanes > GP_ARRAY_LEN(sb) || eb > 32 || d->sector_bytes != 32)
+        return;
+    if (!s->drawn && !scattered_lines(s, (double)a->footprint_bytes, eb, &cover))
         return;
     for (w = 0; w < s->n_warps; w++) {
         const int64_t *off = s->byte_offset + (size_t)w * s->lanes;
@@ -2331,12 +2435,15 @@ static void drawn_store_traffic(const gp_device_t *d, const gp_kernel_t *k, cons
     l2cost /= warps;
     if (d->sparse_write_l2_bytes > 0)
         out->l2_bytes = GP_MAX(out->l2_bytes, l2cost);
-    span = s->drawn_span_bytes    ? (double)s->drawn_span_bytes
+    span = !s->drawn               ? cover
+           : s->drawn_span_bytes    ? (double)s->drawn_span_bytes
            : s->drawn_range_bytes ? (double)s->drawn_range_bytes
                                   : footprint_of(a);
     warm = span > 0 ? GP_MIN(1.0, warm_bytes(k, a->buffer) / span) : 0;
-    /* the lines the draws can name: a line a draw, within the span */
-    named = s->drawn_range_bytes > 0
+    /* the lines the draws can name: a line a draw, within the span (not
+       drawn: a line each of the launch's elements, scattered_lines) */
+    named = !s->drawn ? (double)s->grid_footprint_bytes / eb * GP_L2_LINE_BYTES
+            : s->drawn_range_bytes > 0
                 ? GP_MIN((double)s->drawn_range_bytes / eb * GP_L2_LINE_BYTES, span)
                 : span;
     out->dram_bytes = (named <= l2cap ? out->dram_bytes : cost) * (1 - warm);
@@ -2743,7 +2850,7 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
         out->l2_bytes = GP_MAX(out->l2_bytes, out->dram_bytes); /* through the L2 */
     }
     sibling_traffic(d, k, at, occ, r, cached, bytes, lbytes, dbytes, l2cap, out);
-    if (r->has_l2 && op->kind == GP_OP_STORE && a->sample && a->sample->drawn)
+    if (r->has_l2 && op->kind == GP_OP_STORE && a->sample)
         drawn_store_traffic(d, k, at, l2cap, out);
     if (!r->has_l2) {
         out->l2_bytes = 0;

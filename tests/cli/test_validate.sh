@@ -45,8 +45,9 @@ expect_out "68 within 2x"
 # output or input read by the next kernel) came in at 9.5%; then the 193
 # `scatterw` rows (random stores) at 15.7%, the special-function call's guard
 # took `loopchain` to 8.7% and `attnq` to 13.9%, and the six radix scatter
-# passes moved here from the evaluation set. The gate holds today's 11.8% over
-# 3506 rows, 3474 within 2x (11.55% over the 3307 rows before `scatterw`).
+# passes moved here from the evaluation set, then the global histogram's two
+# skewed rows and the LCG scatter permutation. The gate holds today's 11.8%
+# over 3509 rows, 3477 within 2x (11.55% over the 3307 rows before `scatterw`).
 case_ "H200 table, all rows: accuracy gate"
 gp validate validation/h200/calibration.csv --max-mape 11.8 --min-within-2x 0.990 --json
 expect_status 0
@@ -56,12 +57,14 @@ expect_json_has .families.stream.mape_pct
 
 # Integer multiplies (gpuperf.imul at the measured IMAD rate) and the shared
 # histogram (ATOMS.POPC.INC, warps that skip the merge atomic, the merge's
-# global atomics by sector steps over the L2 atomic units): today's 9.0% and
-# 26.9% (the 2^24-byte rows, -37%, wait on their loads, not on the atomics).
+# global atomics by sector steps over the L2 atomic units, and the global
+# histogram's skewed rows, whose hot line serialises on its unit): today's
+# 9.0% and 20.7% (the shared 2^24-byte rows, -37%, wait on their loads, not on
+# the atomics).
 case_ "H200 table, int32 and histogram families: accuracy gates"
 gp validate validation/h200/calibration.csv --family int32 --max-mape 10
 expect_status 0
-gp validate validation/h200/calibration.csv --family histogram --max-mape 27
+gp validate validation/h200/calibration.csv --family histogram --max-mape 21
 expect_status 0
 
 # Atomics: the own `atomic` rows (one address, one per warp, distinct; shared
@@ -373,10 +376,10 @@ gp validate validation/h200/calibration.csv --family wback --max-mape 9.5 --min-
 expect_status 0
 
 # The evaluation set (nothing is set from it): the target is 10% and 95% of
-# rows within 1.5x; the gate holds what the model reaches today (15.8%, 304 of
-# 308 rows within 2x) so that it can only improve.
+# rows within 1.5x; the gate holds what the model reaches today (15.5%, 302 of
+# 305 rows within 2x) so that it can only improve.
 case_ "H200 evaluation set: accuracy gate"
-gp validate validation/h200/evaluation.csv --max-mape 15.9 --min-within-2x 0.98 --json
+gp validate validation/h200/evaluation.csv --max-mape 15.5 --min-within-2x 0.98 --json
 expect_status 0
 n=$(json .overall.rows)
 expect_between "$n" 300 1000

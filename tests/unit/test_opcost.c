@@ -284,7 +284,7 @@ static void test_sfu_call_latency(void **state)
    buffer are in the L2 from an earlier launch. */
 static gp_op_cost_t drawn_store_cost(const gp_device_t *d, const gp_generation_t *g,
                                      const int64_t *off, uint32_t elem, uint64_t range,
-                                     uint64_t span, uint64_t warm)
+                                     uint64_t span, uint64_t warm, int drawn)
 {
     gp_op_t op = op_of(GP_OP_STORE);
     gp_lane_sample_t s;
@@ -296,9 +296,9 @@ static gp_op_cost_t drawn_store_cost(const gp_device_t *d, const gp_generation_t
     s.lanes = 32;
     s.byte_offset = off;
     s.grid_footprint_bytes = range;
-    s.drawn = 1;
-    s.drawn_range_bytes = range;
-    s.drawn_span_bytes = span;
+    s.drawn = (uint32_t)drawn;
+    s.drawn_range_bytes = drawn ? range : 0;
+    s.drawn_span_bytes = drawn ? span : 0;
     op.space = GP_SPACE_GLOBAL;
     op.access.buffer = 0;
     op.access.elem_bytes = elem;
@@ -320,7 +320,7 @@ static void test_drawn_stores(void **state)
     gp_device_t d;
     const gp_arch_t *a;
     const gp_generation_t *g;
-    int64_t own[32], sect[32], line[32];
+    int64_t own[32], sect[32], line[32], far[32];
     uint64_t range = (1u << 21) * 4ull, span = 256ull << 20;
     gp_op_cost_t c;
     int l;
@@ -332,25 +332,37 @@ static void test_drawn_stores(void **state)
         sect[l] = (int64_t)((l / 8) * 104729 + 5) * 128 + 4 * (l % 8); /* 8 lanes: a sector */
         line[l] = (int64_t)4099 * 128 + 4 * l;                         /* one whole line */
     }
-    c = drawn_store_cost(&d, g, own, 4, range, span, 0);
+    c = drawn_store_cost(&d, g, own, 4, range, span, 0, 1);
     assert_true(fabs(c.dram_bytes - 32 * d.sparse_write_bytes_partial) < 1e-6);
     assert_true(fabs(c.l2_bytes - 32 * d.sparse_write_l2_bytes) < 1e-6);
-    c = drawn_store_cost(&d, g, sect, 4, range, span, 0);
+    c = drawn_store_cost(&d, g, sect, 4, range, span, 0, 1);
     assert_true(fabs(c.dram_bytes - 4 * d.sparse_write_bytes_sector) < 1e-6);
     assert_true(fabs(c.l2_bytes - 4 * d.sparse_write_l2_bytes) < 1e-6);
-    c = drawn_store_cost(&d, g, line, 4, range, span, 0);
+    c = drawn_store_cost(&d, g, line, 4, range, span, 0, 1);
     assert_true(fabs(c.dram_bytes - d.sparse_write_bytes_line) < 1e-6);
     assert_true(fabs(c.l2_bytes - d.sparse_write_l2_line_bytes) < 1e-6);
     /* the buffer in L2 already (8 MiB, read before): no DRAM */
-    c = drawn_store_cost(&d, g, own, 4, 65536 * 4, 8u << 20, 8u << 20);
+    c = drawn_store_cost(&d, g, own, 4, 65536 * 4, 8u << 20, 8u << 20, 1);
     assert_true(c.dram_bytes < 1e-9);
     assert_true(fabs(c.l2_bytes - 32 * d.sparse_write_l2_bytes) < 1e-6);
     /* 256 regions drawn: the generic cost, far below the isolated one */
-    c = drawn_store_cost(&d, g, own, 4, 1024, 64u << 20, 0);
+    c = drawn_store_cost(&d, g, own, 4, 1024, 64u << 20, 0, 1);
     assert_true(c.dram_bytes > 0 && c.dram_bytes < 32 * d.sparse_write_bytes_sector);
+    /* not drawn, the lanes scattered as draws would be (a permutation by an
+       LCG: 2^21 elements, a line each, over 4 GB): isolated as well; the
+       same lanes whose launch fills their span (a transpose's column
+       writes), or lanes sharing lines, are not */
+    for (l = 0; l < 32; l++)
+        far[l] = (int64_t)(l * 1000003 + 13) * 128 + 4 * (l % 8);
+    c = drawn_store_cost(&d, g, far, 4, range, 0, 0, 0);
+    assert_true(fabs(c.dram_bytes - 32 * d.sparse_write_bytes_partial) < 1e-6);
+    c = drawn_store_cost(&d, g, far, 4, (uint64_t)far[31] + 4, 0, 0, 0);
+    assert_true(c.dram_bytes < 32 * d.sparse_write_bytes_sector);
+    c = drawn_store_cost(&d, g, sect, 4, 4 * 8, 0, 0, 0);
+    assert_true(c.dram_bytes < 4 * d.sparse_write_bytes_sector);
     /* a card that does not give the keys: the generic cost */
     d.sparse_write_bytes_partial = d.sparse_write_bytes_sector = d.sparse_write_bytes_line = 0;
-    c = drawn_store_cost(&d, g, own, 4, range, span, 0);
+    c = drawn_store_cost(&d, g, own, 4, range, span, 0, 1);
     assert_true(c.dram_bytes > 0 && c.dram_bytes < 32 * 116);
 }
 
@@ -427,6 +439,60 @@ static void test_atomic_bins_units(void **state)
     assert_int_equal(cost(&d, g, &op, 8, &c8, msg, sizeof msg), 0);
     assert_true(c8.l2_bytes < c4.l2_bytes / 10);
     assert_true(c8.l2_bytes >= 32 / d.atomic_distinct_per_cycle * per_cycle - 1e-9);
+}
+
+/* Drawn bins that favour a few addresses: the L2 line that holds them takes
+   most of every warp's updates on its one unit, so a skew onto 4 words of
+   one line costs at least its steps there at the one-address rate, not the
+   warp's steps spread over the units the footprint keeps busy (the H200's
+   histogram of 256 bins, 90% of the bytes on bins 0..3, ran as long as the
+   uniform one). Addresses of the thread's position keep the footprint's
+   spread (not a drawn sample). */
+static void test_atomic_hot_line(void **state)
+{
+    gp_device_t d;
+    const gp_arch_t *a;
+    const gp_generation_t *g;
+    gp_op_t op = op_of(GP_OP_ATOMIC);
+    gp_lane_sample_t s;
+    gp_op_cost_t uni, skew, plain;
+    char msg[256];
+    int64_t off[8 * 32];
+    uint64_t x = 12345;
+    uint32_t i;
+    double per_cycle, t1;
+    (void)state;
+    open_dev("h200-sxm", &d, &a, &g);
+    per_cycle = d.l2_bandwidth_gbps * 1e3 / d.core_clock_mhz;
+    t1 = 1 / d.atomic_same_address_per_cycle;
+    memset(&s, 0, sizeof s);
+    s.n_warps = 8;
+    s.lanes = 32;
+    s.byte_offset = off;
+    s.grid_footprint_bytes = 1024;
+    s.drawn = 1;
+    s.drawn_range_bytes = 1024;
+    op.space = GP_SPACE_GLOBAL;
+    op.access.elem_bytes = 4;
+    op.access.footprint_bytes = 1024;
+    op.access.atomic_op = GP_ATOMIC_OP_INC;
+    op.access.sample = &s;
+    for (i = 0; i < 8 * 32; i++) { /* uniform over 256 bins */
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        off[i] = (int64_t)((x >> 33) % 256) * 4;
+    }
+    assert_int_equal(cost(&d, g, &op, 8, &uni, msg, sizeof msg), 0);
+    for (i = 0; i < 8 * 32; i++) /* 7 lanes of 8 on bins 0..3 */
+        if (i % 8 != 7)
+            off[i] = (int64_t)(i % 4) * 4;
+    assert_int_equal(cost(&d, g, &op, 8, &skew, msg, sizeof msg), 0);
+    /* bins 0..3 get 28 lanes a warp: 7 steps on one word, on one line */
+    assert_true(skew.l2_bytes >= 7 * t1 * per_cycle - 1e-9);
+    assert_true(skew.l2_bytes > 0.8 * uni.l2_bytes);
+    /* the same offsets as positions of the thread: the footprint's spread */
+    s.drawn = 0;
+    assert_int_equal(cost(&d, g, &op, 8, &plain, msg, sizeof msg), 0);
+    assert_true(plain.l2_bytes < skew.l2_bytes);
 }
 
 /* A warp-aggregated atomic whose count is a share of the lanes (lane 0
@@ -1116,6 +1182,7 @@ int main(void)
         cmocka_unit_test(test_sibling_loads_hit_l1),
         cmocka_unit_test(test_store_into_warm_l2),
         cmocka_unit_test(test_drawn_stores),
+        cmocka_unit_test(test_atomic_hot_line),
         cmocka_unit_test(test_sfu_call_latency),
         cmocka_unit_test(test_store_path_requests),
         cmocka_unit_test(test_block_completes_stores),
