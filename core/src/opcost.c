@@ -2323,40 +2323,53 @@ static int cmp_sector_bytes(const void *x, const void *y)
     return (a > b) - (a < b);
 }
 
-/*
- * 1 when the addresses of a sample that is not drawn land as draws would: no
- * two active lanes of a sampled warp on one L2 line, and the launch's
- * distinct bytes, one element a line, fit within the span the sampled
- * addresses cover (the buffer's where larger), so that nothing else
- * completes the sectors a store writes in part: a permutation by a hash or
- * an LCG (`out[(a i + c) mod 2^28] = in[i]`). A transpose's column writes
- * fill their span, and a stride of a few elements puts lanes on one line:
- * neither. *cover: that span.
- */
-static int scattered_lines(const gp_lane_sample_t *s, double span, uint32_t eb, double *cover)
+/* 1 when two of the n offsets a and b (inactive lanes negative) fall on
+   one L2 line. */
+static int share_line(const int64_t *x, uint32_t nx, const int64_t *y, uint32_t ny)
 {
-    uint32_t w, l, m;
+    uint32_t i, j;
+    for (i = 0; i < nx; i++)
+        for (j = 0; j < ny; j++)
+            if (x[i] >= 0 && y[j] >= 0 && (x != y || j < i) &&
+                x[i] / (int64_t)GP_L2_LINE_BYTES == y[j] / (int64_t)GP_L2_LINE_BYTES)
+                return 1;
+    return 0;
+}
+
+/*
+ * 1 when the addresses of a sample that is not drawn scatter as draws do:
+ * no two active lanes of a sampled warp on one L2 line, and the block's
+ * next warp (the sample's instance 1) on none of its first warp's lines, so
+ * that the block does not complete the sectors its warps write in part: a
+ * permutation by a hash or an LCG (`out[(a i + c) mod 2^28] = in[i]`),
+ * whatever share of the buffer it writes ([sources: h200-cal] run13/perm:
+ * 2^16 to 2^28 stores over 1 GiB, 64 and 256 MiB, every store at the
+ * isolated rate of bench_scatterw's, 7.9 to 8.1 a clock). A transpose's
+ * column writes put the block's next warp on its first warp's lines, and a
+ * stride of a few elements puts lanes on one line: neither. *cover: the span
+ * the sampled addresses cover, or `span` where larger (the lines the
+ * formula can name).
+ */
+static int scattered_lines(const gp_lane_sample_t *s, double span, double *cover)
+{
+    uint32_t w, l;
     int64_t lo = INT64_MAX, hi = -1;
-    double fp = (double)s->grid_footprint_bytes;
-    if (!(fp > 0) || s->n_warps == 0)
+    if (s->n_warps == 0)
         return 0;
     for (w = 0; w < s->n_warps; w++) {
         const int64_t *off = s->byte_offset + (size_t)w * s->lanes;
-        for (l = 0; l < s->lanes; l++) {
-            if (off[l] < 0)
-                continue;
-            lo = GP_MIN(lo, off[l]);
-            hi = GP_MAX(hi, off[l]);
-            for (m = 0; m < l; m++)
-                if (off[m] >= 0 && off[m] / (int64_t)GP_L2_LINE_BYTES ==
-                                       off[l] / (int64_t)GP_L2_LINE_BYTES)
-                    return 0;
-        }
+        if (share_line(off, s->lanes, off, s->lanes))
+            return 0;
+        for (l = 0; l < s->lanes; l++)
+            if (off[l] >= 0) {
+                lo = GP_MIN(lo, off[l]);
+                hi = GP_MAX(hi, off[l]);
+            }
     }
-    if (hi >= lo)
-        span = GP_MAX(span, (double)(hi - lo) + eb);
-    *cover = span;
-    return fp / eb * GP_L2_LINE_BYTES <= span;
+    if (s->n_warps > 1 && share_line(s->byte_offset, s->lanes, s->byte_offset + s->lanes, s->lanes))
+        return 0;
+    *cover = hi >= lo ? GP_MAX(span, (double)(hi - lo) + 1) : span;
+    return 1;
 }
 
 /*
@@ -2389,7 +2402,7 @@ static void drawn_store_traffic(const gp_device_t *d, const gp_kernel_t *k, cons
     if (!(d->sparse_write_bytes_partial > 0) || !s || !s->byte_offset ||
         s->lanes == 0 || s->lanes > GP_ARRAY_LEN(sb) || eb > 32 || d->sector_bytes != 32)
         return;
-    if (!s->drawn && !scattered_lines(s, (double)a->footprint_bytes, eb, &cover))
+    if (!s->drawn && !scattered_lines(s, (double)a->footprint_bytes, &cover))
         return;
     for (w = 0; w < s->n_warps; w++) {
         const int64_t *off = s->byte_offset + (size_t)w * s->lanes;
@@ -2441,8 +2454,8 @@ static void drawn_store_traffic(const gp_device_t *d, const gp_kernel_t *k, cons
                                   : footprint_of(a);
     warm = span > 0 ? GP_MIN(1.0, warm_bytes(k, a->buffer) / span) : 0;
     /* the lines the draws can name: a line a draw, within the span (not
-       drawn: a line each of the launch's elements, scattered_lines) */
-    named = !s->drawn ? (double)s->grid_footprint_bytes / eb * GP_L2_LINE_BYTES
+       drawn: the span its addresses cover, scattered_lines) */
+    named = !s->drawn ? cover
             : s->drawn_range_bytes > 0
                 ? GP_MIN((double)s->drawn_range_bytes / eb * GP_L2_LINE_BYTES, span)
                 : span;

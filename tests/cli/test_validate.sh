@@ -46,10 +46,11 @@ expect_out "68 within 2x"
 # `scatterw` rows (random stores) at 15.7%, the special-function call's guard
 # took `loopchain` to 8.7% and `attnq` to 13.9%, and the six radix scatter
 # passes moved here from the evaluation set, then the global histogram's two
-# skewed rows and the LCG scatter permutation. The gate holds today's 11.8%
-# over 3509 rows, 3477 within 2x (11.55% over the 3307 rows before `scatterw`).
+# skewed rows, the LCG scatter permutation and the 34 `perm` rows (16.0%). The
+# gate holds today's 11.81% over 3543 rows, 3510 within 2x (11.55% over the
+# 3307 rows before `scatterw`).
 case_ "H200 table, all rows: accuracy gate"
-gp validate validation/h200/calibration.csv --max-mape 11.8 --min-within-2x 0.990 --json
+gp validate validation/h200/calibration.csv --max-mape 11.85 --min-within-2x 0.990 --json
 expect_status 0
 n=$(json .overall.rows)
 expect_between "$n" 122 5000
@@ -362,6 +363,16 @@ expect_status 0
 # 16 bytes (-20..-40%), 1 GiB (-11%).
 case_ "H200 scatterw family: accuracy gate"
 gp validate validation/h200/calibration.csv --family scatterw --max-mape 15.8 --min-within-2x 1
+expect_status 0
+
+# Stores through an LCG index formula (bench_perm, run13): 2^16 stores to a full
+# permutation of 16 MiB to 1 GiB. Where the buffer exceeds the L2, every lane on
+# its own line and the block's next warp on none of the first warp's lines,
+# each store is an isolated partial-sector write, as scatterw's random ones,
+# however much of the buffer the launch writes (57.6% without the rule). Today
+# 16.0%, 33 of 34 within 2x; open: the 16 MiB buffer the L2 holds (-12..-50%).
+case_ "H200 perm family: accuracy gate"
+gp validate validation/h200/calibration.csv --family perm --max-mape 16.0 --min-within-2x 0.97
 expect_status 0
 
 # A kernel writing or reading 4 to 96 MiB, then a kernel reading it (bench_wback,

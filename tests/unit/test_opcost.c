@@ -309,6 +309,30 @@ static gp_op_cost_t drawn_store_cost(const gp_device_t *d, const gp_generation_t
     return c;
 }
 
+/* A store of `warps` sampled warps (32 lanes each) at the offsets `off`,
+   computed by an index formula (not drawn), the launch writing `fp` bytes. */
+static gp_op_cost_t formula_store_cost(const gp_device_t *d, const gp_generation_t *g,
+                                       const int64_t *off, uint32_t warps, uint64_t fp)
+{
+    gp_op_t op = op_of(GP_OP_STORE);
+    gp_lane_sample_t s;
+    gp_op_cost_t c;
+    uint64_t w[1] = {0};
+    char msg[256];
+    memset(&s, 0, sizeof s);
+    s.n_warps = warps;
+    s.lanes = 32;
+    s.byte_offset = off;
+    s.grid_footprint_bytes = fp;
+    op.space = GP_SPACE_GLOBAL;
+    op.access.buffer = 0;
+    op.access.elem_bytes = 4;
+    op.access.footprint_bytes = fp;
+    op.access.sample = &s;
+    assert_int_equal(cost_warm(d, g, &op, 8, w, 1, &c, msg, sizeof msg), 0);
+    return c;
+}
+
 /* Random stores (run12 scatterw): each line a warp writes is an isolated
    DRAM write where the draws name more lines than the L2 holds: part of a
    sector (read, merged, written back), whole sectors, a whole line each
@@ -320,7 +344,7 @@ static void test_drawn_stores(void **state)
     gp_device_t d;
     const gp_arch_t *a;
     const gp_generation_t *g;
-    int64_t own[32], sect[32], line[32], far[32];
+    int64_t own[32], sect[32], line[32], far[64], col[64];
     uint64_t range = (1u << 21) * 4ull, span = 256ull << 20;
     gp_op_cost_t c;
     int l;
@@ -349,16 +373,22 @@ static void test_drawn_stores(void **state)
     c = drawn_store_cost(&d, g, own, 4, 1024, 64u << 20, 0, 1);
     assert_true(c.dram_bytes > 0 && c.dram_bytes < 32 * d.sparse_write_bytes_sector);
     /* not drawn, the lanes scattered as draws would be (a permutation by an
-       LCG: 2^21 elements, a line each, over 4 GB): isolated as well; the
-       same lanes whose launch fills their span (a transpose's column
+       LCG over 4 GB): isolated as well, however few or many the stores; the
+       block's next warp on its first warp's lines (a transpose's column
        writes), or lanes sharing lines, are not */
-    for (l = 0; l < 32; l++)
+    for (l = 0; l < 32; l++) {
         far[l] = (int64_t)(l * 1000003 + 13) * 128 + 4 * (l % 8);
-    c = drawn_store_cost(&d, g, far, 4, range, 0, 0, 0);
+        far[32 + l] = (int64_t)(l * 1000003 + 500001) * 128;   /* warp 1: lines of its own */
+        col[l] = (int64_t)l * 32768;                             /* a column, 8192 floats a row */
+        col[32 + l] = (int64_t)l * 32768 + 4;                    /* warp 1: the next row */
+    }
+    c = formula_store_cost(&d, g, far, 2, range);
     assert_true(fabs(c.dram_bytes - 32 * d.sparse_write_bytes_partial) < 1e-6);
-    c = drawn_store_cost(&d, g, far, 4, (uint64_t)far[31] + 4, 0, 0, 0);
+    c = formula_store_cost(&d, g, far, 2, 1ull << 32);
+    assert_true(fabs(c.dram_bytes - 32 * d.sparse_write_bytes_partial) < 1e-6);
+    c = formula_store_cost(&d, g, col, 2, 256ull << 20);
     assert_true(c.dram_bytes < 32 * d.sparse_write_bytes_sector);
-    c = drawn_store_cost(&d, g, sect, 4, 4 * 8, 0, 0, 0);
+    c = formula_store_cost(&d, g, sect, 1, 4 * 8);
     assert_true(c.dram_bytes < 4 * d.sparse_write_bytes_sector);
     /* a card that does not give the keys: the generic cost */
     d.sparse_write_bytes_partial = d.sparse_write_bytes_sector = d.sparse_write_bytes_line = 0;
