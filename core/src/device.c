@@ -181,6 +181,8 @@ static const key_spec_t SCHEMA[] = {
     {"latency", "atomic_f32_cycles", T_F64, OFF(atomic_f32_cycles), OPT, 0, 1e6, "cycles, dependent fp32 atomicAdd on one word; 0: atomic_cycles"},
     {"latency", "l2_random_cycles", T_F64, OFF(l2_random_cycles), OPT, 0, 1e5, "cycles of an L2 hit beyond the near partition; 0: l2_hit_cycles"},
     {"latency", "dram_random_cycles", T_F64, OFF(dram_random_cycles), OPT, 0, 1e6, "cycles of a random DRAM access; 0: dram_cycles"},
+    {"latency", "request_tlb_reach_bytes", T_U64, OFF(request_tlb_reach_bytes), OPT, 0, BIG, "bytes of random addresses a warp request's lines translate over without waiting; 0: not known (no such wait)"},
+    {"latency", "request_tlb_line_cycles", T_F64, OFF(request_tlb_line_cycles), OPT, 0, 1e5, "cycles a warp request waits per line whose page it must translate; 0: not known"},
     {"latency", "l1_line_cycles", T_F64, OFF(l1_line_cycles), OPT, 0, 1e4, "cycles a warp request that hits L1 waits per line beyond its first; 0: none"},
     {"latency", "l1_bank_pass_cycles", T_F64, OFF(l1_bank_pass_cycles), OPT, 0, 1e4, "cycles a warp request waits per further line on one bank column (lines read at one offset); 0: none"},
     {"latency", "l2_line_cycles", T_F64, OFF(l2_line_cycles), OPT, 0, 1e4, "cycles a warp request that misses L1 waits per line beyond its first; 0: none"},
@@ -566,6 +568,9 @@ static int check_consistency(parse_state_t *st, gp_device_t *d)
     CHECK((d->sparse_write_bytes_partial > 0) == (d->sparse_write_bytes_sector > 0) &&
               (d->sparse_write_bytes_sector > 0) == (d->sparse_write_bytes_line > 0),
           "memory", "sparse_write_bytes_partial", "give all three sparse_write_bytes_* keys or none");
+    CHECK((d->request_tlb_reach_bytes > 0) == (d->request_tlb_line_cycles > 0), "latency",
+          "request_tlb_reach_bytes",
+          "give request_tlb_reach_bytes and request_tlb_line_cycles together or neither");
     CHECK((d->sparse_write_l2_bytes > 0) == (d->sparse_write_l2_line_bytes > 0), "memory",
           "sparse_write_l2_bytes",
           "give sparse_write_l2_bytes and sparse_write_l2_line_bytes together or neither");

@@ -1835,6 +1835,46 @@ static double atomic_uniform_gpu_cycles(const gp_device_t *d, const gp_access_t 
     return GP_MAX(1 / rd, 1 / (ru * pow(GP_MAX(1.0, grid_addrs), GP_ATOMIC_ADDRESS_SPREAD_EXP)));
 }
 
+/*
+ * What address translation adds to the wait of a warp request whose `lines`
+ * lie at random (drawn, or a random pattern) over a span larger than the
+ * device's request_tlb_reach_bytes: each line's page misses with chance
+ * 1 - reach / span, and the misses of one request follow one another,
+ * request_tlb_line_cycles each ([sources: h200-cal] run13/tlb gather_lat
+ * rows: one warp per SM gathering 32 random lines a request waits 1189
+ * cycles over 64 MiB, 1245 over 128 MiB, 1282 over 256 MiB and 1306 to 1319
+ * from 1 GiB to 8 GiB: 32 lines x 3.97 cycles x (1 - 71 MiB / span); a
+ * lone lane's chase over 64 GiB waits what a chase within one page does,
+ * run3 dram_random_cycles, so the walk of tlb_miss_cycles is not this).
+ * The misses queue where all SMs send them: the wait is the share of the
+ * SMs the launch occupies (a lone block's 32-lane chase through 256 MiB,
+ * run10/cold blocks=1 rows, waits no more than the model gives without it,
+ * one warp on each of the 132 SMs the whole of it). 0 without the keys, or
+ * for the lines of a pattern of the thread's position (a stride's lines
+ * share pages).
+ */
+static double tlb_wait(const gp_device_t *d, const gp_kernel_t *k, const gp_access_t *a,
+                       double lines)
+{
+    const gp_lane_sample_t *s = a->sample;
+    double span, miss, sms;
+    if (!(d->request_tlb_reach_bytes > 0) || !(d->request_tlb_line_cycles > 0) || !(lines > 1))
+        return 0;
+    if (s && s->drawn)
+        span = s->drawn_span_bytes    ? (double)s->drawn_span_bytes
+               : s->drawn_range_bytes ? (double)s->drawn_range_bytes
+                                      : footprint_of(a);
+    else if (!s && a->pattern == GP_PATTERN_RANDOM)
+        span = footprint_of(a);
+    else
+        return 0;
+    if (!(span > 0))
+        return 0;
+    miss = 1 - (double)d->request_tlb_reach_bytes / span;
+    sms = d->sm_count ? GP_MIN(1.0, (double)k->total_blocks / d->sm_count) : 1.0;
+    return miss > 0 ? lines * miss * d->request_tlb_line_cycles * sms : 0;
+}
+
 /* ------------------------------------------------------ lines per request */
 
 /*
@@ -2803,6 +2843,8 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
                             x2);
             out->latency_cycles += out->l1_hit * x1 + out->l2_hit * x2 + out->dram_hit * x3;
         }
+        if (op->kind == GP_OP_LOAD) /* what misses L1 is translated first */
+            out->latency_cycles += (1 - out->l1_hit) * tlb_wait(d, k, a, req_lines);
     } else {
         out->l1_hit = 1;
     }

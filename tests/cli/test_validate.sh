@@ -46,11 +46,12 @@ expect_out "68 within 2x"
 # `scatterw` rows (random stores) at 15.7%, the special-function call's guard
 # took `loopchain` to 8.7% and `attnq` to 13.9%, and the six radix scatter
 # passes moved here from the evaluation set, then the global histogram's two
-# skewed rows, the LCG scatter permutation and the 34 `perm` rows (16.0%). The
-# gate holds today's 11.81% over 3543 rows, 3510 within 2x (11.55% over the
+# skewed rows, the LCG scatter permutation, the 34 `perm` rows (16.0%) and the
+# 24 `tlb` rows (10.2%; their translation rule took `scatter` to 10.9%). The
+# gate holds today's 11.75% over 3567 rows, 3534 within 2x (11.55% over the
 # 3307 rows before `scatterw`).
 case_ "H200 table, all rows: accuracy gate"
-gp validate validation/h200/calibration.csv --max-mape 11.85 --min-within-2x 0.990 --json
+gp validate validation/h200/calibration.csv --max-mape 11.8 --min-within-2x 0.990 --json
 expect_status 0
 n=$(json .overall.rows)
 expect_between "$n" 122 5000
@@ -306,11 +307,12 @@ expect_status 0
 # 23.5% -> 14.5%); the L2 holds the lines a drawn read lands on, not only its
 # sectors (GP_L2_LINE_BYTES: 32 and 64 warps per SM from DRAM, -42..-64% ->
 # -9..-28%), and drawn lanes on the four sectors of a line cost DRAM what reads
-# 32 bytes apart do (the c=4s rows, +98..+168% -> -23..+25%). Today 11.3%, all
-# 396 within 2x (-28..+46%); the L2 line-request rate, measured, is not
-# modelled.
+# 32 bytes apart do (the c=4s rows, +98..+168% -> -23..+25%); a request's lines
+# beyond the translation reach wait for their pages (request_tlb_*, from the
+# `tlb` rows: 11.3% -> 10.9%). Today 10.9%, all 396 within 2x; the L2
+# line-request rate, measured, is not modelled.
 case_ "H200 scatter family: accuracy gate"
-gp validate validation/h200/calibration.csv --family scatter --max-mape 11.4 --min-within-2x 1
+gp validate validation/h200/calibration.csv --family scatter --max-mape 10.95 --min-within-2x 1
 expect_status 0
 
 # Loops that store into the buffer they load from (bench_alias, run10): a trip
@@ -373,6 +375,16 @@ expect_status 0
 # 16.0%, 33 of 34 within 2x; open: the 16 MiB buffer the L2 holds (-12..-50%).
 case_ "H200 perm family: accuracy gate"
 gp validate validation/h200/calibration.csv --family perm --max-mape 16.0 --min-within-2x 0.97
+expect_status 0
+
+# Random gathers over 64 MiB to 8 GiB (bench_tlb, run13): one warp per SM whose
+# 32 lanes each read a random line waits 1189 cycles a request over 64 MiB and
+# 1319 over 8 GiB, 3.97 cycles a line whose page lies beyond 71 MiB
+# (request_tlb_reach_bytes, request_tlb_line_cycles: the lat rows -3..-12% ->
+# -2..-3%); open: 64 warps per SM keep slowing past 1 GiB (-13..-16%) and whole
+# random lines run faster than the model (+10..+14%). Today 10.2%.
+case_ "H200 tlb family: accuracy gate"
+gp validate validation/h200/calibration.csv --family tlb --max-mape 10.3 --min-within-2x 1
 expect_status 0
 
 # A kernel writing or reading 4 to 96 MiB, then a kernel reading it (bench_wback,

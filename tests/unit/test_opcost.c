@@ -223,6 +223,21 @@ static void test_atomic_contention(void **state)
     assert_true(fabs(c.l2_bytes - 1 / d.atomic_uniform_f32_warps_per_cycle * per_cycle) < 1e-6);
 }
 
+/* A lane sample of `warps` warps of 32 lanes at the byte offsets `off`,
+   the launch touching `fp` bytes; drawn: offsets drawn over `fp` bytes. */
+static void sample_init(gp_lane_sample_t *s, const int64_t *off, uint32_t warps, uint64_t fp,
+                        int drawn)
+{
+    memset(s, 0, sizeof *s);
+    s->n_warps = warps;
+    s->lanes = 32;
+    s->byte_offset = off;
+    s->grid_footprint_bytes = fp;
+    s->drawn = (uint32_t)drawn;
+    s->drawn_range_bytes = drawn ? fp : 0;
+    s->drawn_span_bytes = drawn ? fp : 0;
+}
+
 /* An atomic op whose lanes address the byte offsets `off` (one warp),
    drawn from data, over a grid footprint of `fp` bytes. */
 static int atomic_sample_cost(const gp_device_t *d, const gp_generation_t *g, uint32_t op_kind,
@@ -231,12 +246,8 @@ static int atomic_sample_cost(const gp_device_t *d, const gp_generation_t *g, ui
     gp_op_t op = op_of(GP_OP_ATOMIC);
     gp_lane_sample_t s;
     char msg[256];
-    memset(&s, 0, sizeof s);
-    s.n_warps = 1;
-    s.lanes = 32;
-    s.byte_offset = off;
-    s.grid_footprint_bytes = fp;
-    s.drawn = 1;
+    sample_init(&s, off, 1, fp, 1);
+    s.drawn_range_bytes = s.drawn_span_bytes = 0;
     op.space = GP_SPACE_GLOBAL;
     op.access.elem_bytes = 4;
     op.access.footprint_bytes = fp;
@@ -291,13 +302,7 @@ static gp_op_cost_t drawn_store_cost(const gp_device_t *d, const gp_generation_t
     gp_op_cost_t c;
     uint64_t w[1] = {warm};
     char msg[256];
-    memset(&s, 0, sizeof s);
-    s.n_warps = 1;
-    s.lanes = 32;
-    s.byte_offset = off;
-    s.grid_footprint_bytes = range;
-    s.drawn = (uint32_t)drawn;
-    s.drawn_range_bytes = drawn ? range : 0;
+    sample_init(&s, off, 1, range, drawn);
     s.drawn_span_bytes = drawn ? span : 0;
     op.space = GP_SPACE_GLOBAL;
     op.access.buffer = 0;
@@ -319,11 +324,7 @@ static gp_op_cost_t formula_store_cost(const gp_device_t *d, const gp_generation
     gp_op_cost_t c;
     uint64_t w[1] = {0};
     char msg[256];
-    memset(&s, 0, sizeof s);
-    s.n_warps = warps;
-    s.lanes = 32;
-    s.byte_offset = off;
-    s.grid_footprint_bytes = fp;
+    sample_init(&s, off, warps, fp, 0);
     op.space = GP_SPACE_GLOBAL;
     op.access.buffer = 0;
     op.access.elem_bytes = 4;
@@ -331,6 +332,61 @@ static gp_op_cost_t formula_store_cost(const gp_device_t *d, const gp_generation
     op.access.sample = &s;
     assert_int_equal(cost_warm(d, g, &op, 8, w, 1, &c, msg, sizeof msg), 0);
     return c;
+}
+
+/* A load of one warp whose 32 lanes read the drawn offsets `off`, drawn
+   over `range` bytes. */
+static gp_op_cost_t drawn_load_cost(const gp_device_t *d, const gp_generation_t *g,
+                                    const int64_t *off, uint64_t range)
+{
+    gp_op_t op = op_of(GP_OP_LOAD);
+    gp_lane_sample_t s;
+    gp_op_cost_t c;
+    char msg[256];
+    sample_init(&s, off, 1, range, 1);
+    op.space = GP_SPACE_GLOBAL;
+    op.access.elem_bytes = 4;
+    op.access.footprint_bytes = range;
+    op.access.pattern = GP_PATTERN_RANDOM;
+    op.access.sample = &s;
+    assert_int_equal(cost(d, g, &op, 8, &c, msg, sizeof msg), 0);
+    return c;
+}
+
+/* A warp request of 32 random lines over a span beyond
+   request_tlb_reach_bytes waits request_tlb_line_cycles a line for the
+   share 1 - reach / span of its lines that miss translation (run13/tlb
+   gather_lat rows); within the reach, or on a card without the keys,
+   nothing. */
+static void test_request_tlb_wait(void **state)
+{
+    gp_device_t d, none;
+    const gp_arch_t *a;
+    const gp_generation_t *g;
+    gp_op_cost_t c, c0;
+    int64_t off[32];
+    uint64_t big = 8ull << 30;
+    double want;
+    int l;
+    (void)state;
+    open_dev("h200-sxm", &d, &a, &g);
+    assert_true(d.request_tlb_reach_bytes > 0 && d.request_tlb_line_cycles > 0);
+    none = d;
+    none.request_tlb_reach_bytes = 0;
+    none.request_tlb_line_cycles = 0;
+    for (l = 0; l < 32; l++)
+        off[l] = (int64_t)(l * 2654435761ull % (big / 128)) * 128;
+    c = drawn_load_cost(&d, g, off, big);
+    c0 = drawn_load_cost(&none, g, off, big);
+    want = (1 - c.l1_hit) * 32 * d.request_tlb_line_cycles *
+           (1 - (double)d.request_tlb_reach_bytes / (double)big);
+    assert_true(want > 100);
+    assert_true(fabs(c.latency_cycles - c0.latency_cycles - want) < 1e-6);
+    for (l = 0; l < 32; l++) /* the same lines within 32 MiB */
+        off[l] = off[l] % (32 << 20);
+    c = drawn_load_cost(&d, g, off, 32u << 20);
+    c0 = drawn_load_cost(&none, g, off, 32u << 20);
+    assert_true(fabs(c.latency_cycles - c0.latency_cycles) < 1e-9);
 }
 
 /* Random stores (run12 scatterw): each line a warp writes is an isolated
@@ -1213,6 +1269,7 @@ int main(void)
         cmocka_unit_test(test_store_into_warm_l2),
         cmocka_unit_test(test_drawn_stores),
         cmocka_unit_test(test_atomic_hot_line),
+        cmocka_unit_test(test_request_tlb_wait),
         cmocka_unit_test(test_sfu_call_latency),
         cmocka_unit_test(test_store_path_requests),
         cmocka_unit_test(test_block_completes_stores),

@@ -331,6 +331,15 @@ typedef struct gp_device {
        log2f: FSETP, @P FMUL, MUFU, @P FMUL, the denormal guard around the
        MUFU instruction); 0: not known (sfu_cycles, the MUFU alone) */
     double sfu_call_cycles;
+    /* [latency], added within ABI 2: address translation of a warp's
+       request whose lines lie at random over a span beyond what the SM
+       keeps translated for its requests: each line's page misses with
+       chance 1 - request_tlb_reach_bytes / span and adds
+       request_tlb_line_cycles to the request's wait (the misses of one
+       request follow one another; a lone lane's miss costs that once, not
+       tlb_miss_cycles' walk); both 0: not known (no such cost) */
+    uint64_t request_tlb_reach_bytes;
+    double request_tlb_line_cycles;
 } gp_device_t;
 
 /* ------------------------------------------------------------------------ */
