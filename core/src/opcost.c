@@ -1837,7 +1837,8 @@ static double atomic_uniform_gpu_cycles(const gp_device_t *d, const gp_access_t 
 
 /*
  * What address translation adds to the wait of a warp request whose `lines`
- * lie at random (drawn, or a random pattern) over a span larger than the
+ * lie at random (drawn, or a random pattern) over a span (drawn_extent)
+ * larger than the
  * device's request_tlb_reach_bytes: each line's page misses with chance
  * 1 - reach / span, and the misses of one request follow one another,
  * request_tlb_line_cycles each ([sources: h200-cal] run13/tlb gather_lat
@@ -1856,19 +1857,9 @@ static double atomic_uniform_gpu_cycles(const gp_device_t *d, const gp_access_t 
 static double tlb_wait(const gp_device_t *d, const gp_kernel_t *k, const gp_access_t *a,
                        double lines)
 {
-    const gp_lane_sample_t *s = a->sample;
-    double span, miss, sms;
-    if (!(d->request_tlb_reach_bytes > 0) || !(d->request_tlb_line_cycles > 0) || !(lines > 1))
-        return 0;
-    if (s && s->drawn)
-        span = s->drawn_span_bytes    ? (double)s->drawn_span_bytes
-               : s->drawn_range_bytes ? (double)s->drawn_range_bytes
-                                      : footprint_of(a);
-    else if (!s && a->pattern == GP_PATTERN_RANDOM)
-        span = footprint_of(a);
-    else
-        return 0;
-    if (!(span > 0))
+    double span = drawn_extent(a), miss, sms;
+    if (!(d->request_tlb_reach_bytes > 0) || !(d->request_tlb_line_cycles > 0) || !(lines > 1) ||
+        !(span > 0))
         return 0;
     miss = 1 - (double)d->request_tlb_reach_bytes / span;
     sms = d->sm_count ? GP_MIN(1.0, (double)k->total_blocks / d->sm_count) : 1.0;
@@ -2363,8 +2354,8 @@ static int cmp_sector_bytes(const void *x, const void *y)
     return (a > b) - (a < b);
 }
 
-/* 1 when two of the n offsets a and b (inactive lanes negative) fall on
-   one L2 line. */
+/* 1 when an offset of x[0..nx) and one of y[0..ny) (inactive lanes
+   negative) fall on one L2 line; with x == y, two distinct lanes of it. */
 static int share_line(const int64_t *x, uint32_t nx, const int64_t *y, uint32_t ny)
 {
     uint32_t i, j;
