@@ -218,6 +218,14 @@ static void test_bad_values(void **state)
         expect_error("sparse_write_l2_line_bytes", "sparse_write_l2_line_bytes = 0",
                      "together or neither", at2);
     }
+    {
+        /* a request's translation wait: the reach and the cycles come together */
+        char *base = tc_read("devices/h200-sxm.ini");
+        int at = tc_line_of(base, "request_tlb_reach_bytes");
+        free(base);
+        expect_error("request_tlb_line_cycles", "request_tlb_line_cycles = 0",
+                     "request_tlb_reach_bytes and request_tlb_line_cycles together or neither", at);
+    }
 }
 
 static void test_expressions_accepted(void **state)
