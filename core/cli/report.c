@@ -173,6 +173,7 @@ static cJSON *launch_json(const gp_device_t *dev, const gp_workload_t *wl,
         cJSON_AddNumberToObject(o, "l2_bytes", r->l2_bytes);
         cJSON_AddNumberToObject(o, "l2_hit_rate", r->l2_hit_rate);
         cJSON_AddNumberToObject(o, "l2_warm_bytes", r->l2_warm_bytes);
+        cJSON_AddNumberToObject(o, "writeback_bytes", r->writeback_bytes);
         cJSON_AddNumberToObject(o, "warp_instructions", r->warp_instructions);
         cJSON_AddNumberToObject(o, "dram_gbps",
                                 r->time_us > 0 ? r->dram_bytes / (r->time_us * 1e3) : 0);

@@ -580,12 +580,29 @@ static int copy_duration(const sim_t *s, const gp_command_t *c, double *us)
     return 0;
 }
 
+/* The latency of launch node n issued at time t: launch_queued_us when it
+   is issued right behind an L2 flush of its stream that the host has not
+   waited for (a benchmark's scratch write, which the GPU is still running
+   when the launch arrives: it waits in the queue, its submission hidden),
+   else launch_latency_us. A graph's nodes keep the graph's timing. */
+static double launch_latency(const sim_t *s, const node_t *n)
+{
+    const gp_command_t *c = n->c;
+    uint32_t st = c->stream < s->wl->n_streams ? c->stream : 0;
+    uint32_t d = c->device < s->n_dev ? c->device : 0;
+    uint32_t p = s->queue_last[queue_of(s, st, d)];
+    if (s->dev->launch_queued_us > 0 && n->gnode == UINT32_MAX && p != UINT32_MAX &&
+        s->nodes[p].type == GP_CMD_FLUSH_L2 && s->nodes[p].seq >= s->synced_seq)
+        return s->dev->launch_queued_us;
+    return s->dev->launch_latency_us;
+}
+
 /* Timing of a new node issued (or, in a replay, released) at time t. */
 static int node_timing(sim_t *s, uint32_t ni, double t)
 {
     node_t *n = &s->nodes[ni];
     n->submit = t;
-    n->ready = t + (n->type == GP_CMD_LAUNCH ? s->dev->launch_latency_us : 0);
+    n->ready = t + (n->type == GP_CMD_LAUNCH ? launch_latency(s, n) : 0);
     if (n->type == GP_CMD_COPY)
         return copy_duration(s, n->c, &n->copy_us);
     return 0;
@@ -636,6 +653,7 @@ static int host_step(sim_t *s, int *changed)
                 return 0;
             }
             s->host_blocked = 0;
+            s->synced_seq = s->next_seq;
             s->host_time = GP_MAX(s->host_time, t);
             s->host_next++;
             *changed = 1;
@@ -856,6 +874,55 @@ static void sample(sim_t *s)
     }
 }
 
+/* What kernel k waits for after an L2 flush before its first blocks run
+   (k->hold_until), and the DRAM bytes of that wait (k->writeback):
+   - the first launch after the flush that touches device memory waits
+     flush_first_touch_us (its first misses);
+   - the flushed lines still dirty in the L2 (of no buffer) that its own
+     lines push out: the bytes it brings in (its buffers' footprints less
+     what the L2 already holds of them) take the place of as many older
+     lines, the dirty flushed ones among them in their share of the L2,
+     and their write-backs take DRAM time at dram_sustained_gbps. The
+     kernel's own stores are charged as DRAM writes when made, and those
+     of them that stay in the L2 (its written bytes' share of the last
+     L2-full it brings in) are not written back meanwhile: that many of
+     the flushed lines are written back in their place at no further cost.
+   A held kernel has started: the wait is part of its time. */
+static void l2_writeback(sim_t *s, kern_t *k)
+{
+    gpu_t *u = &s->gpus[k->device];
+    double cap = (double)s->dev->l2_bytes, fill = k->ws_anon, wrote = k->ws_anon - k->ws_anon_read;
+    double hold = 0, out, stay;
+    uint32_t j;
+    k->writeback = 0;
+    if (u->l2.flushed && k->ws_bytes > 0) {
+        u->l2.flushed = 0;
+        hold = s->dev->flush_first_touch_us;
+    }
+    for (j = 0; j < k->n_ws; j++) {
+        double f = GP_MAX(0.0, k->ws[j].bytes - (double)k->warm[k->ws[j].buffer]);
+        fill += f;
+        if (!k->ws[j].read)
+            wrote += f;
+    }
+    if (u->l2.dirty > 0 && cap > 0 && fill > 0) {
+        out = u->l2.dirty * GP_MIN(1.0, fill / cap);
+        stay = GP_MIN(fill, cap) * wrote / fill;
+        u->l2.dirty -= out;
+        if (out > stay) {
+            k->writeback = out - stay;
+            hold += k->writeback / (s->dev->dram_sustained_gbps * 1e3);
+        }
+    }
+    k->hold_until = 0;
+    if (hold > 0) {
+        k->hold_until = s->now + hold;
+        k->started = 1;
+        k->start = s->now;
+        s->nodes[k->node].start = s->now;
+    }
+}
+
 /* Activate launch node ni: its kernel slot, the L2 state it starts from,
    its occupancy; impossible launches are refused. */
 static int activate_kernel(sim_t *s, uint32_t ni)
@@ -876,6 +943,7 @@ static int activate_kernel(sim_t *s, uint32_t ni)
         k->warm[k->ws[j].buffer] = w;
         k->l2_warm += (double)w;
     }
+    l2_writeback(s, k);
     if (gp_arch_occupancy(s->arch, s->dev, &c->kernel.launch, &k->occ, s->err))
         return gp_err_prefix(s->err, "%s:%u: launch '%s'", s->wl->script, c->line,
                              c->kernel.name);
@@ -1006,7 +1074,7 @@ static int start_flushes_and_graphs(sim_t *s, int *changed)
             s->flushes.v[w++] = ni;
             continue;
         }
-        gp_eng_l2_flush(s, &s->gpus[n->device]);
+        gp_eng_l2_flush(s, &s->gpus[n->device], (int)n->c->flush_clean);
         n->state = GP_N_ACTIVE;
         n->start = s->now;
         if (node_done(s, ni, s->now))
@@ -1055,6 +1123,9 @@ static double next_external(const sim_t *s)
     for (i = 0; i < s->p2p_ready.n; i++)
         if (s->nodes[s->p2p_ready.v[i]].ready > s->now + eps)
             t = GP_MIN(t, s->nodes[s->p2p_ready.v[i]].ready);
+    for (i = 0; i < s->dispatching.n; i++) /* held back by write-backs */
+        if (s->kerns[s->dispatching.v[i]].hold_until > s->now + eps)
+            t = GP_MIN(t, s->kerns[s->dispatching.v[i]].hold_until);
     for (d = 0; d < s->n_dev; d++) {
         const gpu_t *u = &s->gpus[d];
         for (e = 0; e < GP_ARRAY_LEN(u->copies); e++)
@@ -1401,9 +1472,10 @@ static void fill_result(const sim_t *s, const node_t *n, gp_cmd_result_t *r)
                        ? blocks / ((double)k->occ.blocks_per_sm * s->dev->sm_count)
                        : 0;
         r->bound = k->cost.bound;
-        r->dram_bytes = k->dram_done;
+        r->dram_bytes = k->dram_done + k->writeback;
+        r->writeback_bytes = k->writeback;
         r->l2_bytes = k->l2_done;
-        r->l2_hit_rate = r->l2_bytes > 0 ? GP_MAX(0.0, 1.0 - r->dram_bytes / r->l2_bytes) : 0;
+        r->l2_hit_rate = r->l2_bytes > 0 ? GP_MAX(0.0, 1.0 - k->dram_done / r->l2_bytes) : 0;
         r->warp_instructions = k->cost.warp_instructions * blocks;
         r->l2_warm_bytes = k->l2_warm;
     } else if (n->type == GP_CMD_COPY) {

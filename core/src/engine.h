@@ -83,7 +83,9 @@ typedef struct gp_cmd_result {
     uint64_t blocks;
     double waves;           /* blocks / (blocks_per_sm * sm_count) */
     uint32_t bound;         /* gp_bound_t for the launch as a whole */
-    double dram_bytes;      /* the whole launch, as it ran (shares included) */
+    double dram_bytes;      /* the whole launch, as it ran (shares included),
+                               with writeback_bytes */
+    double writeback_bytes; /* dirty lines of an L2 flush it wrote back */
     double l2_bytes;        /* bytes requested from L2, the whole launch */
     double l2_hit_rate;     /* 1 - dram_bytes / l2_bytes: what L2 served */
     double warp_instructions; /* the whole launch */

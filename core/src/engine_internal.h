@@ -64,6 +64,7 @@ typedef struct gp_eng_cost {
    when it ends, the bytes it brought into L2 and used once (`fresh`). */
 typedef struct gp_eng_ws {
     uint32_t buffer;
+    int read; /* a load or an atomic reads it */
     double bytes, accessed, fresh;
 } gp_eng_ws_t;
 
@@ -91,7 +92,10 @@ typedef struct gp_eng_kern {
        the bytes of accesses that name no buffer */
     gp_eng_ws_t *ws;
     uint32_t n_ws, cap_ws;
-    double ws_anon, ws_bytes;
+    double ws_anon, ws_anon_read, ws_bytes;
+    /* the write-backs of flushed dirty lines its reads push out of the L2
+       (bytes), and the time until which they hold its first blocks back */
+    double writeback, hold_until;
     /* memory shares while running, recomputed at every event */
     uint32_t mark, sms;
     double l2_capacity, dram_share, l2_share, dram_demand, l2_demand;
@@ -132,6 +136,8 @@ typedef struct gp_eng_l2 {
     uint64_t *bytes;   /* n_buffers + 1 */
     uint32_t *prev, *next; /* n_buffers + 2: entry n_buffers + 1 is the list's head */
     uint64_t total;
+    double dirty; /* bytes of dirty lines an L2 flush left, of no buffer */
+    int flushed;  /* no launch has touched memory since a flush */
 } gp_eng_l2_t;
 
 /* One GPU: its SMs, engines and links, and the work waiting for them. */
@@ -174,6 +180,7 @@ typedef struct gp_eng_sim {
     gp_eng_node_t *nodes;
     uint32_t cap_nodes, free_node, n_live;
     uint64_t next_seq;
+    uint64_t synced_seq; /* nodes issued before the host's last synchronize */
     uint32_t *deps;     /* scratch: one node's dependencies at submission */
     uint32_t n_deps, cap_deps;
     uint32_t *edge_node, *edge_next; /* dependents, as linked lists (a pool) */
@@ -294,6 +301,6 @@ void gp_eng_l2_touch(gp_eng_sim_t *s, gp_eng_gpu_t *u, uint32_t b, double bytes)
 void gp_eng_l2_carry(gp_eng_sim_t *s, gp_eng_gpu_t *u, const gp_eng_ws_t *ws, uint32_t n);
 
 /* Empty the L2 of u. */
-void gp_eng_l2_flush(gp_eng_sim_t *s, gp_eng_gpu_t *u);
+void gp_eng_l2_flush(gp_eng_sim_t *s, gp_eng_gpu_t *u, int clean);
 
 #endif /* GP_ENGINE_INTERNAL_H */

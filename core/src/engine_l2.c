@@ -40,6 +40,8 @@ int gp_eng_l2_init(sim_t *s, gpu_t *u)
     memset(u->l2.next, 0xff, (n + 2) * sizeof *u->l2.next);
     u->l2.prev[h] = u->l2.next[h] = h;
     u->l2.total = 0;
+    u->l2.dirty = 0;
+    u->l2.flushed = 0;
     return 0;
 }
 
@@ -102,7 +104,7 @@ void gp_eng_l2_touch(sim_t *s, gpu_t *u, uint32_t b, double bytes)
     }
 }
 
-void gp_eng_l2_flush(sim_t *s, gpu_t *u)
+void gp_eng_l2_flush(sim_t *s, gpu_t *u, int clean)
 {
     uint32_t h = head_of(s), b;
     if (!u->l2.bytes)
@@ -115,6 +117,11 @@ void gp_eng_l2_flush(sim_t *s, gpu_t *u)
     }
     u->l2.prev[h] = u->l2.next[h] = h;
     u->l2.total = 0;
+    /* a write of a scratch buffer larger than the L2 leaves its lines
+       there, l2_flush_dirty_fraction of them dirty; a read leaves them
+       clean */
+    u->l2.dirty = clean ? 0 : s->dev->l2_flush_dirty_fraction * (double)s->dev->l2_bytes;
+    u->l2.flushed = 1;
 }
 
 /*

@@ -877,9 +877,9 @@ static void sb_capture_check_wait(const sb_ctx_t *c, uint32_t event)
 
 /* The stream, device and `after` waits of a command taking an optional
    table of {stream =, device =, after =} at idx. */
-static void sb_stream_opts(const sb_ctx_t *c, int idx, uint32_t *stream, uint32_t *device)
+static void sb_stream_opts_keys(const sb_ctx_t *c, int idx, const char *const *keys,
+                                uint32_t *stream, uint32_t *device)
 {
-    static const char *const keys[] = {"stream", "device", "after", NULL};
     lua_State *L = c->L;
     int top = lua_gettop(L);
     *stream = 0;
@@ -901,19 +901,39 @@ static void sb_stream_opts(const sb_ctx_t *c, int idx, uint32_t *stream, uint32_
     lua_settop(L, top);
 }
 
-/* gpuperf.flush_l2([{stream =, device =, after =}]): the L2 of the device
-   is emptied, in stream order (a cold start). */
+static void sb_stream_opts(const sb_ctx_t *c, int idx, uint32_t *stream, uint32_t *device)
+{
+    static const char *const keys[] = {"stream", "device", "after", NULL};
+    sb_stream_opts_keys(c, idx, keys, stream, device);
+}
+
+/* gpuperf.flush_l2([{stream =, device =, after =, clean =}]): the L2 of
+   the device is emptied, in stream order (a cold start): by a write of a
+   scratch buffer (its lines left dirty), or with clean = true by a read of
+   one. */
 static int l_flush_l2(lua_State *L)
 {
+    static const char *const keys[] = {"stream", "device", "after", "clean", NULL};
     sb_ctx_t c = SB_CTX(L, "gpuperf.flush_l2");
-    uint32_t stream, device;
+    uint32_t stream, device, clean = 0;
     gp_command_t *cmd;
     if (lua_gettop(L) > 1)
-        sb_fail(&c, "takes at most one table {stream = s, device = d}, got %d arguments",
+        sb_fail(&c, "takes at most one table {stream = s, device = d, after = e, clean = b}, "
+                    "got %d arguments",
                 lua_gettop(L));
-    sb_stream_opts(&c, 1, &stream, &device);
+    sb_stream_opts_keys(&c, 1, keys, &stream, &device);
+    if (lua_istable(L, 1)) {
+        lua_getfield(L, 1, "clean");
+        if (!lua_isnil(L, -1) && lua_type(L, -1) != LUA_TBOOLEAN)
+            sb_fail_value(&c, lua_gettop(L), "clean",
+                          "true (the scratch buffer is read: the L2 is left clean) or false "
+                          "(written: left dirty, the default)");
+        clean = (uint32_t)lua_toboolean(L, -1);
+        lua_pop(L, 1);
+    }
     cmd = sb_cmd_new(L, GP_CMD_FLUSH_L2, stream);
     cmd->device = device;
+    cmd->flush_clean = clean;
     sb_ev(L)->wl.n_cmds++;
     return 0;
 }

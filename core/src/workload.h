@@ -73,6 +73,9 @@ typedef struct gp_command {
     /* GP_CMD_COPY: 1 + the index of the buffer it writes and of the one it
        reads (0: not named), for the L2 state between launches */
     uint32_t copy_dst, copy_src;
+    /* GP_CMD_FLUSH_L2: 1 when the flush reads its scratch buffer (the L2
+       left clean) instead of writing it (left dirty) */
+    uint32_t flush_clean;
 } gp_command_t;
 
 /*

@@ -21,6 +21,7 @@ local function grid1d(blocks)
 end
 
 if kernel == "strided" then
+  gpuperf.flush_l2()   -- the shared set's scratch write before every repetition
   local src = gpuperf.buffer("in", 4 * n * stride)
   local dst = gpuperf.buffer("out", 4 * n)
   local grid, gid = grid1d(math.ceil(n / block))

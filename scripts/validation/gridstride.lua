@@ -24,6 +24,9 @@ local n      = gpuperf.param("n", 2^28, "nat: u32 elements")
 local dyn    = gpuperf.param("dyn", 0, "dynamic shared memory per block, bytes (pins blocks per SM)")
 local regs   = gpuperf.param("regs", 16, "registers per thread, as ptxas reports")
 local reps   = gpuperf.param("reps", 1, "launches, each timed alone (ws = l2: the first starts cold)")
+local flush  = gpuperf.param("flush", ws == "dram" and "clean" or "none",
+                             "clean: a read of the 1 GiB scratch before the launch (ws = dram) | " ..
+                             "dirty: the usual 1 GiB cudaMemset (nat) | none")
 assert(ws == "dram" or ws == "l2", "ws must be dram or l2, got '" .. tostring(ws) .. "'")
 assert(width == 4 or width == 16, "width must be 4 or 16")
 
@@ -72,5 +75,11 @@ end
 
 local k = gpuperf.kernel{ name = name, grid = grid, block = block, regs = regs,
                           dynamic_smem = dyn, work = work }
--- bench_gridstride times each launch alone (events around it, waited for)
-for _ = 1, reps do gpuperf.launch(k); gpuperf.synchronize() end
+-- bench_gridstride times each launch alone (events around it, waited for), the ws = dram
+-- ones right behind the flush it queues before each
+assert(flush == "clean" or flush == "dirty" or flush == "none",
+       "flush must be clean, dirty or none, got '" .. tostring(flush) .. "'")
+for _ = 1, reps do
+  if flush ~= "none" then gpuperf.flush_l2{clean = flush == "clean"} end
+  gpuperf.launch(k); gpuperf.synchronize()
+end

@@ -34,7 +34,8 @@ local function rd()
   }}
 end
 
-gpuperf.flush_l2()
+gpuperf.flush_l2{clean = true}   -- the scratch read, waited for
+gpuperf.synchronize()
 if mode == "wr_rd" then wr(); rd()
 elseif mode == "rd_rd" then rd(); rd()
 elseif mode == "wr" then wr()

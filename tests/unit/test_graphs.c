@@ -35,6 +35,7 @@ static int setup(void **state)
     /* the L2 by capacity alone: the H200 without the carried-share keys */
     g_lru = g_h200;
     g_lru.l2_carry_full_bytes = g_lru.l2_carry_none_bytes = 0;
+    g_lru.launch_queued_us = g_lru.flush_first_touch_us = g_lru.l2_flush_dirty_fraction = 0;
     strcpy(g_dir, "/tmp/gp-test-graphs-XXXXXX");
     return mkdtemp(g_dir) ? 0 : -1;
 }
@@ -166,6 +167,89 @@ static void test_l2_flush(void **state)
     assert_true(p.cmds[1].start_us >= p.cmds[0].end_us); /* in stream order */
     assert_true(p.cmds[2].l2_warm_bytes == 0);
     gp_prediction_free(&p);
+}
+
+/* The benchmark's flush (a write of a scratch buffer larger than the L2):
+   the launch issued behind it waits in the queue (launch_queued_us, not
+   launch_latency_us) unless the host synchronised first; the first launch
+   after it that touches memory waits flush_first_touch_us; the dirty
+   flushed lines its reads push out are written back at
+   dram_sustained_gbps, less those its own stores leave dirty in their
+   place; flush_l2{clean = true} leaves no dirty lines. */
+#define FLUSH_PRELUDE                                                                        \
+    L2_PRELUDE "local function empty() gpuperf.launch{name = 'e', grid = 1, block = 32,\n"   \
+               "  regs = 4, work = {}} end\n"                                                \
+               "local function set(b) gpuperf.launch{name = 'set', grid = b.bytes / 4 / 256,\n" \
+               "  block = 256, regs = 16, work = {gpuperf.store{b}}} end\n"
+
+/* Predict `mib` MiB buffer a and `work` after a flush that writes its
+   scratch (*dirty) and after one that reads it (*clean). */
+static void after_flushes(int mib, const char *work, gp_prediction_t *dirty,
+                          gp_prediction_t *clean)
+{
+    char src[2048];
+    snprintf(src, sizeof src, FLUSH_PRELUDE "local a = buf('a', %d)\ngpuperf.flush_l2()\n%s",
+             mib, work);
+    predict_src(src, &g_h200, g_h200_arch, 0, dirty);
+    snprintf(src, sizeof src,
+             FLUSH_PRELUDE "local a = buf('a', %d)\ngpuperf.flush_l2{clean = true}\n%s", mib, work);
+    predict_src(src, &g_h200, g_h200_arch, 0, clean);
+}
+
+static void test_flush_protocol(void **state)
+{
+    gp_prediction_t p, q;
+    const gp_device_t *d = &g_h200;
+    double lq = d->launch_queued_us, ll = d->launch_latency_us, ft = d->flush_first_touch_us;
+    double dirty = d->l2_flush_dirty_fraction * (double)d->l2_bytes;
+    double wb_us = dirty / (d->dram_sustained_gbps * 1e3);
+    (void)state;
+    assert_true(lq > 0 && lq < ll && ft > 0 && dirty > 0);
+    /* queued behind the flush; after a synchronize, the host's latency again */
+    predict_src(FLUSH_PRELUDE "empty()\n", d, g_h200_arch, 0, &p);
+    predict_src(FLUSH_PRELUDE "gpuperf.flush_l2()\nempty()\n", d, g_h200_arch, 0, &q);
+    assert_float_equal(q.cmds[1].start_us, lq, 1e-9);
+    assert_float_equal(p.cmds[0].start_us, ll, 1e-9);
+    assert_float_equal(q.cmds[1].time_us, p.cmds[0].time_us, 1e-9); /* touches no memory */
+    gp_prediction_free(&p);
+    gp_prediction_free(&q);
+    predict_src(FLUSH_PRELUDE "gpuperf.flush_l2()\ngpuperf.synchronize()\nempty()\n", d,
+                g_h200_arch, 0, &p);
+    assert_float_equal(p.cmds[1].start_us, ll, 1e-9);
+    gp_prediction_free(&p);
+    /* a 128 MiB read pushes out every dirty flushed line: their write-back
+       and the first touch are part of its time and traffic; after a clean
+       flush only the first touch is; the next launch waits for neither */
+    after_flushes(128, "read(a)\nread(a)\n", &p, &q);
+    assert_float_equal(p.cmds[1].time_us - q.cmds[1].time_us, wb_us, 1e-4);
+    assert_float_equal(p.cmds[1].dram_bytes - q.cmds[1].dram_bytes, dirty, 1e-3);
+    assert_float_equal(p.cmds[2].time_us, q.cmds[2].time_us, 1e-9);
+    gp_prediction_free(&p);
+    predict_src(FLUSH_PRELUDE "local a = buf('a', 128)\nread(a)\n", d, g_h200_arch, 0, &p);
+    assert_float_equal(q.cmds[1].time_us - p.cmds[0].time_us, ft, 1e-4);
+    gp_prediction_free(&p);
+    gp_prediction_free(&q);
+    /* a read of 16 MiB pushes out its share of them */
+    after_flushes(16, "read(a)\n", &p, &q);
+    assert_float_equal(p.cmds[1].dram_bytes - q.cmds[1].dram_bytes,
+                       dirty * 16 * MIB / (double)d->l2_bytes, 1e-3);
+    gp_prediction_free(&p);
+    gp_prediction_free(&q);
+    /* stores leave as many dirty lines as they push out: no write-back wait */
+    after_flushes(128, "set(a)\n", &p, &q);
+    assert_float_equal(p.cmds[1].time_us, q.cmds[1].time_us, 1e-9);
+    gp_prediction_free(&p);
+    gp_prediction_free(&q);
+    /* a device file without the keys: the flush is a statement about the
+       cache alone */
+    predict_src(FLUSH_PRELUDE "local a = buf('a', 128)\ngpuperf.flush_l2()\nread(a)\n", &g_lru,
+                g_h200_arch, 0, &p);
+    predict_src(FLUSH_PRELUDE "local a = buf('a', 128)\nread(a)\n", &g_lru, g_h200_arch, 0, &q);
+    assert_float_equal(p.cmds[1].end_us, q.cmds[0].end_us, 1e-9);
+    gp_prediction_free(&p);
+    gp_prediction_free(&q);
+    expect_error("gpuperf.flush_l2{clean = 1}\n", "clean");
+    expect_error("gpuperf.flush_l2{dirty = true}\n", "dirty");
 }
 
 static void test_l2_two_gpus_separate(void **state)
@@ -478,6 +562,7 @@ int main(void)
         cmocka_unit_test(test_l2_starts_cold_and_keeps_what_fits),
         cmocka_unit_test(test_l2_lru_overflow),
         cmocka_unit_test(test_l2_flush),
+        cmocka_unit_test(test_flush_protocol),
         cmocka_unit_test(test_l2_two_gpus_separate),
         cmocka_unit_test(test_l2_carried_share),
         cmocka_unit_test(test_l2_concurrent_kernels_share),

@@ -340,6 +340,23 @@ typedef struct gp_device {
        tlb_miss_cycles' walk); both 0: not known (no such cost) */
     uint64_t request_tlb_reach_bytes;
     double request_tlb_line_cycles;
+    /* [launch], added within ABI 2: a launch that waits in its stream
+       behind the benchmark's L2 flush (a memset the GPU is still running
+       when the host issues the launch) starts this long after the flush
+       ends, the host's submission hidden behind it; 0: not known
+       (launch_latency_us from its issue) */
+    double launch_queued_us;
+    /* [memory], added within ABI 2: the share of the L2 such a flush (a
+       write of a scratch buffer larger than the L2) leaves dirty; a launch
+       after it writes back the dirty lines its own lines push out, at
+       dram_sustained_gbps, less those its stores leave dirty in their
+       place; 0: not known (a flush leaves the L2 clean) */
+    double l2_flush_dirty_fraction;
+    /* [launch], added within ABI 2: the first launch after such a flush
+       that touches device memory waits this long before its first blocks
+       run (its first misses: the translations and lines the scratch
+       buffer left in the way); 0: not known (no wait) */
+    double flush_first_touch_us;
 } gp_device_t;
 
 /* ------------------------------------------------------------------------ */

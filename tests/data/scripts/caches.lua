@@ -7,12 +7,13 @@
 --             at the distance of the buffer (an SM's share of it in L1);
 --             cache = "cg" sends the loads past L1
 --   twice     two launches reading one buffer of `bytes`; flush=1 empties the L2 between
+--             by the benchmark's write of a scratch buffer, flush=2 by a read of one
 --   pair      two kernels in two streams, each reading its own `bytes` buffer 4 times
 local case = gpuperf.param("case", "rowwalk", "rowwalk | rows2 | chase | reread | twice | pair")
 local bytes = gpuperf.param("bytes", 2^24, "working set, bytes")
 local threads = gpuperf.param("threads", 32, "chase: threads per block")
 local hops = gpuperf.param("hops", 4096, "chase: dependent loads per thread")
-local flush = gpuperf.param("flush", 0, "twice: 1 flushes the L2 between the launches")
+local flush = gpuperf.param("flush", 0, "twice: 1 flushes the L2 between the launches, 2 with a clean flush")
 local cache = gpuperf.param("cache", "default", "reread: global loads default | ca | cg")
 
 if case == "rowwalk" then
@@ -56,7 +57,7 @@ elseif case == "twice" then
   local buf = gpuperf.buffer("buf", bytes)
   local n = bytes / 16
   for i = 1, 2 do
-    if i == 2 and flush == 1 then gpuperf.flush_l2() end
+    if i == 2 and flush > 0 then gpuperf.flush_l2{clean = flush == 2} end
     gpuperf.launch{
       name = "read" .. i, grid = n / 256, block = 256, regs = 16,
       work = { gpuperf.load{buf, bytes = 16} },
