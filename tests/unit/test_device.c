@@ -188,6 +188,10 @@ static void test_bad_values(void **state)
     expect_error("dram_bytes", "dram_bytes = 1e30", "out of range", 0);
     expect_error("block_turnaround_cycles", "block_turnaround_cycles = -1", "out of range", 0);
     expect_error("l1_bank_pass_cycles", "l1_bank_pass_cycles = -2", "out of range", 0);
+    /* the flush's keys: a share of the L2, times */
+    expect_error("l2_flush_dirty_fraction", "l2_flush_dirty_fraction = 1.5", "out of range", 0);
+    expect_error("launch_queued_us", "launch_queued_us = -1", "out of range", 0);
+    expect_error("flush_first_touch_us", "flush_first_touch_us = x", "not a number", 0);
     {
         /* the L1 edge of a chase: full hits end before no hits start */
         char *base = tc_read("devices/h200-sxm.ini");
