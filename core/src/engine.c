@@ -884,14 +884,15 @@ static void sample(sim_t *s)
      lines, the dirty flushed ones among them in their share of the L2,
      and their write-backs take DRAM time at dram_sustained_gbps. The
      kernel's own stores are charged as DRAM writes when made, and those
-     of them that stay in the L2 (its written bytes' share of the last
-     L2-full it brings in) are not written back meanwhile: that many of
-     the flushed lines are written back in their place at no further cost.
+     of them that stay in the L2 (the share of the last L2-full it brings
+     in that belongs to buffers it writes, in place or not) are not
+     written back meanwhile: that many of the flushed lines are written
+     back in their place at no further cost.
    A held kernel has started: the wait is part of its time. */
 static void l2_writeback(sim_t *s, kern_t *k)
 {
     gpu_t *u = &s->gpus[k->device];
-    double cap = (double)s->dev->l2_bytes, fill = k->ws_anon, wrote = k->ws_anon - k->ws_anon_read;
+    double cap = (double)s->dev->l2_bytes, fill = k->ws_anon, wrote = k->ws_anon_written;
     double hold = 0, out, stay;
     uint32_t j;
     k->writeback = 0;
@@ -902,7 +903,7 @@ static void l2_writeback(sim_t *s, kern_t *k)
     for (j = 0; j < k->n_ws; j++) {
         double f = GP_MAX(0.0, k->ws[j].bytes - (double)k->warm[k->ws[j].buffer]);
         fill += f;
-        if (!k->ws[j].read)
+        if (k->ws[j].written)
             wrote += f;
     }
     if (u->l2.dirty > 0 && cap > 0 && fill > 0) {

@@ -745,17 +745,17 @@ int gp_eng_working_set(sim_t *s, kern_t *k)
     const gp_kernel_t *kn = k->k;
     uint32_t i, j;
     k->n_ws = 0;
-    k->ws_anon = k->ws_anon_read = 0;
+    k->ws_anon = k->ws_anon_written = 0;
     for (i = 0; i < kn->n_ops; i++) {
         const gp_op_t *op = &kn->ops[i];
         double bytes = (double)op->access.footprint_bytes;
-        int read = op->kind != GP_OP_STORE;
+        int written = op->kind == GP_OP_STORE || op->kind == GP_OP_ATOMIC;
         if (!touches_memory(op))
             continue;
         if (op->access.buffer == UINT32_MAX || op->access.buffer >= s->wl->n_buffers) {
             k->ws_anon += bytes;
-            if (read)
-                k->ws_anon_read += bytes;
+            if (written)
+                k->ws_anon_written += bytes;
             continue;
         }
         for (j = 0; j < k->n_ws; j++)
@@ -764,7 +764,7 @@ int gp_eng_working_set(sim_t *s, kern_t *k)
         if (j < k->n_ws) {
             k->ws[j].bytes = GP_MAX(k->ws[j].bytes, bytes);
             k->ws[j].accessed += gp_op_grid_bytes(kn, op);
-            k->ws[j].read |= read;
+            k->ws[j].written |= written;
             continue;
         }
         if (k->n_ws == k->cap_ws) {
@@ -776,7 +776,7 @@ int gp_eng_working_set(sim_t *s, kern_t *k)
             k->cap_ws = nc;
         }
         k->ws[k->n_ws].buffer = op->access.buffer;
-        k->ws[k->n_ws].read = read;
+        k->ws[k->n_ws].written = written;
         k->ws[k->n_ws].bytes = bytes;
         k->ws[k->n_ws].accessed = gp_op_grid_bytes(kn, op);
         k->n_ws++;

@@ -64,7 +64,7 @@ typedef struct gp_eng_cost {
    when it ends, the bytes it brought into L2 and used once (`fresh`). */
 typedef struct gp_eng_ws {
     uint32_t buffer;
-    int read; /* a load or an atomic reads it */
+    int written; /* a store or an atomic writes it (its lines left dirty) */
     double bytes, accessed, fresh;
 } gp_eng_ws_t;
 
@@ -92,7 +92,7 @@ typedef struct gp_eng_kern {
        the bytes of accesses that name no buffer */
     gp_eng_ws_t *ws;
     uint32_t n_ws, cap_ws;
-    double ws_anon, ws_anon_read, ws_bytes;
+    double ws_anon, ws_anon_written, ws_bytes;
     /* the write-backs of flushed dirty lines its reads push out of the L2
        (bytes), and the time until which they hold its first blocks back */
     double writeback, hold_until;

@@ -180,7 +180,9 @@ static void test_l2_flush(void **state)
     L2_PRELUDE "local function empty() gpuperf.launch{name = 'e', grid = 1, block = 32,\n"   \
                "  regs = 4, work = {}} end\n"                                                \
                "local function set(b) gpuperf.launch{name = 'set', grid = b.bytes / 4 / 256,\n" \
-               "  block = 256, regs = 16, work = {gpuperf.store{b}}} end\n"
+               "  block = 256, regs = 16, work = {gpuperf.store{b}}} end\n"                 \
+               "local function scale(b) gpuperf.launch{name = 'scale', grid = b.bytes / 4 / 256,\n" \
+               "  block = 256, regs = 16, work = {gpuperf.load{b}, gpuperf.store{b}}} end\n"
 
 /* Predict `mib` MiB buffer a and `work` after a flush that writes its
    scratch (*dirty) and after one that reads it (*clean). */
@@ -235,9 +237,15 @@ static void test_flush_protocol(void **state)
                        dirty * 16 * MIB / (double)d->l2_bytes, 1e-3);
     gp_prediction_free(&p);
     gp_prediction_free(&q);
-    /* stores leave as many dirty lines as they push out: no write-back wait */
+    /* stores leave as many dirty lines as they push out, in place or not:
+       no write-back wait */
     after_flushes(128, "set(a)\n", &p, &q);
     assert_float_equal(p.cmds[1].time_us, q.cmds[1].time_us, 1e-9);
+    gp_prediction_free(&p);
+    gp_prediction_free(&q);
+    after_flushes(128, "scale(a)\n", &p, &q);
+    assert_float_equal(p.cmds[1].time_us, q.cmds[1].time_us, 1e-9);
+    assert_true(p.cmds[1].writeback_bytes == 0);
     gp_prediction_free(&p);
     gp_prediction_free(&q);
     /* a device file without the keys: the flush is a statement about the
