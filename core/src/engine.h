@@ -87,7 +87,8 @@ typedef struct gp_cmd_result {
                                with writeback_bytes */
     double writeback_bytes; /* dirty lines of an L2 flush it wrote back */
     double l2_bytes;        /* bytes requested from L2, the whole launch */
-    double l2_hit_rate;     /* 1 - dram_bytes / l2_bytes: what L2 served */
+    double l2_hit_rate;     /* 1 - (dram_bytes - writeback_bytes) / l2_bytes:
+                               what L2 served */
     double warp_instructions; /* the whole launch */
     double l2_warm_bytes;   /* bytes of the buffers it touches already in L2
                                when it started (left by earlier work) */

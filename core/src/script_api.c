@@ -876,7 +876,8 @@ static void sb_capture_check_wait(const sb_ctx_t *c, uint32_t event)
 }
 
 /* The stream, device and `after` waits of a command taking an optional
-   table of {stream =, device =, after =} at idx. */
+   table at idx of {stream =, device =, after =} and no other keys than
+   `keys` (which hold those three; the caller reads the others). */
 static void sb_stream_opts_keys(const sb_ctx_t *c, int idx, const char *const *keys,
                                 uint32_t *stream, uint32_t *device)
 {
