@@ -23,9 +23,10 @@
 //             its addresses
 // `zero` and `step` are 0 at run time (ptxas cannot fold them). Blocks of 128 threads, 8,
 // 16, 32, 64 warps per SM (2, 4, 8, 16 blocks per SM, grid sms x blocks), 1024 trips.
-// Every output is checked against a host recomputation on 64 threads. The clock64
-// cycles of each block's loop (thread 0) go to ADDR_cycles.csv: median, min, max over
-// blocks, per request of the SM (the block's cycles over warps x trips x NLD).
+// The outputs of 1024 threads spread over the grid are checked against a host
+// recomputation (check_spread). The clock64 cycles of each block's loop (thread 0) go
+// to addr_cycles.csv: median, min, max over blocks, per request of the SM (the block's
+// cycles over warps x trips x NLD).
 //
 // usage: bench_addr OUT.csv CYCLES.csv [device]
 #include "common.cuh"
@@ -187,13 +188,9 @@ int main(int argc, char **argv) {
       fflush(g_cyc);
       fprintf(stderr, "      %-9s W=%2d %7.3f cyc/request (block median %.0f) %.2f us\n", v.name,
               W, c.median / reqs, c.median, r.t.median_us);
-      const long long T = (long long)grid * bt;
-      std::vector<float> h = to_host(out, (size_t)T);
-      for (int q = 0; q < 64; ++q) {
-        long long t = (long long)((q * 7919ull + 13) % (unsigned long long)T);
-        float w = want_of(v, kTrips, t);
-        REQUIRE(h[t] == w, "%s W=%d: out[%lld] = %.9g, expected %.9g", v.name, W, t, h[t], w);
-      }
+      const std::string what = std::string(v.name) + " W=" + std::to_string(W);
+      check_spread(what.c_str(), out, (size_t)grid * bt,
+                   [&](size_t i) { return want_of(v, kTrips, (long long)i); });
     }
   }
   CK(cudaFree(x));

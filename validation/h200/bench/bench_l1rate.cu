@@ -15,10 +15,11 @@
 // are L1 hits after the first trip (16 KiB of rows per block: carve-out 0, the largest
 // L1). `warps` per SM: 8, 16, 32, 64 as 2, 4, 8, 16 blocks of 128 threads per SM (grid
 // sms x blocks); trips = 1024.
-// x holds (i % 4) * 0.5: every sum is exact; 64 threads are checked against a host
-// recomputation. The clock64 cycles of each block's loop (thread 0) go to the side table
-// l1rate_cycles.csv: median, min, max over blocks, per request of the SM (the block's
-// cycles over warps x trips x NLD), the most blocks any SM held and the SMs used.
+// x holds (i % 4) * 0.5: every sum is exact; 1024 threads (check_spread) are checked
+// against a host recomputation. The clock64 cycles of each block's loop (thread 0) go
+// to the side table l1rate_cycles.csv: median, min, max over blocks, per request of
+// the SM (the block's cycles over warps x trips x NLD), the most blocks any SM held and
+// the SMs used.
 //
 // usage: bench_l1rate OUT.csv CYCLES.csv [device]
 #include "common.cuh"
@@ -150,13 +151,9 @@ int main(int argc, char **argv) {
       fprintf(stderr, "      %-12s W=%2d %7.3f cyc/request (block median %.0f, min %.0f, max %.0f)"
                       " blocks/SM<=%d on %d SMs, %.2f us\n",
               v.name, W, c.median / reqs, c.median, c.min, c.max, most, used, r.t.median_us);
-      const long long T = (long long)grid * bt;
-      std::vector<float> h = to_host(out, (size_t)T);
-      for (int q = 0; q < 64; ++q) {
-        long long t = (long long)((q * 7919ull + 13) % (unsigned long long)T);
-        float w = want_of(v, kTrips, t);
-        REQUIRE(h[t] == w, "%s W=%d: out[%lld] = %.9g, expected %.9g", v.name, W, t, h[t], w);
-      }
+      const std::string what = std::string(v.name) + " W=" + std::to_string(W);
+      check_spread(what.c_str(), out, (size_t)grid * bt,
+                   [&](size_t i) { return want_of(v, kTrips, (long long)i); });
     }
   }
   CK(cudaFree(x));

@@ -25,8 +25,8 @@
 // threads per SM (grid sms x B, no shared memory: every SM gets B blocks, which the
 // side table checks with %smid). The shared-memory carve-out preference is 0 (the
 // largest L1). 4096 loads per thread (L1 rows), 1024 (L2 rows). x holds
-// (i % 4) * 0.5, B (i % 3) * 0.5: every sum is exact in float; 64 threads are
-// checked against a host recomputation.
+// (i % 4) * 0.5, B (i % 3) * 0.5: every sum is exact in float; 1024 threads
+// (check_spread) are checked against a host recomputation.
 // The clock64 cycles of each block's loop (thread 0) go to the side table
 // uniform_cycles.csv: median, min, max over blocks, per load of a thread, the most
 // blocks any SM held and the SMs used.
@@ -266,14 +266,9 @@ int main(int argc, char **argv) {
       fprintf(stderr, "      %-20s W=%2d %9.3f cyc/load (block median %.0f, min %.0f, max %.0f)"
                       " blocks/SM<=%d on %d SMs\n",
               v.name, W, c.median / loads, c.median, c.min, c.max, most, used);
-      // check 64 threads spread over the grid
-      const long long T = (long long)grid * bt;
-      std::vector<float> h = to_host(out, (size_t)T);
-      for (int q = 0; q < 64; ++q) {
-        long long t = (long long)((q * 7919ull + 13) % (unsigned long long)T);
-        float w = want_of(v, G, t);
-        REQUIRE(h[t] == w, "%s W=%d: out[%lld] = %.9g, expected %.9g", v.name, W, t, h[t], w);
-      }
+      const std::string what = std::string(v.name) + " W=" + std::to_string(W);
+      check_spread(what.c_str(), out, (size_t)grid * bt,
+                   [&](size_t i) { return want_of(v, G, (long long)i); });
     }
   }
   CK(cudaFree(x));

@@ -21,10 +21,10 @@
 // with the immediate offset in the operand.
 // `warps` per SM: 1, 2, 4 as one block of 32 x W threads, 16 and 32 as W / 4 blocks of
 // 128 (grid sms x blocks), no shared memory, carve-out 0 (8 blocks of 128 fit an SM).
-// x holds (i % 4) * 0.5: every sum is exact in float; 64 threads are checked against a
-// host recomputation. The clock64 cycles of each block's loop (thread 0) go to the side
-// table uniform2_cycles.csv: median, min, max over blocks, per load of a thread, the
-// most blocks any SM held and the SMs used.
+// x holds (i % 4) * 0.5: every sum is exact in float; 1024 threads (check_spread) are
+// checked against a host recomputation. The clock64 cycles of each block's loop
+// (thread 0) go to the side table uniform2_cycles.csv: median, min, max over blocks, per
+// load of a thread, the most blocks any SM held and the SMs used.
 //
 // usage: bench_uniform2 OUT.csv CYCLES.csv [device]
 #include "common.cuh"
@@ -250,13 +250,9 @@ int main(int argc, char **argv) {
       fprintf(stderr, "      %-20s W=%2d %9.3f cyc/load (block median %.0f, min %.0f, max %.0f)"
                       " blocks/SM<=%d on %d SMs\n",
               v.name, W, c.median / loads, c.median, c.min, c.max, most, used);
-      const long long T = (long long)grid * bt;
-      std::vector<float> h = to_host(out, (size_t)T);
-      for (int q = 0; q < 64; ++q) {
-        long long t = (long long)((q * 7919ull + 13) % (unsigned long long)T);
-        float w = want_of(v, G, t);
-        REQUIRE(h[t] == w, "%s W=%d: out[%lld] = %.9g, expected %.9g", v.name, W, t, h[t], w);
-      }
+      const std::string what = std::string(v.name) + " W=" + std::to_string(W);
+      check_spread(what.c_str(), out, (size_t)grid * bt,
+                   [&](size_t i) { return want_of(v, G, (long long)i); });
     }
   }
   CK(cudaFree(x));
