@@ -1838,9 +1838,8 @@ static double atomic_uniform_gpu_cycles(const gp_device_t *d, const gp_access_t 
 /*
  * What address translation adds to the wait of a warp request whose `lines`
  * lie at random (drawn, or a random pattern) over a span (drawn_extent)
- * larger than the
- * device's request_tlb_reach_bytes: each line's page misses with chance
- * 1 - reach / span, and the misses of one request follow one another,
+ * larger than the device's request_tlb_reach_bytes: each line's page misses
+ * with chance 1 - reach / span, and the misses of one request follow one another,
  * request_tlb_line_cycles each ([sources: h200-cal] run13/tlb gather_lat
  * rows: one warp per SM gathering 32 random lines a request waits 1189
  * cycles over 64 MiB, 1245 over 128 MiB, 1282 over 256 MiB and 1306 to 1319
