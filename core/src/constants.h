@@ -136,6 +136,18 @@
    rows. */
 #define GP_STORE_MERGE_LINES 4.0
 
+/* Lines of consecutive partial-sector stores the SM merges when a block's
+   warps, leaving a barrier together, issue them at once: a block of w warps
+   whose instructions span l lines each merges this many of its w l lines and
+   sends the rest as a request per sector and partial line. The least squares
+   of the 22 bench_phase rows whose four 4-byte stores a thread follow a
+   barrier (bar4, bar4s, tail_pred, tail_w0, tail_lds: 4 to 32 warps a block;
+   16: rms 12.8%, 18: 12.0%, 20: 12.8%); the same stores with no barrier
+   before them (copy4s) run as one 16-byte store a thread, and a block of 4
+   warps loses almost nothing (133 against 129 us), 8 to 32 warps 1.7 to 2.4
+   times the copy's time ([sources: h200-cal] run15/phase). */
+#define GP_STORE_MERGE_BURST_LINES 18.0
+
 /* Coalescing and banks (coalesce.c) -------------------------------------- */
 
 /* Knuth's multiplicative hash constant, for reproducible pseudo-random lane

@@ -2079,7 +2079,10 @@ static double chase_l1_hit(const gp_device_t *d, const gp_kernel_t *k, const gp_
  *    unless consecutive stores of the warp complete each other's sectors
  *    within GP_STORE_MERGE_LINES lines per instruction, which then leave as
  *    whole sectors (store_scalar E = 4 K = 4 runs as store_vector; K = 8 at
- *    the request rate).
+ *    the request rate); the warps of a block that leave a barrier together
+ *    and store at once share GP_STORE_MERGE_BURST_LINES lines of merging
+ *    (block_abreast: bench_phase's bar4s, 1.7 to 2.4 times its copy from 8
+ *    warps a block on).
  * The instructions of one warp that complete each other's sectors
  * (siblings) are the memory ops of one kind (stores; or loads) on one
  * buffer in one loop body, sampled alike (index functions); a loop whose
@@ -2169,6 +2172,25 @@ static void written_units(const int64_t *e, size_t n, uint32_t elem, uint32_t un
     close_sector(cur, bytes, unit, line, &last_line, sectors, partial_lines);
 }
 
+/* 1 when op is a load with an earlier sibling (the same buffer, body and
+   sampling): nvcc addresses it from the sibling's register with an immediate
+   offset (a thread's consecutive elements, LDG [R.64+0x4] after LDG [R.64]),
+   so it carries no address arithmetic of its own. Not a load whose address
+   comes from the value of the load before it (access.depends): that address
+   is computed. */
+static int offset_sibling(const gp_kernel_t *k, const gp_op_t *op)
+{
+    uint32_t i, j;
+    if (!k->ops || op < k->ops || op >= k->ops + k->n_ops || op->kind != GP_OP_LOAD ||
+        op->access.depends || !sector_op(op))
+        return 0;
+    i = (uint32_t)(op - k->ops);
+    for (j = 0; j < i; j++)
+        if (sector_sibling(k, i, j))
+            return 1;
+    return 0;
+}
+
 /* The siblings of ops[i] (ops[i] among them) into *sib (allocated, to be
    freed); returns how many (1: none but itself). */
 static uint32_t siblings_of(const gp_kernel_t *k, uint32_t i, uint32_t **sib)
@@ -2203,6 +2225,71 @@ static int siblings_adjacent(const gp_kernel_t *k, const uint32_t *sib, uint32_t
             return 0;
     }
     return 1;
+}
+
+/* What ops[j] does to a block's warps that left a barrier together: 1 it
+   keeps them abreast (arithmetic, shuffles, branches, shared memory, global
+   stores), 0 it spreads them out (a global, local or texture load or an
+   atomic waits its own latency; a divergent body). */
+static int keeps_abreast(const gp_op_t *o)
+{
+    switch (o->kind) {
+    case GP_OP_LOAD:
+    case GP_OP_ATOMIC:
+        return o->space == GP_SPACE_SHARED;
+    case GP_OP_ASYNC_COPY:
+    case GP_OP_DIVERGE:
+        return 0;
+    default:
+        return 1;
+    }
+}
+
+/* The header of the loop whose body ends at ops[j] and runs no trip
+   (count below one), so that a walk back from after it skips the body;
+   UINT32_MAX: none. */
+static uint32_t empty_body_ending_at(const gp_kernel_t *k, uint32_t j)
+{
+    uint32_t h;
+    for (h = j; h-- > 0;)
+        if (k->ops[h].kind == GP_OP_LOOP && h + k->ops[h].body_len == j && k->ops[h].count < 1)
+            return h;
+    return UINT32_MAX;
+}
+
+/* 1 when the warps of a block reach ops[i] together: a barrier comes before
+   it in program order with only ops that keep warps abreast between (the
+   tail of a loop body run before it counts, from its end; inside a loop, the
+   end of the body's previous trip too). */
+static int block_abreast(const gp_kernel_t *k, uint32_t i)
+{
+    long enc = enclosing_body(k, i);
+    uint32_t j = i, stop = enc >= 0 ? (uint32_t)enc : 0, wrapped = 0;
+    for (;;) {
+        uint32_t h;
+        if (j == stop) {
+            /* the start of i's body: its previous trip ended with the body's
+               last ops (once), the kernel's start has no barrier */
+            if (enc < 0 || wrapped || k->ops[enc].kind != GP_OP_LOOP || k->ops[enc].count < 2)
+                return 0;
+            wrapped = 1;
+            j = (uint32_t)enc + k->ops[enc].body_len + 1;
+            stop = i;
+            continue;
+        }
+        j--;
+        h = empty_body_ending_at(k, j);
+        if (h != UINT32_MAX && h >= stop) {
+            j = h; /* a loop of no trip: its header, then what precedes it */
+            continue;
+        }
+        if (k->ops[j].kind == GP_OP_BARRIER)
+            return 1;
+        if (k->ops[j].kind == GP_OP_LOOP)
+            continue; /* its body came after it: already walked */
+        if (!keeps_abreast(&k->ops[j]))
+            return 0;
+    }
 }
 
 /* Sector traffic of op (a sector_op) and its siblings, per warp instruction
@@ -2316,7 +2403,17 @@ static void sector_use(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
         u->share = GP_MIN(1.0, together / each);
     u->merged = op->kind == GP_OP_STORE && n > 1 && max_lines <= GP_STORE_MERGE_LINES &&
                 siblings_adjacent(k, sib, n);
-    u->requests = (u->merged ? all / n : own) / s0->n_warps;
+    if (u->merged) {
+        /* a block's warps that leave a barrier together issue their stores
+           at once, and the SM merges GP_STORE_MERGE_BURST_LINES lines of
+           them: the share of the others' stores leaves unmerged */
+        double warps = ceil((double)k->launch.threads_per_block / GP_MAX(1u, lanes)), m = 1;
+        if (warps > 1 && max_lines > 0 && block_abreast(k, sib[0]))
+            m = GP_MIN(1.0, GP_STORE_MERGE_BURST_LINES / (warps * max_lines));
+        u->requests = (m * all / n + (1 - m) * own) / s0->n_warps;
+    } else {
+        u->requests = own / s0->n_warps;
+    }
     free(sib);
 }
 
@@ -2841,11 +2938,17 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
 
     out->pipe_cycles[GP_PIPE_LDST] = (double)d->warp_size / d->ldst_lanes;
     /* the L1 data path moves one line per clock, or for loads what the
-       card is measured to return per clock (l1_load_bytes_per_cycle) */
+       card is measured to return per clock (l1_load_bytes_per_cycle): a
+       load's rate with its own address arithmetic (the mlp rows' IMAD.WIDE
+       a load). A load addressed at an immediate offset from a sibling's
+       register has none, and the L1 returns its lines at one a clock
+       ([sources: h200-cal] run14/addr: 1.08 SM cycles a line at 64 warps
+       per SM for LDG at immediate offsets, 2.21 with an IMAD.WIDE a load) */
     out->pipe_cycles[GP_PIPE_L1] =
         cached || sp == GP_SPACE_LOCAL
             ? txn * seg /
-                  (op->kind == GP_OP_LOAD && d->l1_load_bytes_per_cycle > 0
+                  (op->kind == GP_OP_LOAD && d->l1_load_bytes_per_cycle > 0 &&
+                           !offset_sibling(k, op)
                        ? GP_MIN(d->l1_load_bytes_per_cycle, (double)d->l1_line_bytes)
                        : (double)d->l1_line_bytes)
             : 0;

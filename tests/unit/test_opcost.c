@@ -8,6 +8,7 @@
 
 #include <math.h>
 
+#include "constants.h"
 #include "arch.h"
 #include "device.h"
 #include "opcost.h"
@@ -1189,6 +1190,93 @@ static void test_store_path_requests(void **state)
     assert_true(fabs(c.dram_bytes - 128) < 1e-6); /* the L2 merges them all the same */
 }
 
+/* ops[at..] of f move up one place and ops[at] becomes `op` (the kernel
+   gains an op before them). */
+static void sib_insert(sib_fix_t *f, uint32_t at, gp_op_t op)
+{
+    uint32_t i;
+    for (i = f->k.n_ops; i > at; i--)
+        f->ops[i] = f->ops[i - 1];
+    f->ops[at] = op;
+    f->k.n_ops++;
+}
+
+/* Four scalar stores of 4 bytes (4 lines an instruction) right after a
+   barrier: the block's 8 warps store at once and the SM merges
+   GP_STORE_MERGE_BURST_LINES of their 32 lines; the rest leave as a request
+   per sector and partial line. A block of 4 warps merges them all, and so
+   do stores after a barrier and a global load (the warps drift apart) or
+   after a loop of no trip whose body ends with the barrier. */
+static void test_store_burst_after_barrier(void **state)
+{
+    sib_fix_t f;
+    gp_op_cost_t c;
+    double rate, m = GP_STORE_MERGE_BURST_LINES / (8 * 4);
+    gp_op_t ld;
+    (void)state;
+    assert_true(m < 1);
+    sib_setup(&f, GP_OP_STORE, 4, 4, 4, 0, 0);
+    rate = f.d.l1_store_bytes_per_cycle;
+    sib_insert(&f, 0, op_of(GP_OP_BARRIER));
+    c = sib_cost(&f, 1);
+    assert_true(fabs(c.store_cycles - (m * 4 + (1 - m) * (16 + 4)) * 32 / rate) < 1e-9);
+    assert_true(fabs(c.dram_bytes - 128) < 1e-6); /* the L2 merges them all the same */
+    f.k.launch.threads_per_block = 128; /* 4 warps: 16 lines, all merged */
+    c = sib_cost(&f, 1);
+    assert_true(fabs(c.store_cycles - 4 * 32 / rate) < 1e-9);
+    /* a global load between the barrier and the stores */
+    sib_setup(&f, GP_OP_STORE, 4, 4, 4, 0, 0);
+    ld = f.ops[0];
+    ld.kind = GP_OP_LOAD;
+    ld.access.buffer = 1;
+    sib_insert(&f, 0, ld);
+    sib_insert(&f, 0, op_of(GP_OP_BARRIER));
+    c = sib_cost(&f, 2);
+    assert_true(fabs(c.store_cycles - 4 * 32 / rate) < 1e-9);
+    /* the barrier inside a loop before them: burst when it runs, none when
+       the loop has no trip */
+    sib_setup(&f, GP_OP_STORE, 4, 4, 4, 0, 0);
+    sib_insert(&f, 0, op_of(GP_OP_BARRIER));
+    sib_insert(&f, 0, op_of(GP_OP_LOOP));
+    f.ops[0].count = 2;
+    f.ops[0].body_len = 1;
+    c = sib_cost(&f, 2);
+    assert_true(fabs(c.store_cycles - (m * 4 + (1 - m) * (16 + 4)) * 32 / rate) < 1e-9);
+    f.ops[0].count = 0;
+    c = sib_cost(&f, 2);
+    assert_true(fabs(c.store_cycles - 4 * 32 / rate) < 1e-9);
+}
+
+/* Four scalar loads of a thread's consecutive words: the first computes
+   its address and the L1 returns its lines at l1_load_bytes_per_cycle; the
+   other three are addressed at immediate offsets from its register and
+   come at a line a clock. A lone load keeps the measured rate. */
+static void test_offset_sibling_l1_rate(void **state)
+{
+    sib_fix_t f;
+    gp_op_cost_t first, next;
+    double lines;
+    (void)state;
+    sib_setup(&f, GP_OP_LOAD, 4, 4, 4, 0, 0);
+    assert_true(f.d.l1_load_bytes_per_cycle > 0 &&
+                f.d.l1_load_bytes_per_cycle < f.d.l1_line_bytes);
+    first = sib_cost(&f, 0);
+    next = sib_cost(&f, 2);
+    lines = first.pipe_cycles[GP_PIPE_L1] * f.d.l1_load_bytes_per_cycle / f.d.l1_line_bytes;
+    assert_true(lines > 0);
+    assert_true(fabs(next.pipe_cycles[GP_PIPE_L1] - lines) < 1e-9);
+    /* op 0 alone on buffer 0, ops 1..3 on buffer 1: op 1 is the first of
+       its buffer's loads and pays the measured rate like op 0 */
+    sib_setup(&f, GP_OP_LOAD, 4, 4, 4, 3, 0);
+    first = sib_cost(&f, 0);
+    assert_true(fabs(first.pipe_cycles[GP_PIPE_L1] - lines * f.d.l1_line_bytes /
+                                                         f.d.l1_load_bytes_per_cycle) < 1e-9);
+    next = sib_cost(&f, 1);
+    assert_true(fabs(next.pipe_cycles[GP_PIPE_L1] - first.pipe_cycles[GP_PIPE_L1]) < 1e-9);
+    next = sib_cost(&f, 3);
+    assert_true(fabs(next.pipe_cycles[GP_PIPE_L1] - lines) < 1e-9);
+}
+
 /* One lane per warp stores a word, the next warp the next word (a warp
    reduction's result): the block's 8 warps complete each sector, so DRAM
    sees an eighth of a sector per instruction, not a sector. */
@@ -1273,6 +1361,8 @@ int main(void)
         cmocka_unit_test(test_sfu_call_latency),
         cmocka_unit_test(test_store_path_requests),
         cmocka_unit_test(test_block_completes_stores),
+        cmocka_unit_test(test_store_burst_after_barrier),
+        cmocka_unit_test(test_offset_sibling_l1_rate),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
