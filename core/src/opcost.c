@@ -2245,16 +2245,16 @@ static int keeps_abreast(const gp_op_t *o)
     }
 }
 
-/* The header of the loop whose body ends at ops[j] and runs no trip
-   (count below one), so that a walk back from after it skips the body;
+/* The header of the outermost loop whose body ends at ops[j] and runs no
+   trip (count below one), so that a walk back from after it skips the body;
    UINT32_MAX: none. */
 static uint32_t empty_body_ending_at(const gp_kernel_t *k, uint32_t j)
 {
-    uint32_t h;
+    uint32_t h, found = UINT32_MAX;
     for (h = j; h-- > 0;)
         if (k->ops[h].kind == GP_OP_LOOP && h + k->ops[h].body_len == j && k->ops[h].count < 1)
-            return h;
-    return UINT32_MAX;
+            found = h;
+    return found;
 }
 
 /* 1 when the warps of a block reach ops[i] together: a barrier comes before
