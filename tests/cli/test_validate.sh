@@ -55,10 +55,12 @@ expect_out "68 within 2x"
 # with a barrier phase, 8.4%), a block's stores after a barrier merging
 # GP_STORE_MERGE_BURST_LINES lines and a load at an immediate offset from a
 # sibling's address taking the L1's line a clock: 11.17% -> 10.60% over 3679
-# rows (the `uniform` coalesced L1 rows +60..+105% -> -14..+3%). The gate holds
-# today's 10.60%, 3647 within 2x (11.55% over the 3307 rows before `scatterw`).
+# rows (the `uniform` coalesced L1 rows +60..+105% -> -14..+3%); then the 20
+# `guard` rows (loops with loads behind a data-dependent guard, 19.1%). The
+# gate holds today's 10.64%, 3667 within 2x (11.55% over the 3307 rows before
+# `scatterw`).
 case_ "H200 table, all rows: accuracy gate"
-gp validate validation/h200/calibration.csv --max-mape 10.6 --min-within-2x 0.990 --json
+gp validate validation/h200/calibration.csv --max-mape 10.65 --min-within-2x 0.990 --json
 expect_status 0
 n=$(json .overall.rows)
 expect_between "$n" 122 5000
@@ -435,17 +437,29 @@ case_ "H200 phase family: accuracy gate"
 gp validate validation/h200/calibration.csv --family phase --max-mape 8.5 --min-within-2x 1
 expect_status 0
 
+# Loops whose gather sits behind a data-dependent guard (bench_guard, run15):
+# nvcc predicates the guarded loads, so the guard costs nothing (guard and
+# plain within 3 points of each other since blockcost.c predicated_branch;
+# 18 to 24% apart in the model before). Today 19.1%, all within 2x; open: the
+# 2^16-row rows without padding (+37..+63%: a dependent gather of 32 random
+# lines a request from a 256 KiB vector, waited for line by line).
+case_ "H200 guard family: accuracy gate"
+gp validate validation/h200/calibration.csv --family guard --max-mape 19.2 --min-within-2x 1
+expect_status 0
+
 # The evaluation set (nothing is set from it): the target is 10% and 95% of
-# rows within 1.5x; the gate holds what the model reaches today (15.50%, 302 of
-# 305 rows within 2x, 275 within 1.5x) so that it can only improve. It was
-# 15.47% before the store burst after a barrier and the immediate-offset L1
-# rate (calibration 11.17 -> 10.60%): the block scans' four stores a thread
+# rows within 1.5x; the gate holds what the model reaches today (15.15%, 302 of
+# 305 rows within 2x, 277 within 1.5x) so that it can only improve: a branch
+# guarding loads and arithmetic alone is predicated (bench_guard), the ELL
+# SpMV 31.7 -> 18.2%. It was 15.50% before that and 15.47% before the store
+# burst after a barrier and the immediate-offset L1 rate (calibration 11.17 ->
+# 10.60%), which went up by 0.03 points: the block scans' four stores a thread
 # after their last barrier now cost their unmerged requests (scan 12.8 ->
 # 14.7%, the tiles of 256 threads +1 -> +11% as the 1024-thread ones went
 # -28 -> +19%), and the convolution pipelines' taps at immediate offsets got
 # faster where they were already short (-35 -> -47%).
 case_ "H200 evaluation set: accuracy gate"
-gp validate validation/h200/evaluation.csv --max-mape 15.51 --min-within-2x 0.98 --json
+gp validate validation/h200/evaluation.csv --max-mape 15.15 --min-within-2x 0.98 --json
 expect_status 0
 n=$(json .overall.rows)
 expect_between "$n" 300 1000

@@ -292,6 +292,30 @@ static void test_straight_run_boundaries(void **state)
     assert_true(p.latency_cycles < 1.5 * g_dev.dram_cycles);
 }
 
+/* A branch whose guarded ops are loads and arithmetic alone is predicated
+   by nvcc (`if (c >= 0) s += v[e] * x[c]`): the loads on either side share
+   one batch, as with no branch. A branch followed by a store before the
+   next branch or the body's end stays a branch: the loads wait apart. */
+static void test_predicated_branch(void **state)
+{
+    gp_op_t open[5] = {load(GP_PATTERN_UNIT, 1u << 30, 0), arith(GP_OP_INT, 1),
+                       arith(GP_OP_BRANCH, 1), load(GP_PATTERN_UNIT, 1u << 30, 0),
+                       arith(GP_OP_FP32, 1)};
+    gp_op_t cut[6];
+    gp_block_cost_t o, c;
+    (void)state;
+    o = cost(open, 5, 256, 32);
+    assert_true(o.latency_cycles < 1.5 * g_dev.dram_cycles);
+    memcpy(cut, open, sizeof open);
+    cut[5] = load(GP_PATTERN_UNIT, 1u << 30, 0); /* a store in the guarded body */
+    cut[5].kind = GP_OP_STORE;
+    cut[5].access.buffer = 1;
+    cut[4] = cut[5];
+    cut[5] = arith(GP_OP_FP32, 1);
+    c = cost(cut, 6, 256, 32);
+    assert_true(c.latency_cycles >= 1.9 * g_dev.dram_cycles);
+}
+
 /* Tensor work counts its mma.sync instructions, not its flops: 256 fp16
    flops per thread are two m16n8k16 instructions, and a loop of them is
    unrolled, so its chain is the mma latency, not the loop branch's. */
@@ -596,6 +620,7 @@ int main(void)
         cmocka_unit_test(test_one_thread_not_slower),
         cmocka_unit_test(test_straight_loads_overlap_arithmetic),
         cmocka_unit_test(test_straight_run_boundaries),
+        cmocka_unit_test(test_predicated_branch),
         cmocka_unit_test(test_tensor_instructions),
         cmocka_unit_test(test_tensor_clock),
         cmocka_unit_test(test_l1_and_shared_one_path),
