@@ -455,7 +455,7 @@ expect_status 0
 # burst after a barrier and the immediate-offset L1 rate (calibration 11.17 ->
 # 10.60%), which went up by 0.03 points: the block scans' four stores a thread
 # after their last barrier now cost their unmerged requests (scan 12.8 ->
-# 14.7%, the tiles of 256 threads +1 -> +11% as the 1024-thread ones went
+# 14.7%, the scans of 256 threads +1 -> +11% as the 1024-thread ones went
 # -28 -> +19%), and the convolution pipelines' taps at immediate offsets got
 # faster where they were already short (-35 -> -47%).
 case_ "H200 evaluation set: accuracy gate"
