@@ -441,8 +441,9 @@ expect_status 0
 # nvcc predicates the guarded loads, so the guard costs nothing (guard and
 # plain within 3 points of each other since blockcost.c predicated_branch;
 # 18 to 24% apart in the model before). Today 19.1%, all within 2x; open: the
-# 2^16-row rows without padding (+37..+63%: a dependent gather of 32 random
-# lines a request from a 256 KiB vector, waited for line by line).
+# 2^16-row rows without padding (+37..+63%: the card runs their one-sector
+# gathers at the L2's random-line request rate, 85 a clock, which the model
+# does not apply; its chain waits for them a few at a time instead).
 case_ "H200 guard family: accuracy gate"
 gp validate validation/h200/calibration.csv --family guard --max-mape 19.2 --min-within-2x 1
 expect_status 0
