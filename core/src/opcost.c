@@ -1135,6 +1135,12 @@ static void block_units(const gp_kernel_t *k, const gp_op_t *op, uint32_t w, uin
     }
 }
 
+/* Warps of a block of k's launch, its lanes `lanes` a warp (a sample's). */
+static double block_warps(const gp_kernel_t *k, uint32_t lanes)
+{
+    return ceil((double)k->launch.threads_per_block / GP_MAX(1u, lanes));
+}
+
 /*
  * Re-use within a block: the share of a block's reads of op's buffer that
  * re-read a `unit` the same block read before, where every read op of the
@@ -1163,7 +1169,7 @@ static double block_reuse(const gp_kernel_t *k, const gp_op_t *op, const gp_occu
     if (!s0 || !s0->byte_offset || s0->n_warps == 0 || s0->lanes == 0 || s0->drawn ||
         !(unit > 0) || !reads_buffer(op) || op < k->ops || op >= k->ops + k->n_ops)
         return -1;
-    warps = ceil((double)k->launch.threads_per_block / GP_MAX(1u, s0->lanes));
+    warps = block_warps(k, s0->lanes);
     threads = (double)k->total_blocks * (double)k->launch.threads_per_block;
     two = warps > 1; /* instance 1 is warp 1 of block 0 (the warp axis first) */
     lanes = s0->lanes;
@@ -2245,51 +2251,39 @@ static int keeps_abreast(const gp_op_t *o)
     }
 }
 
-/* The header of the outermost loop whose body ends at ops[j] and runs no
-   trip (count below one), so that a walk back from after it skips the body;
-   UINT32_MAX: none. */
-static uint32_t empty_body_ending_at(const gp_kernel_t *k, uint32_t j)
+/* The state of a block's warps after ops[from..to) in program order, from
+   `state` before them: 1 abreast (a barrier, then only ops that keep them
+   so), 0 apart (an op that spreads them after the last barrier), -1 still
+   as before (neither). A loop body runs before the ops after it, its last
+   ops last; a loop of no trip (count below one) is skipped whole. */
+static int abreast_after(const gp_kernel_t *k, uint32_t from, uint32_t to, int state)
 {
-    uint32_t h, found = UINT32_MAX;
-    for (h = j; h-- > 0;)
-        if (k->ops[h].kind == GP_OP_LOOP && h + k->ops[h].body_len == j && k->ops[h].count < 1)
-            found = h;
-    return found;
+    uint32_t j;
+    for (j = from; j < to; j++) {
+        const gp_op_t *o = &k->ops[j];
+        if (o->kind == GP_OP_LOOP && o->count < 1)
+            j += o->body_len;
+        else if (o->kind == GP_OP_BARRIER)
+            state = 1;
+        else if (o->kind != GP_OP_LOOP && !keeps_abreast(o))
+            state = 0;
+    }
+    return state;
 }
 
 /* 1 when the warps of a block reach ops[i] together: a barrier comes before
    it in program order with only ops that keep warps abreast between (the
-   tail of a loop body run before it counts, from its end; inside a loop, the
-   end of the body's previous trip too). */
+   tail of a loop body run before it counts; inside a loop of two trips or
+   more, the tail of the body's previous trip too; the kernel's start, or a
+   body's first trip, has no barrier before it). */
 static int block_abreast(const gp_kernel_t *k, uint32_t i)
 {
     long enc = enclosing_body(k, i);
-    uint32_t j = i, stop = enc >= 0 ? (uint32_t)enc : 0, wrapped = 0;
-    for (;;) {
-        uint32_t h;
-        if (j == stop) {
-            /* the start of i's body: its previous trip ended with the body's
-               last ops (once), the kernel's start has no barrier */
-            if (enc < 0 || wrapped || k->ops[enc].kind != GP_OP_LOOP || k->ops[enc].count < 2)
-                return 0;
-            wrapped = 1;
-            j = (uint32_t)enc + k->ops[enc].body_len + 1;
-            stop = i;
-            continue;
-        }
-        j--;
-        h = empty_body_ending_at(k, j);
-        if (h != UINT32_MAX && h >= stop) {
-            j = h; /* a loop of no trip: its header, then what precedes it */
-            continue;
-        }
-        if (k->ops[j].kind == GP_OP_BARRIER)
-            return 1;
-        if (k->ops[j].kind == GP_OP_LOOP)
-            continue; /* its body came after it: already walked */
-        if (!keeps_abreast(&k->ops[j]))
-            return 0;
-    }
+    uint32_t start = enc >= 0 ? (uint32_t)enc + 1 : 0;
+    int state = abreast_after(k, start, i, -1);
+    if (state < 0 && enc >= 0 && k->ops[enc].kind == GP_OP_LOOP && k->ops[enc].count >= 2)
+        state = abreast_after(k, i + 1, start + k->ops[enc].body_len, -1);
+    return state > 0;
 }
 
 /* Sector traffic of op (a sector_op) and its siblings, per warp instruction
@@ -2337,7 +2331,7 @@ static double block_store_share(const gp_kernel_t *k, const uint32_t *sib, uint3
                                 uint32_t unit, uint32_t line, int64_t *e2)
 {
     const gp_lane_sample_t *s0 = k->ops[sib[0]].access.sample;
-    double warps = ceil((double)k->launch.threads_per_block / GP_MAX(1u, s0->lanes)), u0, u01;
+    double warps = block_warps(k, s0->lanes), u0, u01;
     if (!(warps > 1) || s0->n_warps < 2)
         return 1;
     u0 = sibling_sectors(k, sib, n, 0, unit, line, e2);
@@ -2407,7 +2401,7 @@ static void sector_use(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
         /* a block's warps that leave a barrier together issue their stores
            at once, and the SM merges GP_STORE_MERGE_BURST_LINES lines of
            them: the share of the others' stores leaves unmerged */
-        double warps = ceil((double)k->launch.threads_per_block / GP_MAX(1u, lanes)), m = 1;
+        double warps = block_warps(k, lanes), m = 1;
         if (warps > 1 && max_lines > 0 && block_abreast(k, sib[0]))
             m = GP_MIN(1.0, GP_STORE_MERGE_BURST_LINES / (warps * max_lines));
         u->requests = (m * all / n + (1 - m) * own) / s0->n_warps;

@@ -307,10 +307,9 @@ static void test_predicated_branch(void **state)
     o = cost(open, 5, 256, 32);
     assert_true(o.latency_cycles < 1.5 * g_dev.dram_cycles);
     memcpy(cut, open, sizeof open);
-    cut[5] = load(GP_PATTERN_UNIT, 1u << 30, 0); /* a store in the guarded body */
-    cut[5].kind = GP_OP_STORE;
-    cut[5].access.buffer = 1;
-    cut[4] = cut[5];
+    cut[4] = load(GP_PATTERN_UNIT, 1u << 30, 0); /* a store in the guarded body */
+    cut[4].kind = GP_OP_STORE;
+    cut[4].access.buffer = 1;
     cut[5] = arith(GP_OP_FP32, 1);
     c = cost(cut, 6, 256, 32);
     assert_true(c.latency_cycles >= 1.9 * g_dev.dram_cycles);

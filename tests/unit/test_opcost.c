@@ -1206,7 +1206,8 @@ static void sib_insert(sib_fix_t *f, uint32_t at, gp_op_t op)
    GP_STORE_MERGE_BURST_LINES of their 32 lines; the rest leave as a request
    per sector and partial line. A block of 4 warps merges them all, and so
    do stores after a barrier and a global load (the warps drift apart) or
-   after a loop of no trip whose body ends with the barrier. */
+   after a loop of no trip whose body ends with the barrier; inside a loop,
+   the barrier that ends the body's previous trip counts. */
 static void test_store_burst_after_barrier(void **state)
 {
     sib_fix_t f;
@@ -1244,6 +1245,19 @@ static void test_store_burst_after_barrier(void **state)
     assert_true(fabs(c.store_cycles - (m * 4 + (1 - m) * (16 + 4)) * 32 / rate) < 1e-9);
     f.ops[0].count = 0;
     c = sib_cost(&f, 2);
+    assert_true(fabs(c.store_cycles - 4 * 32 / rate) < 1e-9);
+    /* stores at the start of a loop body that ends with the barrier: every
+       trip but the first follows the previous one's barrier; a loop of one
+       trip has none before its stores */
+    sib_setup(&f, GP_OP_STORE, 4, 4, 4, 0, 0);
+    sib_insert(&f, 4, op_of(GP_OP_BARRIER));
+    sib_insert(&f, 0, op_of(GP_OP_LOOP));
+    f.ops[0].count = 2;
+    f.ops[0].body_len = 5;
+    c = sib_cost(&f, 1);
+    assert_true(fabs(c.store_cycles - (m * 4 + (1 - m) * (16 + 4)) * 32 / rate) < 1e-9);
+    f.ops[0].count = 1;
+    c = sib_cost(&f, 1);
     assert_true(fabs(c.store_cycles - 4 * 32 / rate) < 1e-9);
 }
 
