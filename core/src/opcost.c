@@ -521,6 +521,51 @@ static double kernel_bytes(const gp_kernel_t *k)
     return sum;
 }
 
+/* Index of the innermost LOOP or DIVERGE whose body holds ops[i]; -1: none
+   (the kernel's top level). */
+static long enclosing_body(const gp_kernel_t *k, uint32_t i)
+{
+    uint32_t j;
+    for (j = i; j-- > 0;) {
+        const gp_op_t *o = &k->ops[j];
+        if ((o->kind == GP_OP_LOOP || o->kind == GP_OP_DIVERGE) && j + o->body_len >= i)
+            return (long)j;
+    }
+    return -1;
+}
+
+/* 1 when ops[i] and ops[j] are passes over the same elements, one after
+   the other: neither is in the body that holds the other (a load in one
+   loop and its re-read in a later loop, or one of them outside the other's
+   loop), and the sample's first warp instance (iteration 0 of every named
+   loop) has each lane that runs both read the same address in both (the
+   passes start together; a stencil's rows loaded before its walk down and
+   the walk's loads are other elements). */
+static int separate_passes(const gp_kernel_t *k, uint32_t i, uint32_t j)
+{
+    long a = enclosing_body(k, i), b = enclosing_body(k, j);
+    const gp_lane_sample_t *si = k->ops[i].access.sample, *sj = k->ops[j].access.sample;
+    uint32_t l, both = 0;
+    if (a == b)
+        return 0;
+    if (a >= 0 && (uint32_t)a < j && j <= (uint32_t)a + k->ops[a].body_len)
+        return 0;
+    if (b >= 0 && (uint32_t)b < i && i <= (uint32_t)b + k->ops[b].body_len)
+        return 0;
+    if (!si || !sj || !si->byte_offset || !sj->byte_offset || si->lanes != sj->lanes ||
+        si->n_warps == 0 || sj->n_warps == 0)
+        return 0;
+    for (l = 0; l < si->lanes; l++) {
+        int64_t x = si->byte_offset[l], y = sj->byte_offset[l];
+        if (x < 0 || y < 0)
+            continue;
+        if (x != y)
+            return 0;
+        both++;
+    }
+    return both > 0;
+}
+
 /*
  * Re-use distance of re-reads that lie close together in the buffer (a
  * stencil's or a convolution's taps, written as index functions: several
@@ -621,13 +666,60 @@ static double near_distance(const gp_kernel_t *k, const gp_op_t *op, int whole_b
     return span * GP_MAX(1.0, all / fp);
 }
 
+/*
+ * The re-read distance of a buffer that the ops of a block read in separate
+ * passes (separate_passes: a softmax's or a layer norm's loops over its
+ * row, each reading the row again): a thread re-reads an element after a
+ * whole pass, and meanwhile every block resident beside its own runs its
+ * pass too. So the distance is the `held` blocks' footprints in the buffer
+ * (sample.block_footprint_bytes, each block its own rows; the blocks the
+ * GPU holds at once, at most the grid), plus what they touch of the other
+ * buffers meanwhile, in proportion to this buffer's reads. 0 where op's
+ * buffer is not read in separate passes or the samples do not say. The
+ * H200's row passes ([sources: h200-cal] run16/passes): 4096 rows of
+ * 16 KiB, a warp each and all resident, re-read from DRAM (the second pass
+ * over 64 MiB adds 17 us to 39), 16384 rows of 4 KiB, half of them resident,
+ * from L2 (5 us to 38); a block per row of 16 KiB, 8 blocks an SM, from L1
+ * where the carve-out leaves it 248 KiB (the SM's 128 KiB of rows).
+ */
+static double passes_distance(const gp_kernel_t *k, const gp_op_t *op, double held)
+{
+    double fp = 0, block_fp = 0, reads = 0, all;
+    int passes = 0;
+    uint32_t i;
+    if (!(held > 0) || !reads_buffer(op) || op < k->ops || op >= k->ops + k->n_ops)
+        return 0;
+    for (i = 0; i < k->n_ops; i++) {
+        const gp_op_t *o = &k->ops[i];
+        const gp_lane_sample_t *s = o->access.sample;
+        if (!near_takes(o, op, 1))
+            continue;
+        if (!s || s->drawn || s->block_footprint_bytes == 0)
+            return 0;
+        fp = GP_MAX(fp, footprint_of(&o->access));
+        block_fp = GP_MAX(block_fp, (double)s->block_footprint_bytes);
+        reads += gp_op_grid_bytes(k, o);
+        passes |= o != op && separate_passes(k, (uint32_t)(op - k->ops), i);
+    }
+    if (!passes || !(fp > 0) || !(reads > 0))
+        return 0;
+    all = kernel_bytes(k);
+    return block_fp * GP_MIN(held, (double)k->total_blocks) *
+           (1 + GP_MAX(0.0, all - fp) / reads);
+}
+
 /* The distance at which op's re-reads come back: the footprint (the
    buffer's, with whole_buffer), or with `near` the distance its addresses
-   say when that is shorter. */
+   say when that is shorter; with whole_buffer and `held` (the blocks the GPU
+   holds at once; 0: not counted) no shorter than a pass of the resident
+   blocks where the buffer is read in passes (passes_distance). */
 static double reread_distance(const gp_kernel_t *k, const gp_op_t *op, double footprint,
-                              int whole_buffer, int near)
+                              int whole_buffer, int near, double held)
 {
     double d = near ? near_distance(k, op, whole_buffer) : -1;
+    double p = whole_buffer ? passes_distance(k, op, held) : 0;
+    if (p > 0)
+        d = GP_MAX(d, p);
     return d >= 0 ? GP_MIN(d, footprint) : footprint;
 }
 
@@ -779,7 +871,7 @@ static double chase_dram_share(const gp_device_t *d, const gp_kernel_t *k, const
        its sectors are fetched) */
     fp = fetched_footprint(k, op, GP_MAX(su, (double)d->l1_line_bytes));
     f = chase_first_share(
-        k, op, fu, lru_hit(reread_distance(k, op, fp, 0, 1), l2cap, !irm_addresses(k, op)),
+        k, op, fu, lru_hit(reread_distance(k, op, fp, 0, 1, 0), l2cap, !irm_addresses(k, op)),
         lanes_out);
     if (f < 0) {
         if (lanes_out)
@@ -997,24 +1089,35 @@ static double warp_fresh(const gp_kernel_t *k, const gp_op_t *op, double unit)
 }
 
 /* reuse_hit where each SM of the L1 level touches `share` times its even
-   share of the footprint (share_hit below); 1 for the grid's L2. */
+   share of the footprint (share_hit below); 1 for the grid's L2. `held`: the
+   blocks the GPU holds at once, for a buffer read in passes (reread_distance;
+   0: not counted). */
 static double share_hit(const gp_kernel_t *k, const gp_op_t *op, double cache, double unit,
-                        int whole_buffer, int warm, int spread, int near, double *cold,
-                        double share, double line);
+                        int whole_buffer, int warm, int spread, int near, double held,
+                        double *cold, double share, double line);
 
 static double reuse_hit(const gp_kernel_t *k, const gp_op_t *op, double cache, double unit,
-                        int whole_buffer, int warm, int spread, int near, double *cold)
+                        int whole_buffer, int warm, int spread, double *cold)
 {
-    return share_hit(k, op, cache, unit, whole_buffer, warm, spread, near, cold, 1, 0);
+    return share_hit(k, op, cache, unit, whole_buffer, warm, spread, 0, 0, cold, 1, 0);
 }
 
 /* reuse_hit for the grid's L2, whose capacity holds lines
    (GP_L2_LINE_BYTES): a drawn read's re-reads come back at the distance of
-   the lines its draws land on, not of the sectors it fetches. */
+   the lines its draws land on, not of the sectors it fetches; at the
+   distance the sampled addresses say, the GPU holding `held` blocks at
+   once. */
 static double l2_reuse_hit(const gp_kernel_t *k, const gp_op_t *op, double cache, double unit,
-                           int whole_buffer, int warm, double *cold)
+                           int whole_buffer, int warm, double held, double *cold)
 {
-    return share_hit(k, op, cache, unit, whole_buffer, warm, 0, 1, cold, 1, GP_L2_LINE_BYTES);
+    return share_hit(k, op, cache, unit, whole_buffer, warm, 0, 1, held, cold, 1,
+                     GP_L2_LINE_BYTES);
+}
+
+/* Blocks of op's launch the GPU holds at once (its SMs full). */
+static double resident_blocks(const gp_device_t *d, const gp_occupancy_t *occ)
+{
+    return (double)occ->blocks_per_sm * (double)d->sm_count;
 }
 
 /*
@@ -1027,8 +1130,8 @@ static double l2_reuse_hit(const gp_kernel_t *k, const gp_op_t *op, double cache
  * may hold. share 1 is the grid's count.
  */
 static double share_hit(const gp_kernel_t *k, const gp_op_t *op, double cache, double unit,
-                        int whole_buffer, int warm, int spread, int near, double *cold,
-                        double share, double line)
+                        int whole_buffer, int warm, int spread, int near, double held,
+                        double *cold, double share, double line)
 {
     double footprint = fetched_footprint(k, op, unit);
     /* the bytes of cache the footprint takes (`reach`): its lines where the
@@ -1058,7 +1161,7 @@ static double share_hit(const gp_kernel_t *k, const gp_op_t *op, double cache, d
             return 0;
         re = acc > first_reads ? (acc - first_reads) / acc : 0;
         reach = by_line ? GP_MAX(footprint, fetched_footprint(k, op, line)) : footprint;
-        return re * lru_hit(reread_distance(k, op, reach, 0, near), cache, cyclic) +
+        return re * lru_hit(reread_distance(k, op, reach, 0, near, 0), cache, cyclic) +
                (1 - re) * w;
     }
     for (i = 0; i < k->n_ops; i++) {
@@ -1094,7 +1197,7 @@ static double share_hit(const gp_kernel_t *k, const gp_op_t *op, double cache, d
     if (shifted && hi > lo && hi - lo <= cache / 2)
         keep = 1;
     else {
-        double dist = reread_distance(k, op, reach, 1, near);
+        double dist = reread_distance(k, op, reach, 1, near, held);
         keep = lru_hit(dist, cache, cyclic);
         if (dist < footprint) /* the addresses said: the first reads' share */
             *cold = first_reach * (1 - w) / mine;
@@ -1426,12 +1529,12 @@ static double l1_sharers(const gp_device_t *d, const gp_kernel_t *k, const gp_op
  * l1 / footprint ([sources: h200-cal] chase rows, 128- and 8-byte nodes).
  */
 static void l1_reuse(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t *op, double l1,
-                     double *whole, double *own)
+                     double held, double *whole, double *own)
 {
     double sms, sharers = l1_sharers(d, k, op, d->sector_bytes, &sms);
     double share = sms / GP_MAX(sharers, 1.0);
-    *whole = share_hit(k, op, l1 * sharers, d->sector_bytes, 1, 0, 0, 0, NULL, share, 0);
-    *own = share_hit(k, op, l1 * sharers, d->sector_bytes, 0, 0, 0, 0, NULL, share, 0);
+    *whole = share_hit(k, op, l1 * sharers, d->sector_bytes, 1, 0, 0, 0, held, NULL, share, 0);
+    *own = share_hit(k, op, l1 * sharers, d->sector_bytes, 0, 0, 0, 0, 0, NULL, share, 0);
 }
 
 /* Hit rate of a second-level cache that sees a first level's misses (miss1 =
@@ -2096,19 +2199,6 @@ static double chase_l1_hit(const gp_device_t *d, const gp_kernel_t *k, const gp_
  * way (short_reuse).
  */
 
-/* Index of the innermost LOOP or DIVERGE whose body holds ops[i]; -1: none
-   (the kernel's top level). */
-static long enclosing_body(const gp_kernel_t *k, uint32_t i)
-{
-    uint32_t j;
-    for (j = i; j-- > 0;) {
-        const gp_op_t *o = &k->ops[j];
-        if ((o->kind == GP_OP_LOOP || o->kind == GP_OP_DIVERGE) && j + o->body_len >= i)
-            return (long)j;
-    }
-    return -1;
-}
-
 /* 1 for the ops whose sectors siblings may complete: global stores, and
    global or texture loads, of a buffer, with a sample of addresses that
    are not draws. */
@@ -2624,13 +2714,13 @@ static void sibling_traffic(const gp_device_t *d, const gp_kernel_t *k, const gp
         return;
     }
     if ((u.share < 1 || ud.share < 1) && u.disjoint) {
-        double h1 = 0, h2 = l2_reuse_hit(k, op, l2cap, unit, 0, 1, NULL);
+        double h1 = 0, h2 = l2_reuse_hit(k, op, l2cap, unit, 0, 1, resident_blocks(d, occ), NULL);
         if (cached) {
             double l1 = op->space == GP_SPACE_TEXTURE && d->readonly_cache_bytes
                             ? (double)d->readonly_cache_bytes
                             : (double)occ->l1_bytes_available;
             double sms;
-            h1 = reuse_hit(k, op, l1 * l1_sharers(d, k, op, unit, &sms), unit, 0, 0, 1, 0, NULL);
+            h1 = reuse_hit(k, op, l1 * l1_sharers(d, k, op, unit, &sms), unit, 0, 0, 1, NULL);
             out->l1_bytes = bytes * (1 - u.share * (1 - h1));
             out->l2_bytes = u.share * (1 - h1) * lbytes;
         } else {
@@ -2689,6 +2779,7 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
     double req_lines = 0, req_passes = 0, req_runs = 0, chase_h = -1, chase_cold = 0,
            chase_warps = 1, chase_dram_lanes = 0;
     double l2cap = res->l2_capacity_bytes > 0 ? res->l2_capacity_bytes : (double)d->l2_bytes;
+    double held = resident_blocks(d, occ); /* blocks the GPU holds at once */
     int is_store = op->kind == GP_OP_STORE, is_atomic = op->kind == GP_OP_ATOMIC;
     int cached = l1_caches(r, d, k, op), sparse = 0;
     uint32_t sp = op->space;
@@ -2748,7 +2839,7 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
             if (cached) {
                 double far1, far1l;
                 near_hit = near * lru_hit(near_dist, l1, 0);
-                l1_reuse(d, k, at, l1, &far1, &far1l);
+                l1_reuse(d, k, at, l1, held, &far1, &far1l);
                 {
                     /* what the warp reads first of lines the buffer's other
                        loads bring is another warp's or block's, another
@@ -2814,8 +2905,10 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
            are its own compulsory and capacity misses (short re-use stays
            within any L2) */
         if (r->has_l2 && sp != GP_SPACE_CONSTANT && !(sp == GP_SPACE_LOCAL)) {
-            double m2 = (1 - near) * (1 - l2_reuse_hit(k, at, l2cap, d->sector_bytes, 1, 1, &cold));
-            double m2l = (1 - near) * (1 - l2_reuse_hit(k, at, l2cap, d->sector_bytes, 0, 1, NULL));
+            double m2 =
+                (1 - near) * (1 - l2_reuse_hit(k, at, l2cap, d->sector_bytes, 1, 1, held, &cold));
+            double m2l =
+                (1 - near) * (1 - l2_reuse_hit(k, at, l2cap, d->sector_bytes, 0, 1, held, NULL));
             double cm = chase_dram_share(d, k, at, l2cap, &chase_dram_lanes);
             if (life > 0) {
                 /* the blocks' own re-reads: the SMs' resident blocks together */
@@ -2835,8 +2928,9 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
             h2 = after_l1(m2, h1);
             l2h = after_l1(m2l, l1h);
         } else if (r->has_l2) {
-            h2 = after_l1(1.0 - l2_reuse_hit(k, at, l2cap, d->sector_bytes, 1, 1, NULL), h1);
-            l2h = after_l1(1.0 - l2_reuse_hit(k, at, l2cap, d->sector_bytes, 0, 1, NULL), l1h);
+            h2 = after_l1(1.0 - l2_reuse_hit(k, at, l2cap, d->sector_bytes, 1, 1, held, NULL), h1);
+            l2h = after_l1(1.0 - l2_reuse_hit(k, at, l2cap, d->sector_bytes, 0, 1, held, NULL),
+                           l1h);
         }
     }
     if (a->pattern == GP_PATTERN_BROADCAST && !a->sample && !is_store && !is_atomic && cached) {
@@ -3065,7 +3159,7 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
             out->dram_bytes =
                 r->atomics_in_l2
                     ? (a->atomic_scope == GP_ATOMIC_DISTINCT && !a->bins
-                           ? (1 - l2_reuse_hit(k, at, l2cap, d->sector_bytes, 1, 1, NULL)) * 2 * dbytes
+                           ? (1 - l2_reuse_hit(k, at, l2cap, d->sector_bytes, 1, 1, held, NULL)) * 2 * dbytes
                            : 0)
                     : gpu * per_cycle_bytes + ret_bytes;
             out->transactions = gpu;
@@ -3087,7 +3181,7 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
         default:
             out->l2_bytes = r->atomics_in_l2 ? 2 * bytes : 0; /* read and write */
             out->dram_bytes = r->atomics_in_l2
-                                  ? (1 - l2_reuse_hit(k, at, l2cap, d->sector_bytes, 1, 1, NULL)) * 2 * dbytes
+                                  ? (1 - l2_reuse_hit(k, at, l2cap, d->sector_bytes, 1, 1, held, NULL)) * 2 * dbytes
                                   : 2 * bytes;
             break;
         }

@@ -56,11 +56,14 @@ expect_out "68 within 2x"
 # GP_STORE_MERGE_BURST_LINES lines and a load at an immediate offset from a
 # sibling's address taking the L1's line a clock: 11.17% -> 10.60% over 3679
 # rows (the `uniform` coalesced L1 rows +60..+105% -> -14..+3%); then the 20
-# `guard` rows (loops with loads behind a data-dependent guard, 19.1%). The
-# gate holds today's 10.64%, 3667 within 2x (11.55% over the 3307 rows before
+# `guard` rows (loops with loads behind a data-dependent guard, 19.1%): 10.64%
+# over 3699 rows; then the 126 `passes` rows (rows read in two or three passes,
+# 6.5%, 9.6% before the re-read distance of a pass) and the four softmax and
+# layer norm rows moved from the evaluation set. The gate holds today's 10.50%
+# over 3829 rows, 3797 within 2x (11.55% over the 3307 rows before
 # `scatterw`).
 case_ "H200 table, all rows: accuracy gate"
-gp validate validation/h200/calibration.csv --max-mape 10.65 --min-within-2x 0.990 --json
+gp validate validation/h200/calibration.csv --max-mape 10.50 --min-within-2x 0.990 --json
 expect_status 0
 n=$(json .overall.rows)
 expect_between "$n" 122 5000
@@ -448,9 +451,24 @@ case_ "H200 guard family: accuracy gate"
 gp validate validation/h200/calibration.csv --family guard --max-mape 19.2 --min-within-2x 1
 expect_status 0
 
+# Rows read in two or three passes (bench_passes, run16): a pass re-reads its
+# rows at the distance of the rows every held block reads meanwhile (opcost.c
+# passes_distance), so 4096 rows of 16 KiB all held at once re-read from DRAM
+# and 16384 rows of 4 KiB with 33 MiB held from L2 (9.6% before, its rows of
+# 16 KiB held in 48..128 MiB -24..-37%). Today 6.5%, all within 2x; open: held
+# rows of 16 KiB and more between 32 and 48 MiB miss the L2 60 to 80% where its
+# capacity says they fit (-17..-34%).
+case_ "H200 passes family: accuracy gate"
+gp validate validation/h200/calibration.csv --family passes --max-mape 6.5 --min-within-2x 1
+expect_status 0
+
 # The evaluation set (nothing is set from it): the target is 10% and 95% of
-# rows within 1.5x; the gate holds what the model reaches today (15.15%, 302 of
-# 305 rows within 2x, 277 within 1.5x) so that it can only improve: a branch
+# rows within 1.5x; the gate holds what the model reaches today (15.06%, 298 of
+# 301 rows within 2x, 275 within 1.5x) so that it can only improve. Four
+# softmax and layer norm rows moved to calibration (the re-read distance of a
+# pass was first tried on them; validation/README.md): the 301 left were at
+# 15.10% before that rule, with them 15.15%, 302 of 305 within 2x, 277 within
+# 1.5x. Before: a branch
 # guarding loads and arithmetic alone is predicated (bench_guard), the ELL
 # SpMV 31.7 -> 18.2%. It was 15.50% before that and 15.47% before the store
 # burst after a barrier and the immediate-offset L1 rate (calibration 11.17 ->
@@ -460,7 +478,7 @@ expect_status 0
 # -28 -> +19%), and the convolution pipelines' taps at immediate offsets got
 # faster where they were already short (-35 -> -47%).
 case_ "H200 evaluation set: accuracy gate"
-gp validate validation/h200/evaluation.csv --max-mape 15.15 --min-within-2x 0.98 --json
+gp validate validation/h200/evaluation.csv --max-mape 15.06 --min-within-2x 0.98 --json
 expect_status 0
 n=$(json .overall.rows)
 expect_between "$n" 300 1000

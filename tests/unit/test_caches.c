@@ -571,6 +571,65 @@ static void test_block_life_rereads(void **state)
     assert_true(fits.dram_bytes < 0.05 * (fits.l1_bytes + fits.l2_bytes));
 }
 
+/* Rows read in two passes (two loops over a row each): the second pass
+   re-reads the row after every resident block has read its own. A warp per
+   row (8 rows a block of 256, lanes 32 elements apart) or, with `per_block`,
+   a block per row (lanes 256 apart). */
+static gp_op_cost_t row_passes(uint64_t cols, uint64_t mib, int per_block)
+{
+    fix_t f;
+    gp_op_t ops[4];
+    gp_lane_sample_t s[2];
+    int64_t off[32];
+    gp_op_cost_t c;
+    char msg[256];
+    uint64_t rows = (mib << 20) / (4 * cols), step = per_block ? 256 : 32;
+    uint32_t t, i;
+    setup(&f, per_block ? rows : rows / 8, 256, (double)(cols / step), mib << 20);
+    for (t = 0; t < 32; t++)
+        off[t] = 4 * (int64_t)t;
+    for (i = 0; i < 2; i++) {
+        memset(&s[i], 0, sizeof s[i]);
+        s[i].n_warps = 1;
+        s[i].lanes = 32;
+        s[i].byte_offset = off;
+        s[i].loop_span_bytes = 4 * (cols - step);
+        s[i].warp_footprint_bytes = 4 * cols * 32 / step;
+        s[i].block_footprint_bytes = (per_block ? 1 : 8) * 4 * cols;
+        s[i].grid_footprint_bytes = mib << 20;
+        ops[2 * i] = f.ops[0];
+        ops[2 * i + 1] = f.ops[1];
+        ops[2 * i + 1].access.pattern = GP_PATTERN_STRIDE;
+        ops[2 * i + 1].access.stride_elems = 1;
+        ops[2 * i + 1].access.sample = &s[i];
+    }
+    f.k.ops = ops;
+    f.k.n_ops = 4;
+    assert_int_equal(gp_arch_call_op_cost(f.arch, &f.dev, &f.k, &ops[3], &f.occ, &f.res, &c,
+                                          msg, sizeof msg),
+                     0);
+    return c;
+}
+
+/* 64 MiB as 4096 rows of 16 KiB, a warp each, all resident at once (512
+   blocks): the rows between a read and its re-read fill more than the L2,
+   the second pass comes from DRAM. As 16384 rows of 4 KiB (2048 blocks,
+   1056 held at once: 33 MiB of rows) it hits the L2. A block per row of
+   16 KiB (8 blocks an SM: 128 KiB of rows) hits the SM's 248 KiB of L1. */
+static void test_row_passes_reread_at_resident_distance(void **state)
+{
+    gp_op_cost_t all, half, block;
+    (void)state;
+    all = row_passes(4096, 64, 0);
+    half = row_passes(1024, 64, 0);
+    block = row_passes(4096, 64, 1);
+    assert_true(all.l2_bytes > 0 && half.l2_bytes > 0);
+    assert_true(all.dram_bytes >= 0.99 * all.l2_bytes);
+    assert_true(all.l1_bytes <= 0.01 * all.l2_bytes && half.l1_bytes <= 0.01 * half.l2_bytes);
+    assert_true(half.dram_bytes <= 0.01 * half.l2_bytes);
+    assert_true(block.l2_bytes <= 0.05 * (block.l1_bytes + block.l2_bytes));
+}
+
 /* The warps of a block reading one row of B at step k (a 32x8 tile walk):
    warp 1 reads the lines warp 0 does, so 7 of a block's 8 reads hit L1;
    where warp 1 reads its own lines nothing does. */
@@ -676,6 +735,7 @@ int main(void)
         cmocka_unit_test(test_chase_l1_edge),
         cmocka_unit_test(test_chase_warps_share_misses),
         cmocka_unit_test(test_block_life_rereads),
+        cmocka_unit_test(test_row_passes_reread_at_resident_distance),
         cmocka_unit_test(test_sibling_warps_share),
         cmocka_unit_test(test_lanes_on_their_own_lines),
         cmocka_unit_test(test_bank_passes_hold_l1),

@@ -1,0 +1,183 @@
+// bench_passes.cu - kernels that read their rows several times (family `passes`): when
+// does a pass find the rows the pass before left in L2?
+//
+// A row of `cols` floats is read P times (P = 1, 2, 3) and written once, as softmax and
+// layer norm do: pass 1 sums the row, pass 2 (P = 3) sums the squares of x - mean, the
+// last pass writes y = (x - mean) * s. P = 1 reads and writes in one pass (a copy: the
+// DRAM rate the other rows are compared with). The input is const __restrict__
+// (LDG.E.CONSTANT), lanes stride 32 (warp) or 256 (block) through the row:
+//   k_pw<P>  a warp per row, 8 rows a block of 256, __shfl_xor_sync sums;
+//   k_pb<P>  a block of 256 per row, warp sums, a shared array and two barriers.
+// Between a warp's first read of an element and its re-read in the next pass, every
+// resident warp reads its own rows: the re-read distance is the resident rows' bytes,
+// not the buffer's. Sizes 16 to 128 MiB of input (as much again of output), rows of
+// 4 KiB and 16 KiB (warp) and 16 KiB and 64 KiB (block); `lim` runs k_pw with the
+// dynamic shared memory that lets only 2 blocks share an SM (16 warps), so the same
+// buffer is read by a quarter of the resident rows; `small` runs k_pw and `bsmall` k_pb
+// with the largest shared-memory carve-out preference (100: 228 KiB of shared memory, an
+// L1 of 28 KiB) and no shared memory used, so the residency stays and the L1 cannot keep
+// a pass's rows. The memset flush before each
+// repetition; median of 9 after 2 warm-ups; a few rows checked against the host.
+//
+// usage: bench_passes OUT.csv [device]
+#include "common.cuh"
+
+__device__ __forceinline__ float warp_sum(float v) {
+#pragma unroll
+  for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
+  return v;
+}
+
+template <int P>
+__global__ void __launch_bounds__(256) k_pw(const float *__restrict__ in, float *__restrict__ out,
+                                            int rows, int cols) {
+  extern __shared__ float pad[];  // only to limit the blocks per SM (lim)
+  const int row = (int)((blockIdx.x * blockDim.x + threadIdx.x) >> 5), lane = threadIdx.x & 31;
+  if (row >= rows) return;
+  const float *x = in + (size_t)row * cols;
+  float *y = out + (size_t)row * cols;
+  float m = 0.0f, s = 1.0f;
+  if (P >= 2) {
+    for (int c = lane; c < cols; c += 32) m += x[c];
+    m = warp_sum(m) / (float)cols;
+  }
+  if (P >= 3) {
+    float v = 0.0f;
+    for (int c = lane; c < cols; c += 32) {
+      const float d = x[c] - m;
+      v += d * d;
+    }
+    s = rsqrtf(warp_sum(v) / (float)cols + 1e-5f);
+  }
+  for (int c = lane; c < cols; c += 32) y[c] = (x[c] - m) * s;
+  if (cols < 0) pad[0] = m;  // never
+}
+
+__device__ __forceinline__ float block_sum(float v, float *sh) {
+  const int lane = threadIdx.x & 31, w = threadIdx.x >> 5;
+  v = warp_sum(v);
+  __syncthreads();
+  if (lane == 0) sh[w] = v;
+  __syncthreads();
+  v = lane < 8 ? sh[lane] : 0.0f;
+  return warp_sum(v);
+}
+
+template <int P>
+__global__ void __launch_bounds__(256) k_pb(const float *__restrict__ in, float *__restrict__ out,
+                                            int rows, int cols) {
+  __shared__ float sh[8];
+  const float *x = in + (size_t)blockIdx.x * cols;
+  float *y = out + (size_t)blockIdx.x * cols;
+  float m = 0.0f, s = 1.0f;
+  if (P >= 2) {
+    for (int c = threadIdx.x; c < cols; c += 256) m += x[c];
+    m = block_sum(m, sh) / (float)cols;
+  }
+  if (P >= 3) {
+    float v = 0.0f;
+    for (int c = threadIdx.x; c < cols; c += 256) {
+      const float d = x[c] - m;
+      v += d * d;
+    }
+    s = rsqrtf(block_sum(v, sh) / (float)cols + 1e-5f);
+  }
+  for (int c = threadIdx.x; c < cols; c += 256) y[c] = (x[c] - m) * s;
+  (void)rows;
+}
+
+// the host's row y for a check
+static void host_row(const std::vector<float> &hx, int cols, int P, std::vector<double> &want) {
+  double m = 0, v = 0, s = 1;
+  if (P >= 2) {
+    for (int c = 0; c < cols; ++c) m += hx[c];
+    m /= cols;
+  }
+  if (P >= 3) {
+    for (int c = 0; c < cols; ++c) v += (hx[c] - m) * (hx[c] - m);
+    s = 1.0 / sqrt(v / cols + 1e-5);
+  }
+  want.resize(cols);
+  for (int c = 0; c < cols; ++c) want[c] = (hx[c] - m) * s;
+}
+
+int main(int argc, char **argv) {
+  Bench b;
+  bench_open_args(b, argc, argv);
+  const size_t maxn = (size_t)32 << 20;  // 128 MiB of floats
+  float *in, *out;
+  CK(cudaMalloc(&in, maxn * 4));
+  CK(cudaMalloc(&out, maxn * 4));
+  {
+    std::vector<float> h(maxn);
+    for (size_t i = 0; i < maxn; ++i) h[i] = (float)(hash32((unsigned)i) & 1023) / 1024.0f;
+    CK(cudaMemcpy(in, h.data(), maxn * 4, cudaMemcpyHostToDevice));
+  }
+  const size_t lim_smem = dyn_smem_for_bpsm(b.prop, 2);
+  allow_dyn_smem(k_pw<1>, lim_smem);
+  allow_dyn_smem(k_pw<2>, lim_smem);
+  allow_dyn_smem(k_pw<3>, lim_smem);
+  struct Shape {
+    const char *name;
+    int cols;
+    bool warp, lim, small_l1;
+  };
+  const Shape shapes[] = {
+      {"warp", 1024, true, false, false},    {"warp", 4096, true, false, false},
+      {"lim", 4096, true, true, false},      {"block", 4096, false, false, false},
+      {"block", 16384, false, false, false}, {"small", 1024, true, false, true},
+      {"bsmall", 4096, false, false, true}};
+  for (const Shape &sh : shapes) {
+    for (int mib : {16, 32, 48, 64, 96, 128}) {
+      const size_t n = (size_t)mib << 18;  // floats
+      const int cols = sh.cols, rows = (int)(n / (size_t)cols);
+      for (int P = 1; P <= 3; ++P) {
+        Row row;
+        row.family = "passes";
+        row.name = std::string(sh.name) + "_p" + std::to_string(P);
+        row.params = "in=" + std::to_string(mib) + "MiB cols=" + std::to_string(cols) +
+                     " rows=" + std::to_string(rows);
+        const size_t dyn = sh.lim ? lim_smem : 0;
+        dim3 grid, block(256);
+        if (sh.warp) {
+          grid = dim3((unsigned)((rows + 7) / 8));
+          auto k = P == 1 ? k_pw<1> : P == 2 ? k_pw<2> : k_pw<3>;
+          CK(cudaFuncSetAttribute((const void *)k, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                  sh.small_l1 ? 100 : -1));
+          row_shape(row, k, grid, block, dyn);
+          row.t = time_case(b, 9, true,
+                            [&] { k<<<grid, block, dyn, b.stream>>>(in, out, rows, cols); });
+        } else {
+          grid = dim3((unsigned)rows);
+          auto k = P == 1 ? k_pb<1> : P == 2 ? k_pb<2> : k_pb<3>;
+          CK(cudaFuncSetAttribute((const void *)k, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                  sh.small_l1 ? 100 : -1));
+          row_shape(row, k, grid, block, 0);
+          row.t = time_case(b, 9, true,
+                            [&] { k<<<grid, block, 0, b.stream>>>(in, out, rows, cols); });
+        }
+        row.bytes = (unsigned long long)n * 4 * (P + 1);
+        row.flops = (unsigned long long)n * (2 * P);
+        // check three rows against the host
+        for (int r : {0, rows / 2, rows - 1}) {
+          std::vector<float> hx(cols), hy(cols);
+          std::vector<double> want;
+          CK(cudaMemcpy(hx.data(), in + (size_t)r * cols, (size_t)cols * 4,
+                        cudaMemcpyDeviceToHost));
+          CK(cudaMemcpy(hy.data(), out + (size_t)r * cols, (size_t)cols * 4,
+                        cudaMemcpyDeviceToHost));
+          host_row(hx, cols, P, want);
+          for (int c = 0; c < cols; c += cols / 8 + 1)
+            REQUIRE(fabs(hy[c] - want[c]) <= 1e-3 * (1.0 + fabs(want[c])),
+                    "passes %s %s: row %d col %d got %g want %g", row.name.c_str(),
+                    row.params.c_str(), r, c, hy[c], want[c]);
+        }
+        emit(b, row);
+      }
+    }
+  }
+  CK(cudaFree(in));
+  CK(cudaFree(out));
+  bench_close(b);
+  return 0;
+}
