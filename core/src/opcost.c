@@ -678,8 +678,8 @@ static double near_distance(const gp_kernel_t *k, const gp_op_t *op, int whole_b
  * buffer is not read in separate passes or the samples do not say. The
  * H200's row passes ([sources: h200-cal] run16/passes): 4096 rows of
  * 16 KiB, a warp each and all resident, re-read from DRAM (the second pass
- * over 64 MiB adds 17 us to 39), 16384 rows of 4 KiB, half of them resident,
- * from L2 (5 us to 38); a block per row of 16 KiB, 8 blocks an SM, from L1
+ * over 64 MiB adds 16 us to 40), 16384 rows of 4 KiB, half of them resident,
+ * from L2 (5 us to 39); a block per row of 16 KiB, 8 blocks an SM, from L1
  * where the carve-out leaves it 248 KiB (the SM's 128 KiB of rows).
  */
 static double passes_distance(const gp_kernel_t *k, const gp_op_t *op, double held)

@@ -11,6 +11,8 @@
 --                (warp shuffles, a shared array of 8, two barriers) after each pass;
 --   shape small, bsmall  k_pw and k_pb with the carve-out preference 100 (an L1 of
 --                28 KiB; no shared memory used, the residency unchanged).
+--   `pitch`: floats from one row's start to the next (default `cols`; wpad and bpad:
+--                cols + 32, 128 bytes of padding a row).
 -- ptxas (validation/h200/measured/run16/passes/ptxas_passes.txt): k_pw 32 registers,
 -- k_pb 24, 31, 32 for P = 1, 2, 3. The memset flush before each repetition.
 local shape = gpuperf.param("shape", "warp", "warp | lim | block | small | bsmall")
@@ -18,6 +20,7 @@ local P     = gpuperf.param("P", 3, "passes over the row: 1, 2 or 3")
 local mib   = gpuperf.param("in", 64, "MiB of input (as much of output)")
 local cols  = gpuperf.param("cols", 4096, "floats a row")
 local regs  = gpuperf.param("regs", 32, "registers per thread, as ptxas reports")
+local pitch = gpuperf.param("pitch", 0, "floats from a row's start to the next (0: cols)")
 assert(shape == "warp" or shape == "lim" or shape == "block" or shape == "small" or
        shape == "bsmall",
        "shape must be warp, lim, block, small or bsmall, got '" .. tostring(shape) .. "'")
@@ -25,14 +28,16 @@ assert(P == 1 or P == 2 or P == 3, "P must be 1, 2 or 3")
 
 local n = mib * 2^18                 -- floats
 local rows = n / cols
-local inp = gpuperf.buffer("in", 4 * n)
-local out = gpuperf.buffer("out", 4 * n)
+if pitch == 0 then pitch = cols end
+assert(pitch >= cols, "pitch must be at least cols")
+local inp = gpuperf.buffer("in", 4 * rows * pitch)
+local out = gpuperf.buffer("out", 4 * rows * pitch)
 local warp = shape == "warp" or shape == "lim" or shape == "small"
 local step = warp and 32 or 256
 
 local function lane(t) return warp and t.lane or t.x end
 local function row(t) return warp and t.bx * 8 + t.warp or t.bx end
-local function at(var) return function(t) return row(t) * cols + lane(t) + step * t[var] end end
+local function at(var) return function(t) return row(t) * pitch + lane(t) + step * t[var] end end
 
 -- the row's sum: a warp's shuffles, or for a block the warp sums, a shared array and
 -- two barriers, then the 8 partial sums

@@ -16,7 +16,9 @@
 // buffer is read by a quarter of the resident rows; `small` runs k_pw and `bsmall` k_pb
 // with the largest shared-memory carve-out preference (100: 228 KiB of shared memory, an
 // L1 of 28 KiB) and no shared memory used, so the residency stays and the L1 cannot keep
-// a pass's rows. The memset flush before each
+// a pass's rows; `wpad` and `bpad` run k_pw on rows of 4096 and k_pb on rows of 16384
+// floats laid 4096 + 32 and 16384 + 32 floats apart (128 bytes of padding a row: the
+// rows' starts no longer share their low address bits). The memset flush before each
 // repetition; median of 9 after 2 warm-ups; a few rows checked against the host.
 //
 // usage: bench_passes OUT.csv [device]
@@ -30,12 +32,12 @@ __device__ __forceinline__ float warp_sum(float v) {
 
 template <int P>
 __global__ void __launch_bounds__(256) k_pw(const float *__restrict__ in, float *__restrict__ out,
-                                            int rows, int cols) {
+                                            int rows, int cols, int pitch) {
   extern __shared__ float pad[];  // only to limit the blocks per SM (lim)
   const int row = (int)((blockIdx.x * blockDim.x + threadIdx.x) >> 5), lane = threadIdx.x & 31;
   if (row >= rows) return;
-  const float *x = in + (size_t)row * cols;
-  float *y = out + (size_t)row * cols;
+  const float *x = in + (size_t)row * pitch;
+  float *y = out + (size_t)row * pitch;
   float m = 0.0f, s = 1.0f;
   if (P >= 2) {
     for (int c = lane; c < cols; c += 32) m += x[c];
@@ -65,10 +67,10 @@ __device__ __forceinline__ float block_sum(float v, float *sh) {
 
 template <int P>
 __global__ void __launch_bounds__(256) k_pb(const float *__restrict__ in, float *__restrict__ out,
-                                            int rows, int cols) {
+                                            int rows, int cols, int pitch) {
   __shared__ float sh[8];
-  const float *x = in + (size_t)blockIdx.x * cols;
-  float *y = out + (size_t)blockIdx.x * cols;
+  const float *x = in + (size_t)blockIdx.x * pitch;
+  float *y = out + (size_t)blockIdx.x * pitch;
   float m = 0.0f, s = 1.0f;
   if (P >= 2) {
     for (int c = threadIdx.x; c < cols; c += 256) m += x[c];
@@ -104,7 +106,7 @@ static void host_row(const std::vector<float> &hx, int cols, int P, std::vector<
 int main(int argc, char **argv) {
   Bench b;
   bench_open_args(b, argc, argv);
-  const size_t maxn = (size_t)32 << 20;  // 128 MiB of floats
+  const size_t maxn = ((size_t)32 << 20) + ((size_t)32 << 14);  // 128 MiB of floats + padding
   float *in, *out;
   CK(cudaMalloc(&in, maxn * 4));
   CK(cudaMalloc(&out, maxn * 4));
@@ -121,22 +123,25 @@ int main(int argc, char **argv) {
     const char *name;
     int cols;
     bool warp, lim, small_l1;
+    int pad;  // floats of padding a row
   };
   const Shape shapes[] = {
-      {"warp", 1024, true, false, false},    {"warp", 4096, true, false, false},
-      {"lim", 4096, true, true, false},      {"block", 4096, false, false, false},
-      {"block", 16384, false, false, false}, {"small", 1024, true, false, true},
-      {"bsmall", 4096, false, false, true}};
+      {"warp", 1024, true, false, false, 0},    {"warp", 4096, true, false, false, 0},
+      {"lim", 4096, true, true, false, 0},      {"block", 4096, false, false, false, 0},
+      {"block", 16384, false, false, false, 0}, {"small", 1024, true, false, true, 0},
+      {"bsmall", 4096, false, false, true, 0},  {"wpad", 4096, true, false, false, 32},
+      {"bpad", 16384, false, false, false, 32}};
   for (const Shape &sh : shapes) {
     for (int mib : {16, 32, 48, 64, 96, 128}) {
       const size_t n = (size_t)mib << 18;  // floats
-      const int cols = sh.cols, rows = (int)(n / (size_t)cols);
+      const int cols = sh.cols, rows = (int)(n / (size_t)cols), pitch = cols + sh.pad;
       for (int P = 1; P <= 3; ++P) {
         Row row;
         row.family = "passes";
         row.name = std::string(sh.name) + "_p" + std::to_string(P);
         row.params = "in=" + std::to_string(mib) + "MiB cols=" + std::to_string(cols) +
-                     " rows=" + std::to_string(rows);
+                     " rows=" + std::to_string(rows) +
+                     (sh.pad ? " pitch=" + std::to_string(pitch) : std::string());
         const size_t dyn = sh.lim ? lim_smem : 0;
         dim3 grid, block(256);
         if (sh.warp) {
@@ -146,7 +151,7 @@ int main(int argc, char **argv) {
                                   sh.small_l1 ? 100 : -1));
           row_shape(row, k, grid, block, dyn);
           row.t = time_case(b, 9, true,
-                            [&] { k<<<grid, block, dyn, b.stream>>>(in, out, rows, cols); });
+                            [&] { k<<<grid, block, dyn, b.stream>>>(in, out, rows, cols, pitch); });
         } else {
           grid = dim3((unsigned)rows);
           auto k = P == 1 ? k_pb<1> : P == 2 ? k_pb<2> : k_pb<3>;
@@ -154,7 +159,7 @@ int main(int argc, char **argv) {
                                   sh.small_l1 ? 100 : -1));
           row_shape(row, k, grid, block, 0);
           row.t = time_case(b, 9, true,
-                            [&] { k<<<grid, block, 0, b.stream>>>(in, out, rows, cols); });
+                            [&] { k<<<grid, block, 0, b.stream>>>(in, out, rows, cols, pitch); });
         }
         row.bytes = (unsigned long long)n * 4 * (P + 1);
         row.flops = (unsigned long long)n * (2 * P);
@@ -162,9 +167,9 @@ int main(int argc, char **argv) {
         for (int r : {0, rows / 2, rows - 1}) {
           std::vector<float> hx(cols), hy(cols);
           std::vector<double> want;
-          CK(cudaMemcpy(hx.data(), in + (size_t)r * cols, (size_t)cols * 4,
+          CK(cudaMemcpy(hx.data(), in + (size_t)r * pitch, (size_t)cols * 4,
                         cudaMemcpyDeviceToHost));
-          CK(cudaMemcpy(hy.data(), out + (size_t)r * cols, (size_t)cols * 4,
+          CK(cudaMemcpy(hy.data(), out + (size_t)r * pitch, (size_t)cols * 4,
                         cudaMemcpyDeviceToHost));
           host_row(hx, cols, P, want);
           for (int c = 0; c < cols; c += cols / 8 + 1)
