@@ -543,19 +543,13 @@ static long enclosing_body(const gp_kernel_t *k, uint32_t i)
    the walk's loads are other elements). */
 static int separate_passes(const gp_kernel_t *k, uint32_t i, uint32_t j)
 {
-    long a = enclosing_body(k, i), b = enclosing_body(k, j);
     const gp_lane_sample_t *si = k->ops[i].access.sample, *sj = k->ops[j].access.sample;
     uint32_t l, both = 0;
-    if (a == b)
-        return 0;
-    if (a >= 0 && (uint32_t)a < j && j <= (uint32_t)a + k->ops[a].body_len)
-        return 0;
-    if (b >= 0 && (uint32_t)b < i && i <= (uint32_t)b + k->ops[b].body_len)
-        return 0;
+    long a, b;
     if (!si || !sj || !si->byte_offset || !sj->byte_offset || si->lanes != sj->lanes ||
         si->n_warps == 0 || sj->n_warps == 0)
         return 0;
-    for (l = 0; l < si->lanes; l++) {
+    for (l = 0; l < si->lanes; l++) { /* the lanes' addresses first: a few compares */
         int64_t x = si->byte_offset[l], y = sj->byte_offset[l];
         if (x < 0 || y < 0)
             continue;
@@ -563,7 +557,15 @@ static int separate_passes(const gp_kernel_t *k, uint32_t i, uint32_t j)
             return 0;
         both++;
     }
-    return both > 0;
+    if (!both)
+        return 0;
+    a = enclosing_body(k, i);
+    b = enclosing_body(k, j);
+    if (a == b)
+        return 0;
+    if (a >= 0 && (uint32_t)a < j && j <= (uint32_t)a + k->ops[a].body_len)
+        return 0;
+    return !(b >= 0 && (uint32_t)b < i && i <= (uint32_t)b + k->ops[b].body_len);
 }
 
 /*
@@ -689,19 +691,27 @@ static double passes_distance(const gp_kernel_t *k, const gp_op_t *op, double he
     uint32_t i;
     if (!(held > 0) || !reads_buffer(op) || op < k->ops || op >= k->ops + k->n_ops)
         return 0;
-    for (i = 0; i < k->n_ops; i++) {
+    for (i = 0; i < k->n_ops; i++) { /* most buffers are read in one pass: look first */
         const gp_op_t *o = &k->ops[i];
         const gp_lane_sample_t *s = o->access.sample;
         if (!near_takes(o, op, 1))
             continue;
         if (!s || s->drawn || s->block_footprint_bytes == 0)
             return 0;
-        fp = GP_MAX(fp, footprint_of(&o->access));
-        block_fp = GP_MAX(block_fp, (double)s->block_footprint_bytes);
-        reads += gp_op_grid_bytes(k, o);
-        passes |= o != op && separate_passes(k, (uint32_t)(op - k->ops), i);
+        if (!passes && o != op)
+            passes = separate_passes(k, (uint32_t)(op - k->ops), i);
     }
-    if (!passes || !(fp > 0) || !(reads > 0))
+    if (!passes)
+        return 0;
+    for (i = 0; i < k->n_ops; i++) {
+        const gp_op_t *o = &k->ops[i];
+        if (!near_takes(o, op, 1))
+            continue;
+        fp = GP_MAX(fp, footprint_of(&o->access));
+        block_fp = GP_MAX(block_fp, (double)o->access.sample->block_footprint_bytes);
+        reads += gp_op_grid_bytes(k, o);
+    }
+    if (!(fp > 0) || !(reads > 0))
         return 0;
     all = kernel_bytes(k);
     return block_fp * GP_MIN(held, (double)k->total_blocks) *
