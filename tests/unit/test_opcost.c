@@ -1212,19 +1212,23 @@ static void test_store_burst_after_barrier(void **state)
 {
     sib_fix_t f;
     gp_op_cost_t c;
-    double rate, m = GP_STORE_MERGE_BURST_LINES / (8 * 4);
+    double rate, burst, merged, m = GP_STORE_MERGE_BURST_LINES / (8 * 4);
     gp_op_t ld;
     (void)state;
     assert_true(m < 1);
     sib_setup(&f, GP_OP_STORE, 4, 4, 4, 0, 0);
     rate = f.d.l1_store_bytes_per_cycle;
+    /* the store path's cycles with the burst (m of the 32 lines merged, the
+       rest a request per sector and partial line) and with every line merged */
+    burst = (m * 4 + (1 - m) * (16 + 4)) * 32 / rate;
+    merged = 4 * 32 / rate;
     sib_insert(&f, 0, op_of(GP_OP_BARRIER));
     c = sib_cost(&f, 1);
-    assert_true(fabs(c.store_cycles - (m * 4 + (1 - m) * (16 + 4)) * 32 / rate) < 1e-9);
+    assert_true(fabs(c.store_cycles - burst) < 1e-9);
     assert_true(fabs(c.dram_bytes - 128) < 1e-6); /* the L2 merges them all the same */
     f.k.launch.threads_per_block = 128; /* 4 warps: 16 lines, all merged */
     c = sib_cost(&f, 1);
-    assert_true(fabs(c.store_cycles - 4 * 32 / rate) < 1e-9);
+    assert_true(fabs(c.store_cycles - merged) < 1e-9);
     /* a global load between the barrier and the stores */
     sib_setup(&f, GP_OP_STORE, 4, 4, 4, 0, 0);
     ld = f.ops[0];
@@ -1233,7 +1237,7 @@ static void test_store_burst_after_barrier(void **state)
     sib_insert(&f, 0, ld);
     sib_insert(&f, 0, op_of(GP_OP_BARRIER));
     c = sib_cost(&f, 2);
-    assert_true(fabs(c.store_cycles - 4 * 32 / rate) < 1e-9);
+    assert_true(fabs(c.store_cycles - merged) < 1e-9);
     /* the barrier inside a loop before them: burst when it runs, none when
        the loop has no trip */
     sib_setup(&f, GP_OP_STORE, 4, 4, 4, 0, 0);
@@ -1242,10 +1246,10 @@ static void test_store_burst_after_barrier(void **state)
     f.ops[0].count = 2;
     f.ops[0].body_len = 1;
     c = sib_cost(&f, 2);
-    assert_true(fabs(c.store_cycles - (m * 4 + (1 - m) * (16 + 4)) * 32 / rate) < 1e-9);
+    assert_true(fabs(c.store_cycles - burst) < 1e-9);
     f.ops[0].count = 0;
     c = sib_cost(&f, 2);
-    assert_true(fabs(c.store_cycles - 4 * 32 / rate) < 1e-9);
+    assert_true(fabs(c.store_cycles - merged) < 1e-9);
     /* stores at the start of a loop body that ends with the barrier: every
        trip but the first follows the previous one's barrier; a loop of one
        trip has none before its stores */
@@ -1255,10 +1259,10 @@ static void test_store_burst_after_barrier(void **state)
     f.ops[0].count = 2;
     f.ops[0].body_len = 5;
     c = sib_cost(&f, 1);
-    assert_true(fabs(c.store_cycles - (m * 4 + (1 - m) * (16 + 4)) * 32 / rate) < 1e-9);
+    assert_true(fabs(c.store_cycles - burst) < 1e-9);
     f.ops[0].count = 1;
     c = sib_cost(&f, 1);
-    assert_true(fabs(c.store_cycles - 4 * 32 / rate) < 1e-9);
+    assert_true(fabs(c.store_cycles - merged) < 1e-9);
 }
 
 /* Four scalar loads of a thread's consecutive words: the first computes
