@@ -72,6 +72,11 @@ typedef struct seg_sum {
     /* registers per thread the ops' arithmetic chains keep live across
        their loads (body_accumulators); a walk's own, not summed */
     double acc_regs;
+    /* of a loop body, what the next trip's loads read beside this trip's
+       (next_trip_lines): the log of the chance that none of the DRAM runs
+       they open apart from this trip's comes from DRAM, and the DRAM lines
+       they add to this trip's runs; a walk's own, not summed */
+    double copy_lnone, copy_run_lines;
     /* top level: what the block's last warp waits beyond one warp's chain
        for the slowest line of the block's last straight-line loads (walk) */
     double exit_wait;
@@ -285,6 +290,53 @@ static void group_slowest(const walk_ctx_t *cx, load_group_t *g, const gp_op_t *
         }
     } else
         g->runs_other += own * count;
+}
+
+/*
+ * Where op's lines at the next trip of its innermost loop lie against this
+ * trip's: 0 the same lines (a row walk `a[r * m + k]` stepping through its
+ * sectors), 1 new lines less than dram_run_span_bytes from this trip's (a
+ * stream of consecutive lines, or a block's copy loop stepping 1 KiB at a
+ * time: one DRAM run that grows by a copy's lines), 2 new lines further
+ * away (a column walk `a[k * n + r]`: each trip opens runs of its own; 0:
+ * anything but the next line is further). The unrolled copies whose loads
+ * are in flight together then wait for the run's further lines
+ * (dram_run_line_cycles each) or for the slowest of their runs
+ * (dram_batch_log2_cycles per doubling; add_loop). The H200's warps reading
+ * one line a trip `pitch` bytes apart, 4 or 8 trips in flight, take about
+ * the same time at pitches of 128 to 512 bytes, and 7 to 14% more from
+ * 1 KiB on ([sources: h200-cal] run18/colwalk p_u4, p_u8 rows). From the
+ * sample's first warp and its next-trip instance.
+ */
+static int next_trip_lines(const walk_ctx_t *cx, const gp_op_t *op)
+{
+    const gp_lane_sample_t *s = op->access.sample;
+    uint32_t line = cx->dev->l1_line_bytes ? cx->dev->l1_line_bytes : 128, l;
+    /* lines closer than this to one of this trip's share its runs */
+    int64_t near = cx->dev->dram_run_span_bytes > 0
+                       ? (int64_t)ceil(cx->dev->dram_run_span_bytes / line)
+                       : 2;
+    const int64_t *a, *b;
+    int64_t lo = INT64_MAX, hi = INT64_MIN;
+    if (!s || !s->byte_offset || s->lanes == 0 || s->next_iteration == 0 ||
+        s->next_iteration >= s->n_warps)
+        return 0;
+    a = s->byte_offset;
+    b = s->byte_offset + (size_t)s->next_iteration * s->lanes;
+    for (l = 0; l < s->lanes; l++)
+        if (a[l] >= 0) {
+            lo = GP_MIN(lo, a[l] / line);
+            hi = GP_MAX(hi, a[l] / line);
+        }
+    if (lo > hi)
+        return 0;
+    for (l = 0; l < s->lanes; l++)
+        if (b[l] >= 0 && (b[l] / line <= lo - near || b[l] / line >= hi + near))
+            return 2;
+    for (l = 0; l < s->lanes; l++)
+        if (b[l] >= 0 && (b[l] / line < lo || b[l] / line > hi))
+            return 1;
+    return 0;
 }
 
 /*
@@ -562,6 +614,17 @@ static int add_loop(const walk_ctx_t *cx, const seg_sum_t *body, double trips, u
         double mem = body->mem_chain;
         if (depth > 1 && body->mem_gap > 0)
             mem += GP_MIN(body->mem_gap, depth * body->mem_exp) - body->mem_exp;
+        /* the copies in flight together (next_trip_lines) wait for the
+           further lines of the DRAM runs they extend, as a request waits
+           for the lines of its run (opcost.c lines_latency), and for the
+           slowest of the runs they each open, as the loads of one straight
+           run do (group_slowest): dram_batch_log2_cycles per doubling of
+           the copies, weighted by the chance that one of them comes from
+           DRAM */
+        if (depth > 1 && body->copy_run_lines > 0 && d->dram_run_line_cycles > 0)
+            mem += (depth - 1) * body->copy_run_lines * d->dram_run_line_cycles;
+        if (depth > 1 && body->copy_lnone < 0 && d->dram_batch_log2_cycles > 0)
+            mem += -expm1(depth * body->copy_lnone) * d->dram_batch_log2_cycles * log2(depth);
         b.mem_chain = mem * waits / GP_MAX(trips, 1e-300);
         /* the loads a store of the trip writes back to wait in full
            (seg_sum_t.carry): bench_alias's in-place grid-stride loop
@@ -850,6 +913,13 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
                                   : 0,
                               acc, run_held, out);
                     group_slowest(cx, &g, op, &c, count, l1m);
+                    if (depth > 0 && l1m < 0) {
+                        int next = next_trip_lines(cx, op);
+                        if (next == 2)
+                            out->copy_lnone += count * l1m;
+                        else if (next == 1)
+                            out->copy_run_lines += count * GP_MAX(c.lines, 1.0) * dram;
+                    }
                 }
                 out->load_regs += regs;
                 loads_seen = 1;

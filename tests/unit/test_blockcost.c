@@ -398,6 +398,59 @@ static void test_pinned_unroll(void **state)
     assert_true(one.warp_instructions - four.warp_instructions > 0.7 * 4096 * 3);
 }
 
+/* A loop of one coalesced DRAM load a trip, 8 copies in flight, the copies
+   `pitch` bytes apart (warp 0's trip 0 and trip 1 in the sample), on `dev`:
+   the chain beyond what the copies' runs add on a device without them. */
+static double copies_extra(const gp_device_t *dev, int64_t pitch)
+{
+    gp_op_t body[3] = {loop(2048, 2), load(GP_PATTERN_UNIT, 1u << 30, 0), arith(GP_OP_FP32, 1)};
+    gp_lane_sample_t s;
+    gp_device_t bare = *dev;
+    int64_t off[2 * 32];
+    uint32_t t;
+    for (t = 0; t < 32; t++) {
+        off[t] = (int64_t)(4 * t);
+        off[32 + t] = pitch + (int64_t)(4 * t);
+    }
+    memset(&s, 0, sizeof s);
+    s.n_warps = 2;
+    s.lanes = 32;
+    s.byte_offset = off;
+    s.next_iteration = 1;
+    s.warp_footprint_bytes = s.block_footprint_bytes = s.grid_footprint_bytes =
+        2048 * (uint64_t)pitch;
+    body[0].unroll = 8;
+    body[1].access.sample = &s;
+    bare.dram_batch_log2_cycles = 0;
+    bare.dram_run_line_cycles = 0;
+    return cost_on(dev, g_gen, body, 3, 32, 64).latency_cycles -
+           cost_on(&bare, g_gen, body, 3, 32, 64).latency_cycles;
+}
+
+/* The unrolled copies of a loop whose loads are in flight together wait for
+   their DRAM runs: trips 128 bytes apart extend one run by a line a copy
+   (dram_run_line_cycles each), trips 64 KiB apart open a run each and the
+   batch waits for the slowest (dram_batch_log2_cycles per doubling of the
+   copies); lines dram_run_span_bytes apart count as one run. */
+static void test_copies_wait_for_their_runs(void **state)
+{
+    gp_device_t adjacent = g_dev;
+    double batches = 2048 / 8, near, far;
+    (void)state;
+    near = copies_extra(&g_dev, 128);
+    far = copies_extra(&g_dev, 65536);
+    assert_true(near > 0 && far > near);
+    assert_true(fabs(near / (batches * 7 * g_dev.dram_run_line_cycles) - 1) < 0.05);
+    assert_true(fabs(far / (batches * 3 * g_dev.dram_batch_log2_cycles) - 1) < 0.05);
+    /* 512 bytes apart is within the H200's span: one run; without a span
+       only the next line continues a run */
+    assert_true(g_dev.dram_run_span_bytes > 512);
+    assert_true(fabs(copies_extra(&g_dev, 512) / near - 1) < 0.01);
+    adjacent.dram_run_span_bytes = 0;
+    assert_true(fabs(copies_extra(&adjacent, 512) / far - 1) < 0.01);
+    assert_true(fabs(copies_extra(&adjacent, 128) / near - 1) < 0.01);
+}
+
 /* A loop body's trailing integer ops (the address and counter update after
    the arithmetic that consumes the loads) run beside the arithmetic chain:
    a trip waits for the longer of the two; integer ops right after the loads
@@ -627,6 +680,7 @@ int main(void)
         cmocka_unit_test(test_taken_branch),
         cmocka_unit_test(test_op_memo_same_costs),
         cmocka_unit_test(test_pinned_unroll),
+        cmocka_unit_test(test_copies_wait_for_their_runs),
         cmocka_unit_test(test_trailing_integer_ops_beside),
         cmocka_unit_test(test_barrier_waits_for_block),
     };

@@ -357,6 +357,13 @@ typedef struct gp_device {
        run (its first misses: the translations and lines the scratch
        buffer left in the way); 0: not known (no wait) */
     double flush_first_touch_us;
+    /* [latency], added within ABI 2: lines a warp reads together count as
+       one DRAM run while they lie within this many bytes of one another: the
+       unrolled copies of a loop whose trips step less than this through a
+       buffer read one run, copies further apart each their own, and the
+       batch waits for the slowest (dram_batch_log2_cycles); 0: not known
+       (only lines next to each other share a run) */
+    double dram_run_span_bytes;
 } gp_device_t;
 
 /* ------------------------------------------------------------------------ */
