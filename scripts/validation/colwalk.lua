@@ -12,13 +12,13 @@
 -- 16 times (then 8, 4 and one at a time for the rest), the loads of a copy at immediate
 -- offsets from one pointer and an IADD3 or LEA a copy for the others.
 local pitch = gpuperf.param("pitch", 0, "bytes between a warp's trips (k_cwp); 0: the column walk")
-local n    = gpuperf.param("n", 33792, "threads (columns of a)")
-local m    = gpuperf.param("m", 2048, "trips (rows of a), a run-time value")
-local bt   = gpuperf.param("block", 256, "threads per block")
-local grid = gpuperf.param("grid", gpuperf.device.sm_count, "blocks")
-local u    = gpuperf.param("u", 0, "0: as nvcc unrolls it; 1, 2, 4, 8: #pragma unroll u")
-local xw   = gpuperf.param("x", 1, "1: s += a[k n + r] * x[k]; 0: s += a[k n + r]")
-local regs = gpuperf.param("regs", 32, "registers per thread, as ptxas reports")
+local bt    = gpuperf.param("block", 256, "threads per block")
+local grid  = gpuperf.param("grid", gpuperf.device.sm_count, "blocks")
+local n     = gpuperf.param("n", grid * bt, "threads (columns of a): grid x block")
+local m     = gpuperf.param("m", 2048, "trips (rows of a), a run-time value")
+local u     = gpuperf.param("u", 0, "0: as nvcc unrolls it; 1, 2, 4, 8: #pragma unroll u")
+local xw    = gpuperf.param("x", 1, "1: s += a[k n + r] * x[k]; 0: s += a[k n + r]")
+local regs  = gpuperf.param("regs", 32, "registers per thread, as ptxas reports")
 assert(grid * bt == n, "grid x block must be n")
 assert(xw == 0 or xw == 1, "x must be 0 or 1")
 
