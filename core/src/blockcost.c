@@ -304,7 +304,7 @@ static void group_slowest(const walk_ctx_t *cx, load_group_t *g, const gp_op_t *
  * (dram_run_line_cycles each) or for the slowest of their runs
  * (dram_batch_log2_cycles per doubling; add_loop). The H200's warps reading
  * one line a trip `pitch` bytes apart, 4 or 8 trips in flight, take about
- * the same time at pitches of 128 to 512 bytes, and 7 to 14% more from
+ * the same time at pitches of 128 to 512 bytes, and 8 to 16% more from
  * 1 KiB on ([sources: h200-cal] run18/colwalk p_u4, p_u8 rows). From the
  * sample's first warp and its next-trip instance.
  */

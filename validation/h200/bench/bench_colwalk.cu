@@ -14,6 +14,11 @@
 // so its trips read lines `pitch` = 4 P bytes apart (P = 32: consecutive lines, one DRAM
 // run) in a region of its own; pitch 128 B to 64 KiB, blocks of 64 and 256 threads on
 // every SM (2 and 8 warps per SM), U = 0, 1, 4, 8.
+// k_cwb<U> (rows b_u*): a block's copy-loop walk, thread t of block b summing
+// a[(b m + k) B + t] over k < m = 256, B = blockDim.x: one warp's trips lie 4 B bytes
+// apart (1 to 4 KiB), the block's warps reading the lines between them at the same trip;
+// one block of 256, 512 or 1024 threads per SM, beside the same pitches read by warps
+// in regions of their own (p_u* at blocks of 512 and 1024).
 // Median of 7 repetitions after 2 warm-ups; y is checked against the host for a few
 // threads.
 //
@@ -46,6 +51,16 @@ __global__ void k_cwp(const float *__restrict__ a, float *__restrict__ y, int m,
 #pragma unroll(U > 0 ? U : 1)
     for (int k = 0; k < m; ++k) s += p[(size_t)k * P];
   }
+  y[r] = s;
+}
+
+template <int U>
+__global__ void k_cwb(const float *__restrict__ a, float *__restrict__ y, int m, int P) {
+  const int r = blockIdx.x * blockDim.x + threadIdx.x;
+  const float *p = a + (size_t)blockIdx.x * m * P + threadIdx.x;
+  float s = 0.0f;
+#pragma unroll(U)
+  for (int k = 0; k < m; ++k) s += p[(size_t)k * P];
   y[r] = s;
 }
 
@@ -158,6 +173,39 @@ int main(int argc, char **argv) {
             double want = 0;
             for (int kk = 0; kk < mp; ++kk)
               want += pattern_at(((size_t)(r / 32) * mp + kk) * P + r % 32, 1021, 1.0f / 1024);
+            REQUIRE(fabs(hy[r] - want) <= 1e-3 * (1.0 + fabs(want)),
+                    "colwalk %s %s: r %d got %g want %g", row.name.c_str(), row.params.c_str(), r,
+                    hy[r], want);
+          }
+          emit(b, row);
+        }
+      }
+    }
+    // a block's copy loop (b) against warps in regions of their own (p), one block per SM
+    for (int bt : {256, 512, 1024}) {
+      const int n = sms * bt, P = bt;
+      for (int form = 0; form < 2; ++form) {
+        for (int u : {1, 4, 8}) {
+          if (form == 1 && bt == 256) continue;  // p at 1 KiB and 8 warps: above
+          KernP k = form == 0 ? (u == 1 ? k_cwb<1> : u == 4 ? k_cwb<4> : k_cwb<8>) : pick_p(u);
+          Row row;
+          row.family = "colwalk";
+          row.name = std::string(form == 0 ? "b_u" : "p_u") + std::to_string(u);
+          row.params = "pitch=" + std::to_string(4 * P) + "B m=" + std::to_string(mp) +
+                       " block=" + std::to_string(bt) + " grid=" + std::to_string(sms);
+          row_shape(row, k, dim3(sms), dim3(bt), 0);
+          row.t = time_case(b, 7, true, [&] { k<<<sms, bt, 0, b.stream>>>(ap, y, mp, P); });
+          row.bytes = (unsigned long long)n * mp * 4 + (unsigned long long)n * 4;
+          row.flops = (unsigned long long)n * mp;
+          std::vector<float> hy(n);
+          CK(cudaMemcpy(hy.data(), y, (size_t)n * 4, cudaMemcpyDeviceToHost));
+          for (int r = 0; r < n; r += n / 5 + 1) {
+            double want = 0;
+            for (int kk = 0; kk < mp; ++kk) {
+              const size_t e = form == 0 ? ((size_t)(r / bt) * mp + kk) * P + r % bt
+                                         : ((size_t)(r / 32) * mp + kk) * P + r % 32;
+              want += pattern_at(e, 1021, 1.0f / 1024);
+            }
             REQUIRE(fabs(hy[r] - want) <= 1e-3 * (1.0 + fabs(want)),
                     "colwalk %s %s: r %d got %g want %g", row.name.c_str(), row.params.c_str(), r,
                     hy[r], want);
