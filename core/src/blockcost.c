@@ -436,10 +436,13 @@ static void group_add(const walk_ctx_t *cx, load_group_t *g, double latency, dou
         ((cap_regs > 0 && g->regs + regs > cap_regs) ||
          (cap_bytes > 0 && miss > 0 && g->miss + miss > cap_bytes)))
         flush_group(g, out);
-    /* the L1 broadcasts a warp's uniform requests one after another: such
-       a load leaves it behind those of the group issued before it (the
-       unrolled bench_tiles bcast loops, [sources: h200-cal] run8/tiles:
-       four float4 loads of one warp wait 3 x 5.38 cycles more than one) */
+    /* the L1 serves a warp's requests one after another: a load leaves it
+       behind those of the group issued before it, for the L1 cycles of
+       their hits (`busy`; the unrolled bench_tiles bcast loops,
+       [sources: h200-cal] run8/tiles: four float4 warp-uniform loads of one
+       warp wait 3 x 5.38 cycles more than one; bench_uniform2's loops of 1
+       to 8 coalesced L1 hits a trip, one warp per SM, 47 to 101 cycles a
+       trip, run9/uniform2, and bench_uniform's few-address loads, run9) */
     if (latency + g->busy > g->latency) {
         g->latency = latency + g->busy;
         g->exp = exp;
@@ -907,10 +910,14 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
                         exp = count / ilp * (c.latency_cycles - hit);
                         gap = exp / GP_MIN(c.stream_miss, 1.0);
                     }
+                    /* the L1 serves the group's requests one after another
+                       (group_add): a warp-uniform load holds it for its passes,
+                       another load for its hits' share of its L1 cycles */
                     group_add(cx, &g, count / ilp * c.latency_cycles, exp, gap, regs, miss,
                               gp_access_uniform(&op->access)
                                   ? count * c.pipe_cycles[GP_PIPE_L1]
-                                  : 0,
+                                  : count * c.pipe_cycles[GP_PIPE_L1] *
+                                        GP_MAX(0.0, GP_MIN(1.0, c.l1_hit)),
                               acc, run_held, out);
                     group_slowest(cx, &g, op, &c, count, l1m);
                     if (depth > 0 && l1m < 0) {
