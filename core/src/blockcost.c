@@ -190,6 +190,9 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
 typedef struct load_group {
     double latency; /* the longest, cycles */
     double exp, gap; /* the longest's wait beyond an L1 hit: expected, on a miss */
+    double hit, missed; /* the group's wait where every load hits L1, and where
+                           each misses as its stream may (exp and gap from them) */
+    double p_miss;      /* the most likely of its streams' misses a trip */
     double busy;    /* L1 cycles of its requests so far: the next one waits behind them */
     double regs;    /* registers per thread its values hold */
     double miss;    /* bytes past L1 per warp */
@@ -233,6 +236,7 @@ static void flush_group(load_group_t *g, seg_sum_t *out)
     out->mem_exp += g->exp;
     out->mem_gap += g->gap;
     g->latency = g->busy = g->regs = g->miss = 0;
+    g->hit = g->missed = g->p_miss = 0;
     g->exp = g->gap = 0;
     g->adjacent = 0;
     g->per_doubling = g->runs_other = g->runs_one = g->lnone = 0;
@@ -443,11 +447,16 @@ static void group_add(const walk_ctx_t *cx, load_group_t *g, double latency, dou
        warp wait 3 x 5.38 cycles more than one; bench_uniform2's loops of 1
        to 8 coalesced L1 hits a trip, one warp per SM, 47 to 101 cycles a
        trip, run9/uniform2, and bench_uniform's few-address loads, run9) */
-    if (latency + g->busy > g->latency) {
-        g->latency = latency + g->busy;
-        g->exp = exp;
-        g->gap = gap;
-    }
+    /* the group waits for its longest load, expected, on hits and on the
+       misses of its streams: a load that waits behind the others' L1 cycles
+       does not hide an earlier load's miss */
+    g->hit = GP_MAX(g->hit, latency - exp + g->busy);
+    g->missed = GP_MAX(g->missed, latency - exp + gap + g->busy);
+    if (gap > 0)
+        g->p_miss = GP_MAX(g->p_miss, GP_MIN(exp / gap, 1.0));
+    g->gap = g->missed - g->hit;
+    g->exp = g->p_miss * g->gap;
+    g->latency = g->hit + g->exp;
     g->busy += busy;
     g->regs += regs;
     g->miss += miss;
@@ -912,12 +921,18 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
                     }
                     /* the L1 serves the group's requests one after another
                        (group_add): a warp-uniform load holds it for its passes,
-                       another load for its hits' share of its L1 cycles */
+                       another load for its hits' share of its L1 cycles, and
+                       a warp's hits come back l1_return_cycles apart at
+                       least */
+                    double hit1 = GP_MAX(0.0, GP_MIN(1.0, c.l1_hit));
+                    double ret = op->space == GP_SPACE_GLOBAL || op->space == GP_SPACE_TEXTURE
+                                     ? cx->dev->l1_return_cycles * hit1
+                                     : 0;
                     group_add(cx, &g, count / ilp * c.latency_cycles, exp, gap, regs, miss,
-                              gp_access_uniform(&op->access)
-                                  ? count * c.pipe_cycles[GP_PIPE_L1]
-                                  : count * c.pipe_cycles[GP_PIPE_L1] *
-                                        GP_MAX(0.0, GP_MIN(1.0, c.l1_hit)),
+                              count * GP_MAX(gp_access_uniform(&op->access)
+                                                 ? c.pipe_cycles[GP_PIPE_L1]
+                                                 : c.pipe_cycles[GP_PIPE_L1] * hit1,
+                                             ret),
                               acc, run_held, out);
                     group_slowest(cx, &g, op, &c, count, l1m);
                     if (depth > 0 && l1m < 0) {

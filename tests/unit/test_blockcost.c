@@ -451,27 +451,42 @@ static void test_copies_wait_for_their_runs(void **state)
     assert_true(fabs(copies_extra(&adjacent, 128) / near - 1) < 0.01);
 }
 
-/* The L1 serves a warp's requests one after another: of 8 independent
-   coalesced loads that hit L1, issued together, the last waits behind the
-   other 7's L1 cycles (bench_uniform2: 1 to 8 loads a trip from L1, one warp
-   per SM, 47 to 101 cycles a trip). */
-static void test_l1_hits_queue_in_a_batch(void **state)
+/* Extra cycles a trip of 8 independent coalesced loads that hit L1 waits
+   beyond a trip of one, on `dev` (loops not unrolled, one warp). */
+static double l1_batch_extra(const gp_device_t *dev)
 {
     gp_op_t one[2] = {loop(4096, 1), load(GP_PATTERN_UNIT, 4096, 0)};
     gp_op_t eight[9];
-    double per_one, per_eight, line = 128.0 / g_dev.l1_load_bytes_per_cycle;
     uint32_t k;
-    (void)state;
     one[0].unroll = 1;
     eight[0] = loop(4096, 8);
     eight[0].unroll = 1;
     for (k = 1; k < 9; k++)
         eight[k] = load(GP_PATTERN_UNIT, 4096, 0);
-    per_one = cost(one, 2, 32, 64).latency_cycles / 4096;
-    per_eight = cost(eight, 9, 32, 64).latency_cycles / 4096;
-    assert_true(g_dev.l1_load_bytes_per_cycle > 0);
-    assert_true(per_eight - per_one >= 7 * line * 0.9);
-    assert_true(per_eight - per_one <= 7 * line * 1.5 + 8 * g_dev.l1_line_cycles + 60);
+    return (cost_on(dev, g_gen, eight, 9, 32, 64).latency_cycles -
+            cost_on(dev, g_gen, one, 2, 32, 64).latency_cycles) /
+           4096;
+}
+
+/* The L1 serves a warp's requests one after another and returns its hits
+   l1_return_cycles apart: of 8 independent coalesced loads that hit L1,
+   issued together, the last waits behind the other 7 (bench_uniform2: 1 to
+   8 loads a trip from L1, one warp per SM, 47 to 101 cycles a trip); with
+   no return gap known, behind their L1 cycles. */
+static void test_l1_hits_queue_in_a_batch(void **state)
+{
+    gp_device_t bare = g_dev;
+    double line = 128.0 / g_dev.l1_load_bytes_per_cycle, gap = g_dev.l1_return_cycles;
+    double with, without;
+    (void)state;
+    assert_true(g_dev.l1_load_bytes_per_cycle > 0 && gap > line);
+    with = l1_batch_extra(&g_dev);
+    assert_true(with >= 7 * gap * 0.9);
+    assert_true(with <= 7 * gap * 1.2 + 8 * g_dev.l1_line_cycles + 60);
+    bare.l1_return_cycles = 0;
+    without = l1_batch_extra(&bare);
+    assert_true(without >= 7 * line * 0.9 && without < with);
+    assert_true(without <= 7 * line * 1.5 + 8 * g_dev.l1_line_cycles + 60);
 }
 
 /* A loop body's trailing integer ops (the address and counter update after

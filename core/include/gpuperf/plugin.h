@@ -364,6 +364,11 @@ typedef struct gp_device {
        batch waits for the slowest (dram_batch_log2_cycles); 0: not known
        (only lines next to each other share a run) */
     double dram_run_span_bytes;
+    /* [latency], added within ABI 2: the cycles apart at which the L1
+       returns one warp's hits of loads in flight together: each further
+       load of such a group waits this behind the one before, or its L1
+       cycles where those are longer; 0: not known (the L1 cycles) */
+    double l1_return_cycles;
 } gp_device_t;
 
 /* ------------------------------------------------------------------------ */
