@@ -189,9 +189,9 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
 #define GP_GROUP_LINES 64
 typedef struct load_group {
     double latency; /* the longest, cycles */
-    double exp, gap; /* the longest's wait beyond an L1 hit: expected, on a miss */
+    double exp, gap; /* its wait beyond `hit`: expected (p_miss x gap), on a miss */
     double hit, missed; /* the group's wait where every load hits L1, and where
-                           each misses as its stream may (exp and gap from them) */
+                           each misses as its stream may */
     double p_miss;      /* the most likely of its streams' misses a trip */
     double busy;    /* L1 cycles of its requests so far: the next one waits behind them */
     double regs;    /* registers per thread its values hold */
@@ -300,17 +300,21 @@ static void group_slowest(const walk_ctx_t *cx, load_group_t *g, const gp_op_t *
  * Where op's lines at the next trip of its innermost loop lie against this
  * trip's: 0 the same lines (a row walk `a[r * m + k]` stepping through its
  * sectors), 1 new lines less than dram_run_span_bytes from this trip's (a
- * stream of consecutive lines, or a block's copy loop stepping 1 KiB at a
- * time: one DRAM run that grows by a copy's lines), 2 new lines further
- * away (a column walk `a[k * n + r]`: each trip opens runs of its own; 0:
- * anything but the next line is further). The unrolled copies whose loads
+ * stream of consecutive lines, or trips up to 512 bytes apart on the H200:
+ * one DRAM run that grows by a copy's lines), 2 new lines further away (a
+ * column walk `a[k * n + r]`, a block's copy loop stepping 1 KiB or more at
+ * a time: each trip opens runs of its own, the block's other warps reading
+ * the lines between barely shorten the wait; 0: anything but the next line
+ * is further). The unrolled copies whose loads
  * are in flight together then wait for the run's further lines
  * (dram_run_line_cycles each) or for the slowest of their runs
  * (dram_batch_log2_cycles per doubling; add_loop). The H200's warps reading
  * one line a trip `pitch` bytes apart, 4 or 8 trips in flight, take about
  * the same time at pitches of 128 to 512 bytes, and 8 to 16% more from
- * 1 KiB on ([sources: h200-cal] run18/colwalk p_u4, p_u8 rows). From the
- * sample's first warp and its next-trip instance.
+ * 1 KiB on, and a block's copy loop whose warps read the lines between
+ * one warp's trips only 2 to 8% less ([sources: h200-cal] run18/colwalk
+ * p_u4, p_u8, b_u* rows). From the sample's first warp and its next-trip
+ * instance.
  */
 static int next_trip_lines(const walk_ctx_t *cx, const gp_op_t *op)
 {
