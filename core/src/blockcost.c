@@ -326,6 +326,7 @@ static int next_trip_lines(const walk_ctx_t *cx, const gp_op_t *op)
                        : 2;
     const int64_t *a, *b;
     int64_t lo = INT64_MAX, hi = INT64_MIN;
+    int where = 0;
     if (!s || !s->byte_offset || s->lanes == 0 || s->next_iteration == 0 ||
         s->next_iteration >= s->n_warps)
         return 0;
@@ -338,13 +339,16 @@ static int next_trip_lines(const walk_ctx_t *cx, const gp_op_t *op)
         }
     if (lo > hi)
         return 0;
-    for (l = 0; l < s->lanes; l++)
-        if (b[l] >= 0 && (b[l] / line <= lo - near || b[l] / line >= hi + near))
+    for (l = 0; l < s->lanes; l++) {
+        int64_t x = b[l] / line;
+        if (b[l] < 0)
+            continue;
+        if (x <= lo - near || x >= hi + near)
             return 2;
-    for (l = 0; l < s->lanes; l++)
-        if (b[l] >= 0 && (b[l] / line < lo || b[l] / line > hi))
-            return 1;
-    return 0;
+        if (x < lo || x > hi)
+            where = 1;
+    }
+    return where;
 }
 
 /*
@@ -450,10 +454,10 @@ static void group_add(const walk_ctx_t *cx, load_group_t *g, double latency, dou
        [sources: h200-cal] run8/tiles: four float4 warp-uniform loads of one
        warp wait 3 x 5.38 cycles more than one; bench_uniform2's loops of 1
        to 8 coalesced L1 hits a trip, one warp per SM, 47 to 101 cycles a
-       trip, run9/uniform2, and bench_uniform's few-address loads, run9) */
-    /* the group waits for its longest load, expected, on hits and on the
+       trip, run9/uniform2, and bench_uniform's few-address loads, run9).
+       The group waits for its longest load, expected, on hits and on the
        misses of its streams: a load that waits behind the others' L1 cycles
-       does not hide an earlier load's miss */
+       does not hide an earlier load's miss. */
     g->hit = GP_MAX(g->hit, latency - exp + g->busy);
     g->missed = GP_MAX(g->missed, latency - exp + gap + g->busy);
     if (gap > 0)
