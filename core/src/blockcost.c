@@ -77,6 +77,12 @@ typedef struct seg_sum {
        they open apart from this trip's comes from DRAM, and the DRAM lines
        they add to this trip's runs; a walk's own, not summed */
     double copy_lnone, copy_run_lines;
+    /* of a loop body, the arithmetic chain that works on the trip's own
+       loaded values (after its last load, before the op that ends the
+       trip's chain: the accumulator) and the chains those ops keep live
+       (walk); the unrolled copies run it side by side (add_loop); a walk's
+       own, not summed */
+    double fresh, fresh_regs;
     /* top level: what the block's last warp waits beyond one warp's chain
        for the slowest line of the block's last straight-line loads (walk) */
     double exit_wait;
@@ -155,6 +161,14 @@ static double op_instructions(const walk_ctx_t *cx, const gp_op_t *op, const gp_
 static int is_load(uint32_t kind)
 {
     return kind == GP_OP_LOAD;
+}
+
+/* 1 for the arithmetic that works on a trip's own loaded values in the
+   unrolled copies' own registers (seg_sum_t.fresh). */
+static int fresh_kind(uint32_t kind)
+{
+    return kind == GP_OP_FP32 || kind == GP_OP_FP64 || kind == GP_OP_FP16 ||
+           kind == GP_OP_SFU || kind == GP_OP_CONV || kind == GP_OP_FDIV || kind == GP_OP_RCP;
 }
 
 static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
@@ -558,7 +572,8 @@ static double barrier_wait(const walk_ctx_t *cx, double phase_instructions)
  * copies' loads together, so a warp waits for memory once per `unroll`
  * iterations instead of every iteration; fewer when
  *  - registers run short: every load in flight holds its value in registers
- *    (the body's load_regs per iteration) beside the GP_MLP_BASE_REGS any
+ *    (the body's load_regs per iteration, and fresh_regs for the chains of
+ *    the arithmetic on it) beside the GP_MLP_BASE_REGS any
  *    loop needs, out of the launch's registers per thread;
  *  - the SM's outstanding requests run short: the SM holds at least
  *    GP_MLP_INFLIGHT_BYTES_PER_THREAD for each of its thread slots in flight
@@ -575,8 +590,10 @@ static double loop_mlp_depth(const walk_ctx_t *cx, const seg_sum_t *body, double
     /* a barrier in the body keeps the next iteration's loads behind it */
     if (body->carried || body->barrier || !(body->mem_chain > 0))
         return 1;
+    /* a copy holds its loads' values and the chains of the arithmetic on
+       them (seg_sum_t.fresh_regs) */
     if (body->load_regs > 0 && cap_regs > 0)
-        depth = GP_MIN(depth, floor(cap_regs / body->load_regs));
+        depth = GP_MIN(depth, floor(cap_regs / (body->load_regs + body->fresh_regs)));
     if (miss > 0 && cap_bytes > 0)
         depth = GP_MIN(depth, cap_bytes / miss);
     return GP_MAX(depth, 1.0);
@@ -661,6 +678,23 @@ static int add_loop(const walk_ctx_t *cx, const seg_sum_t *body, double trips, u
     *batch = waits > 0 ? GP_MIN(GP_MAX(trips / waits, 1.0), depth) : 0;
     *nwaits = waits;
     b.chain = body->chain - body->mem_chain + b.mem_chain;
+    /* the copies' arithmetic on their own loaded values (seg_sum_t.fresh)
+       runs side by side, as many copies as the registers hold each with its
+       load and its live chains (loop_mlp_depth's rule); the accumulator
+       that ends each copy's chain waits for the copy before it. The H200's
+       n-body loop (a float4 load, body_acc's 15 FADD, FMUL and FFMA around
+       a rsqrtf, three accumulators) unrolled 4 times by nvcc in 32 registers
+       takes 82.9 cycles a trip from L1 and 194.4 on first touches against
+       134.1 and 256.7 pinned to one copy, one warp per SM: the copies two
+       by two ([sources: h200-cal] run10/loopchain nbody_auto and nbody_u1,
+       loopchain_cycles.csv, sass_counts_loopchain.txt) */
+    if (body->fresh > 0 && unroll > 1) {
+        double cap_regs = mlp_regs(cx, body->acc_regs), k = GP_MIN(unroll, GP_MAX(trips, 1.0));
+        if (cap_regs > 0)
+            k = GP_MIN(k, floor(cap_regs / (body->load_regs + body->fresh_regs)));
+        if (k > 1)
+            b.chain -= body->fresh * (1 - 1 / k);
+    }
     /* the integer induction chain runs beside (walk) */
     b.chain = GP_MAX(b.chain, body->int_chain);
     b.int_chain = 0;
@@ -761,6 +795,11 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
     double wpb = cx->occ->warps_per_block ? (double)cx->occ->warps_per_block : 1;
     double acc = body_accumulators(ops, n); /* live arithmetic chains */
     int run_held = 0; /* the current run of adjacent loads fits the registers (run_fits) */
+    /* the arithmetic since the body's last load (seg_sum_t.fresh): its
+       chain, the latest op's part of it, the most chains one op keeps, and
+       whether only arithmetic and integer work followed that load */
+    double span = 0, span_last = 0, span_live = 0;
+    int span_ok = 0;
     /* a loop body's global loads not yet written back by a store of the
        body: their buffers and latencies (seg_sum_t.carry) */
     uint32_t wb_buf[CARRY_LOADS];
@@ -789,6 +828,7 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
             exit_mem = -1;
             exit_lines = 0;
             exit_lnone = 0;
+            span_ok = 0;
             if (walk(cx, op + 1, len, depth + 1, &body))
                 return -1;
             if (body.load_regs > 0)
@@ -910,12 +950,15 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
                        latencies add; its `count` loads are a chain, each
                        the address of the next */
                     flush_group(&g, out);
+                    span_ok = 0;
                     if (!loads_seen && depth > 0)
                         out->carried = 1; /* the previous iteration's load */
                     g.latency = count / ilp * c.latency_cycles;
                     flush_group(&g, out);
                 } else {
                     double miss = count * (c.l2_bytes > 0 ? c.l2_bytes : c.dram_bytes);
+                    span = span_last = span_live = 0;
+                    span_ok = depth > 0;
                     if (!g.adjacent)
                         run_held = run_fits(cx, ops + i, n - i, acc);
                     if (count < 1 && wpb > 1)
@@ -1007,9 +1050,18 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
                 else if (op->kind == GP_OP_INT && depth > 0 && after_other)
                     out->int_chain += GP_MAX(count / ilp * c.latency_cycles,
                                              count * warp_pipe_cycles(cx->dev, &c));
-                else
-                    out->chain += GP_MAX(count / ilp * c.latency_cycles,
-                                         count * warp_pipe_cycles(cx->dev, &c));
+                else {
+                    double inc = GP_MAX(count / ilp * c.latency_cycles,
+                                        count * warp_pipe_cycles(cx->dev, &c));
+                    out->chain += inc;
+                    if (fresh_kind(op->kind)) {
+                        span += inc;
+                        span_last = inc;
+                        span_live = GP_MAX(span_live, GP_MIN(ilp, GP_MAX(count, 1.0)));
+                    }
+                }
+                if (!fresh_kind(op->kind) && op->kind != GP_OP_INT)
+                    span_ok = 0;
                 if (op->kind != GP_OP_INT && op->kind != GP_OP_BARRIER &&
                     op->kind != GP_OP_STORE && op->kind != GP_OP_ATOMIC &&
                     op->kind != GP_OP_ASYNC_COPY)
@@ -1019,6 +1071,10 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
         i++;
     }
     flush_group(&g, out);
+    if (span_ok && !out->carried && span > span_last) {
+        out->fresh = span - span_last;
+        out->fresh_regs = span_live;
+    }
     out->tail_wait = out->mem_chain - tail_mem;
     out->tail_lines = tail_lines;
     out->tail_lnone = tail_lnone;

@@ -489,6 +489,32 @@ static void test_l1_hits_queue_in_a_batch(void **state)
     assert_true(without <= 7 * line * 1.5 + 8 * g_dev.l1_line_cycles + 60);
 }
 
+/* The unrolled copies of a loop run the arithmetic on their own loaded
+   values side by side; only the op that ends the trip's chain (the
+   accumulator) waits for the copy before it. A body of a load, 12 dependent
+   FMAs and an accumulating add, 4 copies, against the same 13 FMAs as one
+   carried chain: 3/4 of the 12 FMAs' latency less a trip, as the registers
+   allow; with registers for only one copy's chain and load, no less (and
+   fewer loads in flight: the chain's register is not a load's). */
+static void test_copies_run_their_arithmetic_side_by_side(void **state)
+{
+    gp_op_t fresh[4] = {loop(4096, 3), shared_load(), arith(GP_OP_FP32, 12),
+                        arith(GP_OP_FP32, 1)};
+    gp_op_t carried[3] = {loop(4096, 2), shared_load(), arith(GP_OP_FP32, 13)};
+    double saved, want = 4096 * 12 * g_dev.fp32_cycles * 0.75;
+    (void)state;
+    fresh[0].unroll = carried[0].unroll = 4;
+    saved = cost(carried, 3, 32, 32).latency_cycles - cost(fresh, 4, 32, 32).latency_cycles;
+    assert_true(fabs(saved / want - 1) < 0.05);
+    /* 14 registers: 2 above the loop's base, one copy's load and chain */
+    saved = cost(carried, 3, 32, 14).latency_cycles - cost(fresh, 4, 32, 14).latency_cycles;
+    assert_true(saved < 1e-9 * want);
+    /* pinned to one copy: nothing side by side */
+    fresh[0].unroll = carried[0].unroll = 1;
+    saved = cost(carried, 3, 32, 32).latency_cycles - cost(fresh, 4, 32, 32).latency_cycles;
+    assert_true(fabs(saved) < 1e-9 * want);
+}
+
 /* A loop body's trailing integer ops (the address and counter update after
    the arithmetic that consumes the loads) run beside the arithmetic chain:
    a trip waits for the longer of the two; integer ops right after the loads
@@ -720,6 +746,7 @@ int main(void)
         cmocka_unit_test(test_pinned_unroll),
         cmocka_unit_test(test_copies_wait_for_their_runs),
         cmocka_unit_test(test_l1_hits_queue_in_a_batch),
+        cmocka_unit_test(test_copies_run_their_arithmetic_side_by_side),
         cmocka_unit_test(test_trailing_integer_ops_beside),
         cmocka_unit_test(test_barrier_waits_for_block),
     };
