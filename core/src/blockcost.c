@@ -566,14 +566,28 @@ static double barrier_wait(const walk_ctx_t *cx, double phase_instructions)
     return GP_MAX(per_scheduler - 1, 0.0) * phase_instructions / d->dispatch_per_scheduler;
 }
 
+/* Registers per thread one unrolled copy of a loop body holds: its loads'
+   values and the chains of the arithmetic on them (seg_sum_t.fresh_regs).
+   The sum is the cautious count: bench_overlap's copies of one float and a
+   chain on it, which works in the load's register, run 4 side by side in
+   17 registers, where it allows 2 ([sources: h200-cal] run17/overlap,
+   overlap.csv; the family 15.9%, against 12.8% with the first chain
+   counted in the load's register), and the n-body loop's copies, which
+   the registers would allow three of, run two by two (run10/loopchain
+   nbody_auto: -6..-10% at 1 to 8 warps against -24..-36%). */
+static double copy_regs(const seg_sum_t *body)
+{
+    return body->load_regs + body->fresh_regs;
+}
+
 /*
  * Iterations of a loop whose loads are in flight together (memory-level
  * parallelism). nvcc unrolls the loop (`unroll` copies) and issues the
  * copies' loads together, so a warp waits for memory once per `unroll`
  * iterations instead of every iteration; fewer when
  *  - registers run short: every load in flight holds its value in registers
- *    (the body's load_regs per iteration, and fresh_regs for the chains of
- *    the arithmetic on it) beside the GP_MLP_BASE_REGS any
+ *    (copy_regs: the body's load_regs per iteration and the further chains
+ *    of the arithmetic on them) beside the GP_MLP_BASE_REGS any
  *    loop needs, out of the launch's registers per thread;
  *  - the SM's outstanding requests run short: the SM holds at least
  *    GP_MLP_INFLIGHT_BYTES_PER_THREAD for each of its thread slots in flight
@@ -582,6 +596,7 @@ static double barrier_wait(const walk_ctx_t *cx, double phase_instructions)
  *    resident on the SM; past that the memory term binds anyway.
  * 1 when a load waits for the previous iteration's (a pointer chase).
  */
+
 static double loop_mlp_depth(const walk_ctx_t *cx, const seg_sum_t *body, double unroll)
 {
     double depth = unroll, cap_regs = mlp_regs(cx, body->acc_regs);
@@ -590,10 +605,8 @@ static double loop_mlp_depth(const walk_ctx_t *cx, const seg_sum_t *body, double
     /* a barrier in the body keeps the next iteration's loads behind it */
     if (body->carried || body->barrier || !(body->mem_chain > 0))
         return 1;
-    /* a copy holds its loads' values and the chains of the arithmetic on
-       them (seg_sum_t.fresh_regs) */
     if (body->load_regs > 0 && cap_regs > 0)
-        depth = GP_MIN(depth, floor(cap_regs / (body->load_regs + body->fresh_regs)));
+        depth = GP_MIN(depth, floor(cap_regs / copy_regs(body)));
     if (miss > 0 && cap_bytes > 0)
         depth = GP_MIN(depth, cap_bytes / miss);
     return GP_MAX(depth, 1.0);
@@ -679,19 +692,21 @@ static int add_loop(const walk_ctx_t *cx, const seg_sum_t *body, double trips, u
     *nwaits = waits;
     b.chain = body->chain - body->mem_chain + b.mem_chain;
     /* the copies' arithmetic on their own loaded values (seg_sum_t.fresh)
-       runs side by side, as many copies as the registers hold each with its
-       load and its live chains (loop_mlp_depth's rule); the accumulator
-       that ends each copy's chain waits for the copy before it. The H200's
-       n-body loop (a float4 load, body_acc's 15 FADD, FMUL and FFMA around
-       a rsqrtf, three accumulators) unrolled 4 times by nvcc in 32 registers
-       takes 82.9 cycles a trip from L1 and 194.4 on first touches against
-       134.1 and 256.7 pinned to one copy, one warp per SM: the copies two
-       by two ([sources: h200-cal] run10/loopchain nbody_auto and nbody_u1,
-       loopchain_cycles.csv, sass_counts_loopchain.txt) */
+       runs side by side, as many copies as the registers hold (copy_regs,
+       loop_mlp_depth's rule); the accumulator that ends each copy's chain
+       waits for the copy before it. bench_overlap's loop of a warp-uniform
+       load, 4 dependent FFMA on it and `acc += u`, one warp per SM, takes
+       61.0, 34.0, 19.0 and 13.4 cycles a trip at 1, 2, 4 and 8 copies: the
+       one-copy trip over the copies plus the accumulation's 4 ([sources:
+       h200-cal] run17/overlap, overlap_cycles.csv). ptxas may run fewer
+       side by side than the registers hold: the n-body loop (a float4
+       load, body_acc's 15 FADD, FMUL and FFMA around a rsqrtf) unrolled 4
+       times in 32 registers runs two by two (82.9 cycles a trip from L1
+       against 134.1 for one copy; run10/loopchain nbody_auto, nbody_u1) */
     if (body->fresh > 0 && unroll > 1) {
         double cap_regs = mlp_regs(cx, body->acc_regs), k = GP_MIN(unroll, GP_MAX(trips, 1.0));
         if (cap_regs > 0)
-            k = GP_MIN(k, floor(cap_regs / (body->load_regs + body->fresh_regs)));
+            k = GP_MIN(k, floor(cap_regs / copy_regs(body)));
         if (k > 1)
             b.chain -= body->fresh * (1 - 1 / k);
     }

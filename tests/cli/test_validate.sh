@@ -67,10 +67,13 @@ expect_out "68 within 2x"
 # -> 13.3%, `mlp` 8.1 -> 8.3%): 10.34 -> 10.23%; then a warp's L1 hits of a
 # group back l1_return_cycles apart (`uniform2` 13.3 -> 9.6%, `uniform` 18.1
 # -> 14.1%, `attnq` 13.9 -> 12.2%; worse `mlp` 8.3 -> 8.8%, `tiles` 8.2 ->
-# 8.5%). The gate holds today's 9.88% over 4001 rows, 3972 within 2x (11.55%
-# over the 3307 rows before `scatterw`).
+# 8.5%): 9.88%; then the 90 `overlap` rows (an unrolled loop's copies running
+# their load-fed chains side by side, 15.9%; 55.4% before that rule) and the
+# rule: the 4001 rows before 9.88 -> 9.87% (`loopchain` 8.7 -> 8.56%: the
+# n-body rows). The gate holds today's 10.00% over 4091 rows, 4062 within 2x
+# (11.55% over the 3307 rows before `scatterw`).
 case_ "H200 table, all rows: accuracy gate"
-gp validate validation/h200/calibration.csv --max-mape 9.88 --min-within-2x 0.990 --json
+gp validate validation/h200/calibration.csv --max-mape 10.0 --min-within-2x 0.990 --json
 expect_status 0
 n=$(json .overall.rows)
 expect_between "$n" 122 5000
@@ -333,9 +336,13 @@ expect_status 0
 # i13 rows (-26%) and the n-body rows (-6..-19%). rsqrtf is one `sfu` op whose
 # latency is the call with its denormal guard (sfu_call_cycles, bench_mufu:
 # 39 cycles, where the script had spelled out the guard beside a 17-cycle
-# MUFU; the guard's three FP32 instructions issue beside it): 8.7%.
+# MUFU; the guard's three FP32 instructions issue beside it): 8.7%. The
+# unrolled copies run the arithmetic on their own loads side by side, two by
+# two where the registers hold two copies with their chains: 8.56% (the
+# nbody_auto rows -13..-9% -> -7..-3% from first touches and +20..+24% ->
+# -10..-8% from L1 at 1 to 8 warps; at 16 warps -14% and -23%).
 case_ "H200 loopchain family: accuracy gate"
-gp validate validation/h200/calibration.csv --family loopchain --max-mape 8.8 --min-within-2x 1
+gp validate validation/h200/calibration.csv --family loopchain --max-mape 8.6 --min-within-2x 1
 expect_status 0
 
 # Random gathers whose lanes each name their own line (bench_scatter, run10): 1, 2,
@@ -500,9 +507,24 @@ case_ "H200 colwalk family: accuracy gate"
 gp validate validation/h200/calibration.csv --family colwalk --max-mape 8.4 --min-within-2x 1
 expect_status 0
 
+# The overlap family (bench_overlap, run17): a loop of a warp-uniform load, 4 or
+# 12 dependent FFMA on it (and an rsqrtf) and an accumulation, pinned to 1..8
+# copies or left to nvcc, 1, 4 and 16 warps per SM. The copies run their
+# load-fed chains side by side as far as each copy's load and chains fit the
+# registers (blockcost.c seg_sum_t.fresh, copy_regs): 55.4% -> 15.9%, all
+# within 2x; open: ptxas runs four copies side by side in 17 registers where
+# the count allows two (1 and 4 warps, 4 and 8 copies: +7..+70%), and the
+# issue-bound 16-warp rows (-30..+9%).
+case_ "H200 overlap family: accuracy gate"
+gp validate validation/h200/calibration.csv --family overlap --max-mape 15.9 --min-within-2x 1
+expect_status 0
+
 # The evaluation set (nothing is set from it): the target is 10% and 95% of
-# rows within 1.5x; the gate holds what the model reaches today (14.69%, 298 of
-# 301 rows within 2x, 281 within 1.5x) so that it can only improve (14.71%
+# rows within 1.5x; the gate holds what the model reaches today (14.49%, 298 of
+# 301 rows within 2x, 283 within 1.5x) so that it can only improve; 14.69%
+# (281 within 1.5x) before the unrolled copies ran the arithmetic on their own
+# loads side by side (n-body 19.5 -> 14.3%: the shared tiles +46..+53% ->
+# -21..+5%, the naive loop -7..-1% -> -23..-18%; softmax 15.8 -> 16.0%) (14.71%
 # before the L1 served the hits of every load of a group one after another,
 # then 14.72%; 14.69% with a warp's L1 hits back l1_return_cycles apart and a
 # group's stream misses kept behind later loads). The
@@ -523,7 +545,7 @@ expect_status 0
 # -28 -> +19%), and the convolution pipelines' taps at immediate offsets got
 # faster where they were already short (-35 -> -47%).
 case_ "H200 evaluation set: accuracy gate"
-gp validate validation/h200/evaluation.csv --max-mape 14.69 --min-within-2x 0.98 --json
+gp validate validation/h200/evaluation.csv --max-mape 14.49 --min-within-2x 0.98 --json
 expect_status 0
 n=$(json .overall.rows)
 expect_between "$n" 300 1000

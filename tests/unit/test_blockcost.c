@@ -494,8 +494,8 @@ static void test_l1_hits_queue_in_a_batch(void **state)
    accumulator) waits for the copy before it. A body of a load, 12 dependent
    FMAs and an accumulating add, 4 copies, against the same 13 FMAs as one
    carried chain: 3/4 of the 12 FMAs' latency less a trip, as the registers
-   allow; with registers for only one copy's chain and load, no less (and
-   fewer loads in flight: the chain's register is not a load's). */
+   allow; with registers for one copy's load and chain only, none less (and
+   fewer of its loads in flight). */
 static void test_copies_run_their_arithmetic_side_by_side(void **state)
 {
     gp_op_t fresh[4] = {loop(4096, 3), shared_load(), arith(GP_OP_FP32, 12),
