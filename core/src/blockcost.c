@@ -79,9 +79,9 @@ typedef struct seg_sum {
     double copy_lnone, copy_run_lines;
     /* of a loop body, the arithmetic chain that works on the trip's own
        loaded values (after its last load, before the op that ends the
-       trip's chain: the accumulator) and the chains those ops keep live
-       (walk); the unrolled copies run it side by side (add_loop); a walk's
-       own, not summed */
+       trip's chain: the accumulator) and the most chains one of those ops
+       keeps live (walk); the unrolled copies run it side by side
+       (add_loop); a walk's own, not summed */
     double fresh, fresh_regs;
     /* top level: what the block's last warp waits beyond one warp's chain
        for the slowest line of the block's last straight-line loads (walk) */
@@ -586,8 +586,8 @@ static double copy_regs(const seg_sum_t *body)
  * copies' loads together, so a warp waits for memory once per `unroll`
  * iterations instead of every iteration; fewer when
  *  - registers run short: every load in flight holds its value in registers
- *    (copy_regs: the body's load_regs per iteration and the further chains
- *    of the arithmetic on them) beside the GP_MLP_BASE_REGS any
+ *    (copy_regs: the body's load_regs per iteration and the chains of the
+ *    arithmetic on them) beside the GP_MLP_BASE_REGS any
  *    loop needs, out of the launch's registers per thread;
  *  - the SM's outstanding requests run short: the SM holds at least
  *    GP_MLP_INFLIGHT_BYTES_PER_THREAD for each of its thread slots in flight
@@ -596,7 +596,6 @@ static double copy_regs(const seg_sum_t *body)
  *    resident on the SM; past that the memory term binds anyway.
  * 1 when a load waits for the previous iteration's (a pointer chase).
  */
-
 static double loop_mlp_depth(const walk_ctx_t *cx, const seg_sum_t *body, double unroll)
 {
     double depth = unroll, cap_regs = mlp_regs(cx, body->acc_regs);
@@ -811,9 +810,10 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
     double acc = body_accumulators(ops, n); /* live arithmetic chains */
     int run_held = 0; /* the current run of adjacent loads fits the registers (run_fits) */
     /* the arithmetic since the body's last load (seg_sum_t.fresh): its
-       chain, the latest op's part of it, the most chains one op keeps, and
-       whether only arithmetic and integer work followed that load */
-    double span = 0, span_last = 0, span_live = 0;
+       chain, the latest op's part of it, the most chains one op before
+       the latest keeps and the latest's, and whether only arithmetic and
+       integer work followed that load */
+    double span = 0, span_last = 0, span_live = 0, last_live = 0;
     int span_ok = 0;
     /* a loop body's global loads not yet written back by a store of the
        body: their buffers and latencies (seg_sum_t.carry) */
@@ -972,7 +972,7 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
                     flush_group(&g, out);
                 } else {
                     double miss = count * (c.l2_bytes > 0 ? c.l2_bytes : c.dram_bytes);
-                    span = span_last = span_live = 0;
+                    span = span_last = span_live = last_live = 0;
                     span_ok = depth > 0;
                     if (!g.adjacent)
                         run_held = run_fits(cx, ops + i, n - i, acc);
@@ -1072,7 +1072,8 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
                     if (fresh_kind(op->kind)) {
                         span += inc;
                         span_last = inc;
-                        span_live = GP_MAX(span_live, GP_MIN(ilp, GP_MAX(count, 1.0)));
+                        span_live = GP_MAX(span_live, last_live);
+                        last_live = GP_MIN(ilp, GP_MAX(count, 1.0));
                     }
                 }
                 if (!fresh_kind(op->kind) && op->kind != GP_OP_INT)
