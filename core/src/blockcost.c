@@ -580,6 +580,14 @@ static double copy_regs(const seg_sum_t *body)
     return body->load_regs + body->fresh_regs;
 }
 
+/* The unrolled copies of a loop body the launch's registers hold side by
+   side (mlp_regs over copy_regs); INFINITY where no limit is known. */
+static double register_copies(const walk_ctx_t *cx, const seg_sum_t *body)
+{
+    double cap = mlp_regs(cx, body->acc_regs), per = copy_regs(body);
+    return cap > 0 && per > 0 ? floor(cap / per) : INFINITY;
+}
+
 /*
  * Iterations of a loop whose loads are in flight together (memory-level
  * parallelism). nvcc unrolls the loop (`unroll` copies) and issues the
@@ -598,14 +606,13 @@ static double copy_regs(const seg_sum_t *body)
  */
 static double loop_mlp_depth(const walk_ctx_t *cx, const seg_sum_t *body, double unroll)
 {
-    double depth = unroll, cap_regs = mlp_regs(cx, body->acc_regs);
-    double cap_bytes = mlp_warp_bytes(cx);
+    double depth = unroll, cap_bytes = mlp_warp_bytes(cx);
     double miss = body->l2 > 0 ? body->l2 : body->dram; /* bytes past L1, per warp iteration */
     /* a barrier in the body keeps the next iteration's loads behind it */
     if (body->carried || body->barrier || !(body->mem_chain > 0))
         return 1;
-    if (body->load_regs > 0 && cap_regs > 0)
-        depth = GP_MIN(depth, floor(cap_regs / copy_regs(body)));
+    if (body->load_regs > 0)
+        depth = GP_MIN(depth, register_copies(cx, body));
     if (miss > 0 && cap_bytes > 0)
         depth = GP_MIN(depth, cap_bytes / miss);
     return GP_MAX(depth, 1.0);
@@ -703,9 +710,7 @@ static int add_loop(const walk_ctx_t *cx, const seg_sum_t *body, double trips, u
        times in 32 registers runs two by two (82.9 cycles a trip from L1
        against 134.1 for one copy; run10/loopchain nbody_auto, nbody_u1) */
     if (body->fresh > 0 && unroll > 1) {
-        double cap_regs = mlp_regs(cx, body->acc_regs), k = GP_MIN(unroll, GP_MAX(trips, 1.0));
-        if (cap_regs > 0)
-            k = GP_MIN(k, floor(cap_regs / copy_regs(body)));
+        double k = GP_MIN(GP_MIN(unroll, GP_MAX(trips, 1.0)), register_copies(cx, body));
         if (k > 1)
             b.chain -= body->fresh * (1 - 1 / k);
     }
