@@ -623,8 +623,8 @@ static double loop_mlp_depth(const walk_ctx_t *cx, const seg_sum_t *body, double
  * in flight together (loop_mlp_depth). At least once: the loads of a loop of
  * fewer trips than copies still wait one latency together, as a straight
  * copy does. A loop the source pins to `unroll` copies, as nvcc compiles a
- * loop whose trip count it does not know (`for (i = tid; i < n; i +=
- * blockDim.x)`: 4 copies), runs the trips that do not fill a copy one at a
+ * loop whose trip count is a run-time value (`for (i = tid; i < n; i +=
+ * 256)`: 4 copies), runs the trips that do not fill a copy one at a
  * time first, each waiting for its own load: bench_tiles2's copy loops
  * `for (i = tid; i < L*256; i += 256)` of L = 1, 2, 4, 8, 16 trips take
  * 1002, 1809, 1415, 2263 and 3806 cycles a trip from DRAM (1, 2, 1, 2 and 4
@@ -641,6 +641,57 @@ static double loop_waits(double trips, double unroll, double depth, uint32_t pin
         return full * unroll / depth + (trips - full * unroll);
     }
     return GP_MAX(trips / depth, GP_MIN(trips, 1.0));
+}
+
+/*
+ * 1 when `loop` is a grid-stride loop, `for (i = gid; i < n; i += gridDim.x *
+ * blockDim.x)`, which nvcc does not unroll: its stride is a run-time value
+ * and its bound an index, so it cannot count the trips. Told from the
+ * script: the loop pins no `unroll`, its trips are not a whole number (the
+ * threads run different counts, the mean is described) and a load or store
+ * of its own body steps from one trip to the next by exactly the grid's
+ * threads on every active lane. A counted loop (`for (k = 0; k < m; ++k)`,
+ * m a whole number of trips) is unrolled whatever its stride: a column walk
+ * with as many rows as the grid has threads strides alike. nvcc 13 compiles
+ * the grid-stride sum with one load a trip (bench_gridstride's k_nat,
+ * [sources: h200-cal] run10/gridstride, sass_gridstride.txt.gz) and the
+ * column walk with 16 copies (run18/colwalk).
+ */
+static int grid_stride_loop(const walk_ctx_t *cx, const gp_op_t *loop)
+{
+    const gp_launch_t *ln = &cx->kernel->launch;
+    double trips = loop->count;
+    int64_t threads = (int64_t)cx->kernel->total_blocks * (int64_t)ln->threads_per_block;
+    uint32_t i;
+    if (loop->unroll || !(trips > 1) || trips == floor(trips) || threads <= 0)
+        return 0;
+    for (i = 1; i <= loop->body_len; i++) {
+        const gp_op_t *op = &loop[i];
+        const gp_lane_sample_t *s = op->access.sample;
+        const int64_t *a, *b;
+        int64_t step;
+        uint32_t l;
+        int active = 0, same = 1;
+        if (op->kind == GP_OP_LOOP || op->kind == GP_OP_DIVERGE) {
+            i += op->body_len; /* a nested body's ops step along their own loop */
+            continue;
+        }
+        if ((op->kind != GP_OP_LOAD && op->kind != GP_OP_STORE) || !s || !s->byte_offset ||
+            s->drawn || s->lanes == 0 || s->next_iteration == 0 ||
+            s->next_iteration >= s->n_warps)
+            continue;
+        step = threads * (int64_t)(op->access.elem_bytes ? op->access.elem_bytes : 4);
+        a = s->byte_offset;
+        b = s->byte_offset + (size_t)s->next_iteration * s->lanes;
+        for (l = 0; l < s->lanes; l++)
+            if (a[l] >= 0 && b[l] >= 0) {
+                active = 1;
+                same &= b[l] - a[l] == step;
+            }
+        if (active && same)
+            return 1;
+    }
+    return 0;
 }
 
 /* Fold `trips` iterations of `body` into out, with the loop's control.
@@ -860,7 +911,8 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
                 copy_extra = copy_last = 0;
             if (op->kind == GP_OP_LOOP) {
                 double batch = 0, waits = 0;
-                if (add_loop(cx, &body, count, op->unroll, out, &batch, &waits))
+                if (add_loop(cx, &body, count, grid_stride_loop(cx, op) ? 1 : op->unroll, out,
+                             &batch, &waits))
                     return -1;
                 /* a loop that ends in loads (a copy loop before a barrier)
                    leaves the lines of its last wait's iterations to the

@@ -7,7 +7,9 @@
 --         (k_gs<float, L, true>)
 --   nat   the plain loop `for (size_t i = gid; i < n; i += gridDim.x * blockDim.x)
 --         s += in[i]` over n u32 (k_nat): nvcc does not unroll a loop whose stride is a
---         run-time value (one LDG.E.CONSTANT a trip in its SASS), so `unroll = 1`
+--         run-time value (one LDG.E.CONSTANT a trip in its SASS); described as a user
+--         would, n / T trips (not a whole number) stepping T elements, no `unroll`: the
+--         model tells the grid-stride loop from that
 -- `bpsm` blocks of `block` threads per SM (dynamic shared memory `dyn` pins them).
 -- ws = dram: the L2 holds none of the buffer (1 GiB, read at most once); ws = l2: a
 -- 16 MiB buffer warm from the launches before (bench: 2 warm-ups; here `reps`
@@ -60,7 +62,7 @@ elseif kernel == "nat" then
   local out = gpuperf.buffer("out", 4 * T)
   work = {
     gpuperf.int(3),
-    gpuperf.loop{n / T, var = "k", unroll = 1, body = {
+    gpuperf.loop{n / T, var = "k", body = {
       gpuperf.load{x, space = texture,
                    index = function(t) return math.min(t.gx + t.k * T, n - 1) end},
       gpuperf.int(1),   -- s += in[i]

@@ -77,6 +77,36 @@ wide=$(json .launches[0].time_us)
 gp predict --device h200-sxm --json "$S/matvec.lua" -p regs=14
 expect_between "$(awk -v a="$wide" -v b="$(json .launches[0].time_us)" 'BEGIN { print a / b }')" 0 0.25
 
+# A grid-stride sum, `for (i = gid; i < n; i += gridDim.x * blockDim.x)`:
+# nvcc cannot count its trips and keeps one load a trip. Described as a user
+# would (n / threads trips, not a whole number, no unroll), it predicts as
+# the same loop pinned to one copy; a counted loop of a whole number of
+# trips with the same addresses (a column walk) is unrolled and faster.
+cat >"$S/gstride.lua" <<'LUA'
+local n = gpuperf.param("n", 2^24)
+local pin = gpuperf.param("pin", 0)
+local whole = gpuperf.param("whole", 0)
+local x = gpuperf.buffer("x", 4 * n)
+local out = gpuperf.buffer("out", 4)
+local T = gpuperf.device.sm_count * 2048
+local trips = whole == 1 and math.floor(n / T) or n / T
+gpuperf.launch{ name = "sum", grid = T / 256, block = 256, regs = 16,
+  work = { gpuperf.loop{trips, var = "k", unroll = pin == 1 and 1 or nil, body = {
+             gpuperf.load{x, index = function(t) return math.min(t.gx + t.k * T, n - 1) end},
+             gpuperf.int(4) }},
+           gpuperf.atomic{out, scope = "same", count = 1 / 256} } }
+LUA
+
+case_ "a grid-stride loop (trips not whole, stepping by the grid's threads) runs one copy"
+gp predict --device h200-sxm --json "$S/gstride.lua"
+expect_status 0
+natural=$(json .launches[0].time_us)
+gp predict --device h200-sxm --json "$S/gstride.lua" -p pin=1
+pinned=$(json .launches[0].time_us)
+expect_between "$(awk -v a="$natural" -v b="$pinned" 'BEGIN { print a / b }')" 0.999 1.001
+gp predict --device h200-sxm --json "$S/gstride.lua" -p whole=1
+expect_between "$(awk -v a="$(json .launches[0].time_us)" -v b="$pinned" 'BEGIN { print a / b }')" 0 0.9
+
 # A chase whose next address is a gpuperf.random index re-drawn at every
 # iteration of a loop without a counter: the lanes cover the buffer over
 # the loop, not one line. A first launch writes the buffer (the L2 keeps
