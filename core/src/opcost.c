@@ -1994,7 +1994,9 @@ static double tlb_wait(const gp_device_t *d, const gp_kernel_t *k, const gp_acce
  * warp whose lanes each chase their own 128-byte node (every lane at offset 0
  * of its line) waits 2.32 cycles more per lane, one whose lanes chase 8-byte
  * nodes at scattered offsets 0.64 more per line; 8 warps of such requests
- * keep the L1 busy 1.00 cycle per pass and 0.34 per line. Averaged over a
+ * keep the L1 busy 1.00 cycle per pass, and a full SM's requests of 32
+ * floats on 8 to 32 lines (one sector each) 0.25 per line (bench_misalign,
+ * run19/misalign f1_g rows: four lines to a t-stage wavefront). Averaged over a
  * sample's warps (idle lanes marked), else the pattern's first warp of
  * `lanes` lanes. Lines of `line` bytes.
  */
@@ -2276,6 +2278,37 @@ static void written_units(const int64_t *e, size_t n, uint32_t elem, uint32_t un
         }
     }
     close_sector(cur, bytes, unit, line, &last_line, sectors, partial_lines);
+}
+
+/*
+ * Bytes the L1's data path moves for one warp request of `sector_bytes`
+ * (its sectors): where the L1 serves requests in sectors, a wavefront
+ * carries up to a line of the data the lanes name, wherever the line
+ * boundaries fall, so a coalesced request that straddles two lines (five
+ * sectors for 32 floats) costs what the aligned one does, not a fifth more:
+ * the H200 returns 16 LDG.E of 32 floats a trip shifted by 4 or 124 bytes
+ * at 1.11 SM cycles a request against 1.06 aligned, and misaligned float2
+ * and float4 requests (9 and 17 sectors) at 2.03 and 4.06 cycles as their
+ * aligned ones; ncu counts 1.01, 2.01 and 4.01 data wavefronts a request
+ * either way ([sources: h200-cal] run19/misalign). The data the lanes name
+ * is counted in whole lines (a wavefront), where the request's sectors
+ * are at most one more than those lines hold (one contiguous run of lanes
+ * across a boundary). A request whose lanes scatter keeps its sectors, a
+ * quarter cycle each: 32 floats on 32, 16 and 8 lines of a sector each
+ * take 8.05, 4.03 and 2.03 cycles (run19/misalign f1_g rows). An L1 that
+ * serves global loads in whole lines (Fermi's 128-byte segments) moves
+ * both lines of a misaligned request.
+ */
+static double l1_data_bytes(const gp_device_t *d, const gp_kernel_t *k, const gp_access_t *a,
+                            double sector_bytes, uint32_t seg)
+{
+    double line = d->l1_line_bytes ? d->l1_line_bytes : 128, named;
+    if (seg != d->sector_bytes || !(sector_bytes > line))
+        return sector_bytes;
+    named = ceil(active_lanes(d, k, a) * a->elem_bytes / line - 1e-9) * line;
+    /* one run of the lanes' bytes straddling a boundary: one sector more
+       than its lines hold; scattered lanes keep their sectors */
+    return sector_bytes <= named + seg ? named : sector_bytes;
 }
 
 /* 1 when op is a load with an earlier sibling (the same buffer, body and
@@ -3044,7 +3077,7 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
        per SM for LDG at immediate offsets, 2.21 with an IMAD.WIDE a load) */
     out->pipe_cycles[GP_PIPE_L1] =
         cached || sp == GP_SPACE_LOCAL
-            ? txn * seg /
+            ? l1_data_bytes(d, k, a, txn * seg, seg) /
                   (op->kind == GP_OP_LOAD && d->l1_load_bytes_per_cycle > 0 &&
                            !offset_sibling(k, op)
                        ? GP_MIN(d->l1_load_bytes_per_cycle, (double)d->l1_line_bytes)

@@ -70,10 +70,14 @@ expect_out "68 within 2x"
 # 8.5%): 9.88%; then the 90 `overlap` rows (an unrolled loop's copies running
 # their load-fed chains side by side, 15.9%; 55.4% before that rule) and the
 # rule: the 4001 rows before 9.88 -> 9.87% (`loopchain` 8.7 -> 8.56%: the
-# n-body rows). The gate holds today's 10.00% over 4091 rows, 4062 within 2x
-# (11.55% over the 3307 rows before `scatterw`).
+# n-body rows), 10.00% over 4091 rows; then a grid-stride loop kept to one copy
+# (the 4091 rows 9.99%: `histogram` 20.3 -> 15.0%) and the 102 `misalign` rows
+# (a request straddling a line costs the L1 what the aligned one does,
+# l1_line_issue_cycles 0.25: 14.0 -> 8.1%, the rest unchanged). The gate holds
+# today's 9.94% over 4193 rows, 4164 within 2x (11.55% over the 3307 rows
+# before `scatterw`).
 case_ "H200 table, all rows: accuracy gate"
-gp validate validation/h200/calibration.csv --max-mape 10.0 --min-within-2x 0.990 --json
+gp validate validation/h200/calibration.csv --max-mape 9.95 --min-within-2x 0.990 --json
 expect_status 0
 n=$(json .overall.rows)
 expect_between "$n" 122 5000
@@ -84,11 +88,11 @@ expect_json_has .families.stream.mape_pct
 # global atomics by sector steps over the L2 atomic units, and the global
 # histogram's skewed rows, whose hot line serialises on its unit): today's
 # 9.0% and 20.7% (the shared 2^24-byte rows, -37%, wait on their loads, not on
-# the atomics).
+# the atomics; 15.0% since their grid-stride loop keeps one copy: -36 -> -15%).
 case_ "H200 table, int32 and histogram families: accuracy gates"
 gp validate validation/h200/calibration.csv --family int32 --max-mape 10
 expect_status 0
-gp validate validation/h200/calibration.csv --family histogram --max-mape 21
+gp validate validation/h200/calibration.csv --family histogram --max-mape 15
 expect_status 0
 
 # Atomics: the own `atomic` rows (one address, one per warp, distinct; shared
@@ -519,9 +523,23 @@ case_ "H200 overlap family: accuracy gate"
 gp validate validation/h200/calibration.csv --family overlap --max-mape 15.9 --min-within-2x 1
 expect_status 0
 
+# The misalign family (bench_misalign, run19): 16 coalesced L1-hit loads a trip
+# at immediate offsets, floats, float2 and float4 aligned, shifted off the line
+# boundary or as a stencil row's taps, floats spread over 2 to 32 lines, 1 to
+# 64 warps per SM. A request straddling a line moves the lines' worth its lanes
+# name (opcost.c l1_data_bytes), a spread one a quarter cycle a line
+# (l1_line_issue_cycles 0.25): 14.0 -> 8.1% (the shifted floats +23% and the
+# spread +42% at 64 warps -> -1% and +8%); open: one to four warps +9..+21%.
+case_ "H200 misalign family: accuracy gate"
+gp validate validation/h200/calibration.csv --family misalign --max-mape 8.1 --min-within-2x 1
+expect_status 0
+
 # The evaluation set (nothing is set from it): the target is 10% and 95% of
-# rows within 1.5x; the gate holds what the model reaches today (14.49%, 298 of
-# 301 rows within 2x, 283 within 1.5x) so that it can only improve; 14.69%
+# rows within 1.5x; the gate holds what the model reaches today (14.14%, 298 of
+# 301 rows within 2x, 285 within 1.5x) so that it can only improve; 14.49%
+# (283 within 1.5x) before a grid-stride loop kept to one copy (reduce 14.2 ->
+# 9.7%, histogram 46.8 -> 40.8%) and a straddling request costed by its lines
+# (14.15 -> 14.14%); 14.69%
 # (281 within 1.5x) before the unrolled copies ran the arithmetic on their own
 # loads side by side (n-body 19.5 -> 14.3%: the shared tiles +46..+53% ->
 # -21..+5%, the naive loop -7..-1% -> -23..-18%; softmax 15.8 -> 16.0%) (14.71%
@@ -545,7 +563,7 @@ expect_status 0
 # -28 -> +19%), and the convolution pipelines' taps at immediate offsets got
 # faster where they were already short (-35 -> -47%).
 case_ "H200 evaluation set: accuracy gate"
-gp validate validation/h200/evaluation.csv --max-mape 14.49 --min-within-2x 0.98 --json
+gp validate validation/h200/evaluation.csv --max-mape 14.14 --min-within-2x 0.98 --json
 expect_status 0
 n=$(json .overall.rows)
 expect_between "$n" 300 1000

@@ -719,6 +719,31 @@ static void test_bank_passes_hold_l1(void **state)
     assert_true(spread.latency_cycles < same.latency_cycles);
 }
 
+/* A coalesced request shifted off its line boundary (32 floats on five
+   sectors of two lines, a stencil's x - 1 tap) holds the L1 data path as
+   long as the aligned one (one wavefront a line of named data); a float4
+   request shifted by one element likewise (17 sectors, four lines' worth). */
+static void test_misaligned_request_costs_its_lines(void **state)
+{
+    fix_t f;
+    gp_op_cost_t aligned, shifted;
+    uint32_t elem[2] = {4, 16}, i;
+    (void)state;
+    for (i = 0; i < 2; i++) {
+        setup(&f, 132, 32, 1, 1u << 20);
+        f.ops[1].access.elem_bytes = elem[i];
+        f.ops[1].access.pattern = GP_PATTERN_STRIDE;
+        f.ops[1].access.stride_elems = 1;
+        aligned = cost(&f);
+        f.ops[1].access.offset_elems = 1;
+        shifted = cost(&f);
+        assert_true(aligned.pipe_cycles[GP_PIPE_L1] > 0);
+        assert_true(shifted.transactions > aligned.transactions);
+        assert_true(fabs(shifted.pipe_cycles[GP_PIPE_L1] - aligned.pipe_cycles[GP_PIPE_L1]) <
+                    1e-9);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -738,6 +763,7 @@ int main(void)
         cmocka_unit_test(test_row_passes_reread_at_resident_distance),
         cmocka_unit_test(test_sibling_warps_share),
         cmocka_unit_test(test_lanes_on_their_own_lines),
+        cmocka_unit_test(test_misaligned_request_costs_its_lines),
         cmocka_unit_test(test_bank_passes_hold_l1),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
