@@ -2287,15 +2287,15 @@ static void written_units(const int64_t *e, size_t n, uint32_t elem, uint32_t un
  * boundaries fall, so a coalesced request that straddles two lines (five
  * sectors for 32 floats) costs what the aligned one does, not a fifth more:
  * the H200 returns 16 LDG.E of 32 floats a trip shifted by 4 or 124 bytes
- * at 1.11 SM cycles a request against 1.06 aligned, and misaligned float2
- * and float4 requests (9 and 17 sectors) at 2.03 and 4.06 cycles as their
+ * at 1.12 SM cycles a request against 1.07 aligned, and misaligned float2
+ * and float4 requests (9 and 17 sectors) at 2.03 and 4.07 cycles as their
  * aligned ones; ncu counts 1.01, 2.01 and 4.01 data wavefronts a request
  * either way ([sources: h200-cal] run19/misalign). The data the lanes name
  * is counted in whole lines (a wavefront), where the request's sectors
  * are at most one more than those lines hold (one contiguous run of lanes
  * across a boundary). A request whose lanes scatter keeps its sectors, a
  * quarter cycle each: 32 floats on 32, 16 and 8 lines of a sector each
- * take 8.05, 4.03 and 2.03 cycles (run19/misalign f1_g rows). An L1 that
+ * take 8.04, 4.04 and 2.03 cycles (run19/misalign f1_g rows). An L1 that
  * serves global loads in whole lines (Fermi's 128-byte segments) moves
  * both lines of a misaligned request.
  */

@@ -3,31 +3,32 @@
 // convolution's shifted rows. A request of 32 floats at byte offset 4 of a line names
 // two lines (and five 32-byte sectors) where the aligned one names one line (four).
 //
-// k_mis<VEC, MIS, PAT, ZADDR>: each trip of a `#pragma unroll 1` loop issues NLD = 16
+// k_run<Mis<VEC, MIS, PAT, ZADDR>>: each trip of a `#pragma unroll 1` loop issues NLD = 16
 // independent coalesced loads of VEC floats a lane (ld.global.f32 / .v2.f32 / .v4.f32 in
 // volatile asm: LDG.E, LDG.E.64, LDG.E.128) from one pointer, load u at the immediate
 // offset u x 32 VEC floats (its own lines: 16 distinct requests a trip) plus a shift:
 //   PAT 0  every load shifted by MIS floats (0: aligned; 1, 8, 16, 31 floats for VEC 1;
 //          2 for VEC 2; 4 for VEC 4: the request straddles a line boundary);
 //   PAT 1  load u shifted by (u % 3 - 1) VEC floats: the -1, 0, +1 taps of a stencil row.
-// k_spr<G>: the same loop with the lanes of each request spread over 32 / G lines, G
+// ZADDR 1: load u's pointer adds u x zero (0 at run time), so that every load computes
+// its own 64-bit address (an IMAD.WIDE) as a load indexed by a variable does. Warp g
+// reads row g % R of the buffer (R rows of 18 x 32 VEC floats; R = 64, 32, 16 for VEC =
+// 1, 2, 4: about 140 KiB in all).
+// k_run<Spr<G>>: the same loop with the lanes of each request spread over 32 / G lines, G
 // consecutive lanes a line (G = 1, 2, 4, 8, 16: 32 to 2 lines, 128 bytes named in all),
 // group q's words at offset (q G + r) % 32 of its line q, so that the request's 32 words
 // fall in 32 distinct banks (no bank conflict); load u on its own 32 / G lines
 // (immediate offset u x 32 x 32 / G floats). Warp g reads row g % 2G of 16 x 32 / G lines
-// (2G rows: 128 KiB in all): L1 hits after the first trip.
-// ZADDR 1: load u's pointer adds u x zero (0 at run time), so that every load computes
-// its own 64-bit address (an IMAD.WIDE) as a load indexed by a variable does. The
-// pointer advances by `step` (0 at run time: ptxas would otherwise hoist the loads out of
-// the loop). Warp g reads row g % R of the buffer (R rows of 18 x 32 VEC floats; R = 64,
-// 32, 16 for VEC = 1, 2, 4: about 140 KiB in all), L1 hits after the first trip (carve-out
-// 0, the largest L1). The values go into 8 accumulators (FADD). `warps` per SM: 1 and 4
-// (one block of 32 x warps), 8, 16, 32, 64 (2, 4, 8, 16 blocks of 128); trips = 1024.
+// (2G rows: 128 KiB in all).
+// Every variant: the pointer advances by `step` (0 at run time: ptxas would otherwise
+// hoist the loads out of the loop); L1 hits after the first trip (carve-out 0, the largest
+// L1); the values go into 8 accumulators (FADD). `warps` per SM: 1 and 4 (one block of
+// 32 x warps), 8, 16, 32, 64 (2, 4, 8, 16 blocks of 128); trips = 1024.
 // x holds (i % 4) x 0.5: every sum is exact; 1024 threads are checked against a host
 // recomputation. The clock64 cycles of each block's loop (thread 0) go to the side table
 // misalign_cycles.csv: median, min, max over blocks, per request of the SM (the block's
-// cycles x blocks per SM over the SM's warps x trips x NLD requests, with blocks_per_sm
-// the most any SM held), the most blocks any SM held and the SMs used.
+// median cycles over the SM's warps x trips x NLD requests), the most blocks any SM held
+// and the SMs used.
 //
 // usage: bench_misalign OUT.csv CYCLES.csv [device]
 //        MISALIGN_PROFILE=1 bench_misalign ...: one launch of each variant (64 warps per SM,
@@ -77,37 +78,16 @@ __device__ __forceinline__ void load_all(const float *q, int zero, float *v,
 
 __host__ __device__ constexpr int rows_of(int vec) { return vec == 1 ? 64 : vec == 2 ? 32 : 16; }
 
-template <int VEC, int MIS, int PAT, int ZADDR>
-__global__ void __launch_bounds__(128) k_mis(const float *x, int trips, int step, int zero,
-                                             float *out, long long *cyc, int *smid) {
-  const int tid = threadIdx.x, lane = tid & 31;
-  const long long g = (blockIdx.x * (long long)blockDim.x + tid) >> 5;
-  // row g % R; the row's first line is left for PAT 1's -1 tap
-  const float *q = x + (g % rows_of(VEC)) * ROWLINES * 32 * VEC + 32 * VEC + lane * VEC;
-  float acc[8];
-#pragma unroll
-  for (int u = 0; u < 8; ++u) acc[u] = 0.f;
-  long long t0 = clock64();
-#pragma unroll 1
-  for (int j = 0; j < trips; ++j) {
-    float v[NLD];
+// The loads of k_run<Mis<VEC, MIS, PAT, ZADDR>>: warp g's row g % R, the row's first line left
+// for PAT 1's -1 tap.
+template <int VEC, int MIS, int PAT, int ZADDR> struct Mis {
+  static __host__ __device__ long long base(long long g, int lane) {
+    return (g % rows_of(VEC)) * ROWLINES * 32 * VEC + 32 * VEC + lane * VEC;
+  }
+  static __device__ __forceinline__ void load(const float *q, int zero, float *v) {
     load_all<VEC, MIS, PAT, ZADDR>(q, zero, v, std::make_index_sequence<NLD>{});
-#pragma unroll
-    for (int u = 0; u < NLD; ++u) acc[u % 8] += v[u];
-    q += step;
   }
-  long long t1 = clock64();
-  float s = 0.f;
-#pragma unroll
-  for (int u = 0; u < 8; ++u) s += acc[u];
-  out[blockIdx.x * (long long)blockDim.x + tid] = s;
-  if (tid == 0) {
-    cyc[blockIdx.x] = t1 - t0;
-    unsigned id;
-    asm volatile("mov.u32 %0, %%smid;" : "=r"(id));
-    smid[blockIdx.x] = (int)id;
-  }
-}
+};
 
 template <int G, size_t... U>
 __device__ __forceinline__ void load_spread(const float *q, float *v, std::index_sequence<U...>) {
@@ -116,17 +96,25 @@ __device__ __forceinline__ void load_spread(const float *q, float *v, std::index
 
 __host__ __device__ constexpr int spr_rows(int g) { return g * 64 / 32 < 1 ? 1 : g * 64 / 32; }
 __host__ __device__ constexpr long long spr_row_floats(int g) { return 16LL * 32 * (32 / g); }
-// lane l's word in its row: line l / G, offset ((l / G) G + l % G) % 32 = l % 32
-__host__ __device__ constexpr long long spr_lane(int g, int lane) {
-  return (long long)(lane / g) * 32 + lane % 32;
-}
 
-template <int G>
-__global__ void __launch_bounds__(128) k_spr(const float *x, int trips, int step, int zero,
+// The loads of k_run<Spr<G>>: warp g's row g % 2G; lane l's word at line l / G, offset
+// ((l / G) G + l % G) % 32 = l % 32.
+template <int G> struct Spr {
+  static __host__ __device__ long long base(long long g, int lane) {
+    return (g % spr_rows(G)) * spr_row_floats(G) + (long long)(lane / G) * 32 + lane % 32;
+  }
+  static __device__ __forceinline__ void load(const float *q, int zero, float *v) {
+    load_spread<G>(q + zero, v, std::make_index_sequence<NLD>{});
+  }
+};
+
+// The timed loop of every variant: P's 16 loads a trip into 8 accumulators.
+template <class P>
+__global__ void __launch_bounds__(128) k_run(const float *x, int trips, int step, int zero,
                                              float *out, long long *cyc, int *smid) {
   const int tid = threadIdx.x, lane = tid & 31;
   const long long g = (blockIdx.x * (long long)blockDim.x + tid) >> 5;
-  const float *q = x + (g % spr_rows(G)) * spr_row_floats(G) + spr_lane(G, lane);
+  const float *q = x + P::base(g, lane);
   float acc[8];
 #pragma unroll
   for (int u = 0; u < 8; ++u) acc[u] = 0.f;
@@ -134,7 +122,7 @@ __global__ void __launch_bounds__(128) k_spr(const float *x, int trips, int step
 #pragma unroll 1
   for (int j = 0; j < trips; ++j) {
     float v[NLD];
-    load_spread<G>(q + zero, v, std::make_index_sequence<NLD>{});
+    P::load(q, zero, v);
 #pragma unroll
     for (int u = 0; u < NLD; ++u) acc[u % 8] += v[u];
     q += step;
@@ -160,16 +148,16 @@ struct Var {
   kern_t k;
 };
 
-#define KV(NM, V, M, P, Z) {NM, V, M, P, Z, k_mis<V, M, P, Z>}
+#define KV(NM, V, M, P, Z) {NM, V, M, P, Z, k_run<Mis<V, M, P, Z>>}
 static const Var kVars[] = {
     KV("f1_m0", 1, 0, 0, 0),   KV("f1_m1", 1, 1, 0, 0),   KV("f1_m8", 1, 8, 0, 0),
     KV("f1_m16", 1, 16, 0, 0), KV("f1_m31", 1, 31, 0, 0), KV("f1_taps", 1, 0, 1, 0),
     KV("f2_m0", 2, 0, 0, 0),   KV("f2_m2", 2, 2, 0, 0),   KV("f2_taps", 2, 0, 1, 0),
     KV("f4_m0", 4, 0, 0, 0),   KV("f4_m4", 4, 4, 0, 0),   KV("f4_taps", 4, 0, 1, 0),
     KV("f1_m0_addr", 1, 0, 0, 1), KV("f1_m1_addr", 1, 1, 0, 1), KV("f1_taps_addr", 1, 0, 1, 1),
-    {"f1_g1", 1, 1, 2, 0, k_spr<1>},   {"f1_g2", 1, 2, 2, 0, k_spr<2>},
-    {"f1_g4", 1, 4, 2, 0, k_spr<4>},   {"f1_g8", 1, 8, 2, 0, k_spr<8>},
-    {"f1_g16", 1, 16, 2, 0, k_spr<16>},
+    {"f1_g1", 1, 1, 2, 0, k_run<Spr<1>>},   {"f1_g2", 1, 2, 2, 0, k_run<Spr<2>>},
+    {"f1_g4", 1, 4, 2, 0, k_run<Spr<4>>},   {"f1_g8", 1, 8, 2, 0, k_run<Spr<8>>},
+    {"f1_g16", 1, 16, 2, 0, k_run<Spr<16>>},
 };
 #undef KV
 
@@ -181,8 +169,8 @@ static float want_of(const Var &v, int trips, long long t) {
   const long long g = t >> 5;
   const int lane = (int)(t & 31);
   float acc[8] = {0, 0, 0, 0, 0, 0, 0, 0};
-  if (v.pat == 2) {  // k_spr<G = v.mis>
-    const long long b = (g % spr_rows(v.mis)) * spr_row_floats(v.mis) + spr_lane(v.mis, lane);
+  if (v.pat == 2) {  // Spr<G = v.mis>
+    const long long b = (g % spr_rows(v.mis)) * spr_row_floats(v.mis) + (lane / v.mis) * 32 + lane % 32;
     for (int j = 0; j < trips; ++j)
       for (int u = 0; u < NLD; ++u) acc[u % 8] += xval(b + (long long)u * 32 * (32 / v.mis));
     float s = 0.f;
