@@ -659,12 +659,16 @@ static double loop_waits(double trips, double unroll, double depth, uint32_t pin
  */
 static int grid_stride_loop(const walk_ctx_t *cx, const gp_op_t *loop)
 {
-    const gp_launch_t *ln = &cx->kernel->launch;
+    uint64_t blocks = cx->kernel->total_blocks, tpb = cx->kernel->launch.threads_per_block;
     double trips = loop->count;
-    int64_t threads = (int64_t)cx->kernel->total_blocks * (int64_t)ln->threads_per_block;
+    int64_t threads;
     uint32_t i;
-    if (loop->unroll || !(trips > 1) || trips == floor(trips) || threads <= 0)
+    /* a grid whose threads' bytes a step could not be counted in 64 bits
+       strides beyond any buffer */
+    if (loop->unroll || !(trips > 1) || trips == floor(trips) || blocks == 0 || tpb == 0 ||
+        blocks > (uint64_t)INT64_MAX / 16 / tpb)
         return 0;
+    threads = (int64_t)(blocks * tpb);
     for (i = 1; i <= loop->body_len; i++) {
         const gp_op_t *op = &loop[i];
         const gp_lane_sample_t *s = op->access.sample;
