@@ -655,7 +655,8 @@ static double loop_waits(double trips, double unroll, double depth, uint32_t pin
  * with as many rows as the grid has threads strides alike. nvcc 13 compiles
  * the grid-stride sum with one load a trip (bench_gridstride's k_nat,
  * [sources: h200-cal] run10/gridstride, sass_gridstride.txt.gz) and the
- * column walk with 16 copies (run18/colwalk).
+ * column walk with 16 copies (run18/colwalk); the PTX of
+ * validation/h200/bench/unroll_shapes.cu shows the same for each form.
  */
 static int grid_stride_loop(const walk_ctx_t *cx, const gp_op_t *loop)
 {
