@@ -330,6 +330,19 @@ static void group_slowest(const walk_ctx_t *cx, load_group_t *g, const gp_op_t *
  * p_u4, p_u8, b_u* rows). From the sample's first warp and its next-trip
  * instance.
  */
+/* The byte offsets of a sample's first warp (*a) and of the same warp one
+   trip of the innermost named loop later (*b); 0 where the sample has no
+   such instance. */
+static int next_trip_offsets(const gp_lane_sample_t *s, const int64_t **a, const int64_t **b)
+{
+    if (!s || !s->byte_offset || s->lanes == 0 || s->next_iteration == 0 ||
+        s->next_iteration >= s->n_warps)
+        return 0;
+    *a = s->byte_offset;
+    *b = s->byte_offset + (size_t)s->next_iteration * s->lanes;
+    return 1;
+}
+
 static int next_trip_lines(const walk_ctx_t *cx, const gp_op_t *op)
 {
     const gp_lane_sample_t *s = op->access.sample;
@@ -341,11 +354,8 @@ static int next_trip_lines(const walk_ctx_t *cx, const gp_op_t *op)
     const int64_t *a, *b;
     int64_t lo = INT64_MAX, hi = INT64_MIN;
     int where = 0;
-    if (!s || !s->byte_offset || s->lanes == 0 || s->next_iteration == 0 ||
-        s->next_iteration >= s->n_warps)
+    if (!next_trip_offsets(s, &a, &b))
         return 0;
-    a = s->byte_offset;
-    b = s->byte_offset + (size_t)s->next_iteration * s->lanes;
     for (l = 0; l < s->lanes; l++)
         if (a[l] >= 0) {
             lo = GP_MIN(lo, a[l] / line);
@@ -681,13 +691,10 @@ static int grid_stride_loop(const walk_ctx_t *cx, const gp_op_t *loop)
             i += op->body_len; /* a nested body's ops step along their own loop */
             continue;
         }
-        if ((op->kind != GP_OP_LOAD && op->kind != GP_OP_STORE) || !s || !s->byte_offset ||
-            s->drawn || s->lanes == 0 || s->next_iteration == 0 ||
-            s->next_iteration >= s->n_warps)
+        if ((op->kind != GP_OP_LOAD && op->kind != GP_OP_STORE) || (s && s->drawn) ||
+            !next_trip_offsets(s, &a, &b))
             continue;
         step = threads * (int64_t)(op->access.elem_bytes ? op->access.elem_bytes : 4);
-        a = s->byte_offset;
-        b = s->byte_offset + (size_t)s->next_iteration * s->lanes;
         for (l = 0; l < s->lanes; l++)
             if (a[l] >= 0 && b[l] >= 0) {
                 active = 1;

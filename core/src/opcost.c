@@ -2282,7 +2282,7 @@ static void written_units(const int64_t *e, size_t n, uint32_t elem, uint32_t un
 
 /*
  * Bytes the L1's data path moves for one warp request of `sector_bytes`
- * (its sectors): where the L1 serves requests in sectors, a wavefront
+ * (its sectors) by `act_lanes` lanes (active_lanes): where the L1 serves requests in sectors, a wavefront
  * carries up to a line of the data the lanes name, wherever the line
  * boundaries fall, so a coalesced request that straddles two lines (five
  * sectors for 32 floats) costs what the aligned one does, not a fifth more:
@@ -2299,13 +2299,13 @@ static void written_units(const int64_t *e, size_t n, uint32_t elem, uint32_t un
  * serves global loads in whole lines (Fermi's 128-byte segments) moves
  * both lines of a misaligned request.
  */
-static double l1_data_bytes(const gp_device_t *d, const gp_kernel_t *k, const gp_access_t *a,
+static double l1_data_bytes(const gp_device_t *d, const gp_access_t *a, double act_lanes,
                             double sector_bytes, uint32_t seg)
 {
     double line = d->l1_line_bytes ? d->l1_line_bytes : 128, named;
     if (seg != d->sector_bytes || !(sector_bytes > line))
         return sector_bytes;
-    named = ceil(active_lanes(d, k, a) * a->elem_bytes / line - 1e-9) * line;
+    named = ceil(act_lanes * a->elem_bytes / line - 1e-9) * line;
     /* one run of the lanes' bytes straddling a boundary: one sector more
        than its lines hold; scattered lanes keep their sectors */
     return sector_bytes <= named + seg ? named : sector_bytes;
@@ -2816,6 +2816,7 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
 {
     const gp_access_t *a = &op->access;
     uint32_t seg, min_seg, fill, lanes;
+    double act = active_lanes(d, k, a); /* the lanes that access, on average */
     double txn, bytes, h1 = 0, h2 = 0, l1h = 0, l2h = 0, lbytes, dram_fetch, dbytes, l2_lat, mem_lat;
     double near = 0, near_dist = 0, cold = 0, near_hit = 0, l2_near = 0, dram_lat, fp;
     double stream = 0; /* the misses are a stream's new units (stream_miss) */
@@ -2843,7 +2844,7 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
                                                                : r->l1_segment_bytes;
     /* only the lanes that access count: a block of one thread is one lane */
     lanes = (uint32_t)GP_MIN((double)d->warp_size,
-                             GP_MAX(1.0, ceil(active_lanes(d, k, a) - 1e-9)));
+                             GP_MAX(1.0, ceil(act - 1e-9)));
     if (a->sample)
         lanes = d->warp_size; /* the sample marks its idle lanes itself */
     txn = gp_coalesce_access(a, lanes,
@@ -2986,12 +2987,12 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
     dbytes = lbytes;
     /* a sample's lanes say themselves whether they share sectors: the
        measured sparse cost only where every active lane has its own */
-    if (a->sample && bytes < active_lanes(d, k, a) * d->sector_bytes)
+    if (a->sample && bytes < act * d->sector_bytes)
         sparse = -1;
     if (r->has_l2 && !is_store && near <= 0 && sparse >= 0 && sparse_read_bytes(d, a) > 0) {
         /* reads too far apart to share a sector, never re-used: the
            measured cost per read, for the lanes that read */
-        dbytes = GP_MIN((double)lanes, active_lanes(d, k, a)) * sparse_read_bytes(d, a);
+        dbytes = GP_MIN((double)lanes, act) * sparse_read_bytes(d, a);
         sparse = 1;
     } else if (r->has_l2 && near <= 0 && dram_fetch > GP_MAX(seg, cached ? fill : 0)) {
         double fetched = 0;
@@ -3077,7 +3078,7 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
        per SM for LDG at immediate offsets, 2.21 with an IMAD.WIDE a load) */
     out->pipe_cycles[GP_PIPE_L1] =
         cached || sp == GP_SPACE_LOCAL
-            ? l1_data_bytes(d, k, a, txn * seg, seg) /
+            ? l1_data_bytes(d, a, act, txn * seg, seg) /
                   (op->kind == GP_OP_LOAD && d->l1_load_bytes_per_cycle > 0 &&
                            !offset_sibling(k, op)
                        ? GP_MIN(d->l1_load_bytes_per_cycle, (double)d->l1_line_bytes)
