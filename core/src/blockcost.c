@@ -269,8 +269,13 @@ static void flush_group(load_group_t *g, seg_sum_t *out)
  * and 143 cycles a trip more than the model's trip without the rule for
  * L = 2, 4 and 8 (51.0 per doubling, least squares), while L loads on L
  * consecutive lines (one run) take none more ([sources: h200-cal]
- * run10/gridstride gs4 and near4 rows, W = 1). Adds op's lines or runs to
- * the group.
+ * run10/gridstride gs4 and near4 rows, W = 1). Lines a load draws at random
+ * (gpuperf.random: its own page and bank each) wait as the random lines of
+ * one request do, dram_lines_log2_cycles per doubling: bench_scatter's
+ * trips of L = 1, 2, 4, 8 random loads from DRAM less the same from L2
+ * (the loads' own issue) take 75.8, 161.7 and 236.0 cycles more than one,
+ * 79.1 per doubling, against that constant's 88.7 ([sources: h200-cal]
+ * run10/scatter scatter_cycles.csv). Adds op's lines or runs to the group.
  */
 static void group_slowest(const walk_ctx_t *cx, load_group_t *g, const gp_op_t *op,
                           const gp_op_cost_t *c, double count, double l1m)
@@ -279,12 +284,13 @@ static void group_slowest(const walk_ctx_t *cx, load_group_t *g, const gp_op_t *
     const gp_lane_sample_t *sm = op->access.sample;
     double own = GP_MAX(c->lines, 1.0);
     uint32_t line = d->l1_line_bytes ? d->l1_line_bytes : 128, i, j;
-    if (!(d->dram_batch_log2_cycles > 0) || !(count > 0))
+    double per = sm && sm->drawn && d->dram_lines_log2_cycles > 0 ? d->dram_lines_log2_cycles
+                                                                  : d->dram_batch_log2_cycles;
+    if (!(per > 0) || !(count > 0))
         return;
-    if (!(g->per_doubling > 0)) {
-        g->per_doubling = d->dram_batch_log2_cycles;
+    if (!(g->per_doubling > 0))
         g->lnone = 0;
-    }
+    g->per_doubling = GP_MAX(g->per_doubling, per);
     if (l1m < 0) /* l1m: log(1 - the op's DRAM share), 0 where it has none */
         g->lnone += own * count * l1m;
     g->runs_one = GP_MAX(g->runs_one, own);
@@ -537,6 +543,26 @@ static int predicated_branch(const gp_op_t *ops, uint32_t i, uint32_t n)
             return 0;
     }
     return 1;
+}
+
+/*
+ * 1 when the first op after ops[i] that is not integer work is a load whose
+ * address is not an earlier load's value: the integer ops between compute
+ * its address, which waits for none of the loads in flight before it, so
+ * the warp issues them while those are out and they cost the chain their
+ * issue, not their latency. bench_scatter's trips of L random loads, each
+ * behind its own 7 integer ops (LCG step, line, address), one warp per SM,
+ * take 335.7, 349.2, 372.5 and 410.2 cycles from L2 for L = 1, 2, 4, 8
+ * (about 11 a further load: its instructions' issue), where 7 integer
+ * latencies a further load would add 31 ([sources: h200-cal]
+ * run10/scatter scatter_cycles.csv, sass_scatter.txt.gz).
+ */
+static int next_load_independent(const gp_op_t *ops, uint32_t i, uint32_t n)
+{
+    uint32_t j;
+    for (j = i + 1; j < n && ops[j].kind == GP_OP_INT; j++)
+        ;
+    return j < n && is_load(ops[j].kind) && !ops[j].access.depends;
 }
 
 /* Cost of `instr` control instructions (branch class) through the plugin. */
@@ -1134,6 +1160,8 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
                 else if (op->kind == GP_OP_INT && depth > 0 && after_other)
                     out->int_chain += GP_MAX(count / ilp * c.latency_cycles,
                                              count * warp_pipe_cycles(cx->dev, &c));
+                else if (op->kind == GP_OP_INT && g.regs > 0 && next_load_independent(ops, i, n))
+                    out->chain += count * warp_pipe_cycles(cx->dev, &c);
                 else {
                     double inc = GP_MAX(count / ilp * c.latency_cycles,
                                         count * warp_pipe_cycles(cx->dev, &c));

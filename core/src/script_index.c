@@ -1711,7 +1711,13 @@ void sb_index_launch_op(const sb_ctx_t *c, sb_flat_t *f, int t, gp_op_t *op)
         j->ext[j->n_axes] = GP_MAX(1.0, ceil(f->loops[k].trips));
         j->n_axes++;
     }
+    /* the draws of gpuperf.random: from the op's line, and apart for each
+       op a Lua loop of the script builds at one line (the L loads of a
+       trip, each its own random line, not L copies of one) */
     j->rs.rng = 0x6770757065726600ull ^ op->line;
+    for (i = 0; f->ops && f->ops + i < op; i++)
+        if (f->ops[i].line == op->line)
+            j->rs.rng += 0x9e3779b97f4a7c15ull;
     lua_pushvalue(L, fn);
     lua_getinfo(L, ">S", &ar);
     snprintf(j->src, sizeof j->src, "%s:%d", ar.short_src, ar.linedefined);

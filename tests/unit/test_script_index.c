@@ -456,6 +456,37 @@ static void test_fp_gather(void **state)
     assert_near(fp[1], 4.0 * 256, 0.001);
 }
 
+/* Loads a Lua loop builds at one line of the script each draw their own
+   random lines: a trip of two independent gathers reads two lines, not
+   one line twice; the same script run again draws the same. */
+static void test_random_apart_per_op(void **state)
+{
+    static const char src[] =
+        "local v = gpuperf.buffer('v', 4 * 2^24)\n"
+        "local w = {}\n"
+        "for _ = 1, 2 do w[#w + 1] = gpuperf.load{v, index = function(t) return gpuperf.random(0, 2^24 - 1) end} end\n"
+        "gpuperf.launch{ name = 'g', grid = 132, block = 32, regs = 16, work = w }\n";
+    gp_workload_t wl, again;
+    const gp_lane_sample_t *a, *b;
+    uint32_t lane, same = 0;
+    (void)state;
+    run_good(src, &wl);
+    a = op_at(&wl, 0, 0)->access.sample;
+    b = op_at(&wl, 0, 1)->access.sample;
+    assert_non_null(a);
+    assert_non_null(b);
+    assert_true(a->drawn && b->drawn);
+    for (lane = 0; lane < 32; lane++)
+        same += a->byte_offset[lane] == b->byte_offset[lane];
+    assert_true(same < 4);
+    run_good(src, &again);
+    for (lane = 0; lane < 32; lane++)
+        assert_int_equal(op_at(&again, 0, 1)->access.sample->byte_offset[lane],
+                         b->byte_offset[lane]);
+    gp_workload_free(&again);
+    gp_workload_free(&wl);
+}
+
 /* A gather folded into a small buffer (line = (i + 97 w) % lines, the
    chase bench's gather): the extrapolation counts every wrap as new lines,
    the range the lanes reach stands instead; a fold that wraps once (the
@@ -897,6 +928,7 @@ int main(void)
         cmocka_unit_test(test_fp_transpose),
         cmocka_unit_test(test_fp_sgemm_tiles),
         cmocka_unit_test(test_fp_gather),
+        cmocka_unit_test(test_random_apart_per_op),
         cmocka_unit_test(test_fp_folded),
         cmocka_unit_test(test_fp_fold_period),
         cmocka_unit_test(test_fp_chase),
