@@ -217,6 +217,7 @@ typedef struct load_group {
        one load and the chance that no run comes from DRAM */
     double per_doubling, runs_other, runs_one, lnone; /* lnone: the chance's log */
     uint32_t n_lines;
+    uint32_t flushes; /* times put on the chain (flush_group) */
     uint32_t line_buf[GP_GROUP_LINES];
     int64_t line_at[GP_GROUP_LINES];
 } load_group_t;
@@ -255,6 +256,7 @@ static void flush_group(load_group_t *g, seg_sum_t *out)
     g->adjacent = 0;
     g->per_doubling = g->runs_other = g->runs_one = g->lnone = 0;
     g->n_lines = 0;
+    g->flushes++;
 }
 
 /*
@@ -873,6 +875,31 @@ static int has_dependent_load(const gp_op_t *ops, uint32_t n)
     return 0;
 }
 
+/*
+ * 1 when a load sits in a lane's or a warp's `if`: an op that only some
+ * warps make (count below one) or at most half the lanes of the warps that
+ * make it (its sample's active lanes), as a staged stencil's halo,
+ * `if (tx == 0) s[ty][0] = in[i - 1]`. ptxas keeps such a load in its
+ * branch region (BSSY ... BSYNC), after the stores before it; a store of
+ * an earlier load's value waits for that value, so the load issues only
+ * when the loads of the batch before it are back (walk). [sources:
+ * h200-cal] run8/tiles sass_tiles.txt.gz, k_stencil<32, 8>: LDG, STS, then
+ * per halo side a branch, its LDG and its STS, the loads one after another;
+ * the stencil_smem rows -21..-32% -> -14..-24%, the tiles2 stencil_*_h0
+ * rows (halo in branches) -28..-36% -> -20..-29%; bench_stage's staged
+ * tiles without halo loads (run20/stage) are untouched.
+ */
+static int branch_load(const gp_op_t *op, double count)
+{
+    const gp_lane_sample_t *s = op->access.sample;
+    double n, issuing;
+    if (count < 1)
+        return 1;
+    if (!gp_sample_lanes(s, &n, &issuing))
+        return 0;
+    return issuing > 0 && n / issuing <= 0.5 * s->lanes;
+}
+
 /* Walk ops[0..n), the body of one iteration, into *out. */
 static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
                 seg_sum_t *out)
@@ -903,6 +930,9 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
     double wpb = cx->occ->warps_per_block ? (double)cx->occ->warps_per_block : 1;
     double acc = body_accumulators(ops, n); /* live arithmetic chains */
     int run_held = 0; /* the current run of adjacent loads fits the registers (run_fits) */
+    /* a store walked while the pending group was in flight: the group's
+       flush count then, or -1 */
+    int64_t store_behind = -1;
     /* the arithmetic since the body's last load (seg_sum_t.fresh): its
        chain, the latest op's part of it, the most chains one op before
        the latest keeps and the latest's, and whether only arithmetic and
@@ -1067,6 +1097,13 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
                     flush_group(&g, out);
                 } else {
                     double miss = count * (c.l2_bytes > 0 ? c.l2_bytes : c.dram_bytes);
+                    /* a load in a lane's or a warp's `if` after a store of
+                       the pending batch waits for the batch: the store
+                       needs its value, and the load stays in its branch,
+                       behind it (branch_load) */
+                    if (g.latency > 0 && store_behind == (int64_t)g.flushes &&
+                        branch_load(op, count))
+                        flush_group(&g, out);
                     span = span_last = span_live = last_live = 0;
                     span_ok = depth > 0;
                     if (!g.adjacent)
@@ -1118,6 +1155,8 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
                     }
                 }
             } else {
+                if (op->kind == GP_OP_STORE && g.latency > 0)
+                    store_behind = (int64_t)g.flushes;
                 /* other work runs beside the loads in flight, unless it ends
                    the straight run */
                 if (ends_straight_run(op) &&

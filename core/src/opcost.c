@@ -271,22 +271,30 @@ static int drawn_chase(const gp_kernel_t *k, const gp_op_t *op)
     return drawn_range(&op->access) > 0 && chases(k, op);
 }
 
+int gp_sample_lanes(const gp_lane_sample_t *s, double *lanes, double *issuing)
+{
+    uint32_t iw, l;
+    *lanes = *issuing = 0;
+    if (!s || s->n_warps == 0 || !s->byte_offset || s->lanes == 0)
+        return 0;
+    for (iw = 0; iw < s->n_warps; iw++) {
+        double m = 0;
+        for (l = 0; l < s->lanes; l++)
+            m += s->byte_offset[(size_t)iw * s->lanes + l] >= 0;
+        *lanes += m;
+        *issuing += m > 0;
+    }
+    return 1;
+}
+
 /* Lanes of a warp that access: a block smaller than a warp leaves the rest
    of its one warp idle; a sample counts its active lanes. */
 static double active_lanes(const gp_device_t *d, const gp_kernel_t *k, const gp_access_t *a)
 {
     const gp_lane_sample_t *s = a->sample;
     double w = d->warp_size, tpb = (double)k->launch.threads_per_block;
-    if (s && s->n_warps > 0 && s->byte_offset && s->lanes > 0) {
-        double n = 0, issuing = 0;
-        uint32_t iw, l;
-        for (iw = 0; iw < s->n_warps; iw++) {
-            double m = 0;
-            for (l = 0; l < s->lanes; l++)
-                m += s->byte_offset[(size_t)iw * s->lanes + l] >= 0;
-            n += m;
-            issuing += m > 0;
-        }
+    double n, issuing;
+    if (gp_sample_lanes(s, &n, &issuing)) {
         /* the lanes of a warp that accesses, times the share of the warps
            that do (the sampler's issuing: the sampled warps over-count
            warp 0 under a guard) */
@@ -2912,13 +2920,20 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
                     far1l = GP_MAX(far1l, fl);
                 }
                 {
-                    /* the block's other warps at the same iteration */
+                    /* the block's other warps at the same iteration: hits
+                       for the traffic, not for the latency (they ask for
+                       the line while its fill is in flight, as
+                       abreast_warps says of the grid's warps): the naive
+                       SGEMM's `#pragma unroll 1` loop, whose 32x8 block
+                       reads one new line of B a step, takes 430 cycles a
+                       step at n = 1024, an L2 round trip ([sources:
+                       h200-cal] run21/naive naive_*_u1, -20..-48% ->
+                       -8..-23% with the hits taken as misses) */
                     double sdist, sib;
                     sibling_reuse(k, at, occ, unit, GP_MAX(bytes, lbytes), &sib, &sdist);
                     if (sib > 0) {
                         sib *= lru_hit(sdist, l1, 0);
                         far1 = GP_MAX(far1, sib);
-                        far1l = GP_MAX(far1l, sib);
                     }
                 }
                 {

@@ -38,6 +38,11 @@ double gp_issue_cycles(const gp_generation_t *g, const gp_device_t *d, const gp_
 /* Bytes one op accesses over the grid (gp_host_t.op_grid_bytes). */
 double gp_op_grid_bytes(const gp_kernel_t *kernel, const gp_op_t *op);
 
+/* Over the warps a sample holds: the active lanes (offsets >= 0) of them all
+   into *lanes and the warps with an active lane into *issuing; 0 where the
+   sample holds no offsets (both left 0). */
+int gp_sample_lanes(const gp_lane_sample_t *s, double *lanes, double *issuing);
+
 /* 1 when the op after atomic `op` waits for it (a used result, or a
    compare-and-swap loop); 0 for a fire-and-forget atomic and other ops. */
 int gp_atomic_waits(const gp_device_t *d, const gp_op_t *op);

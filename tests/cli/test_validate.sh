@@ -74,13 +74,17 @@ expect_out "68 within 2x"
 # (the 4091 rows 9.99%: `histogram` 20.3 -> 15.0%) and the 102 `misalign` rows
 # (a request straddling a line costs the L1 what the aligned one does,
 # l1_line_issue_cycles 0.25: 15.7 -> 7.6%, the rest unchanged). The gate holds
-# today's 9.73% over 4193 rows, 4164 within 2x (9.93% before the integer ops
+# today's 9.79% over 4273 rows, 4239 within 2x: the 30 `naive` rows at 24.3%
+# (32.6% before the block's other warps' L1 hits at one step counted for the
+# traffic only), the 50 `stage` rows at 7.9% and the 4193 of before at 9.71%
+# (9.73% before a halo load in its `if` waited behind the tile's shared
+# store: tiles 8.5 -> 7.8%, tiles2 11.5 -> 11.2%); 9.93% before the integer ops
 # that compute an independent load's address cost their issue while loads are
 # in flight and a batch of random lines waited dram_lines_log2_cycles per
 # doubling: scatter 10.9 -> 8.8%; 11.55% over the 3307 rows before
 # `scatterw`).
 case_ "H200 table, all rows: accuracy gate"
-gp validate validation/h200/calibration.csv --max-mape 9.75 --min-within-2x 0.990 --json
+gp validate validation/h200/calibration.csv --max-mape 9.80 --min-within-2x 0.990 --json
 expect_status 0
 n=$(json .overall.rows)
 expect_between "$n" 122 5000
@@ -287,8 +291,11 @@ expect_status 0
 # (+8..+15%). With a warp's L1 hits of a group back l1_return_cycles apart:
 # 8.2 -> 8.5% (the float bcast rows unrolled 4 at 1..4 warps -1..-3% ->
 # +14..+16%: their warp-uniform floats return faster than 5.8 cycles apart).
+# A halo load in its `if`, after the tile's shared store, waits for the tile's
+# load (blockcost.c branch_load): 8.5 -> 7.8% (stencil rows -21..-32% ->
+# -14..-24%).
 case_ "H200 tiles family: accuracy gate"
-gp validate validation/h200/calibration.csv --family tiles --max-mape 8.9 --min-within-2x 1
+gp validate validation/h200/calibration.csv --family tiles --max-mape 7.8 --min-within-2x 1
 expect_status 0
 
 # Phases of tiled loops (bench_tiles2, run9): tile copies into shared memory
@@ -302,9 +309,11 @@ expect_status 0
 # were the block's wait at the barrier, 12.5% before each wait of a copy loop
 # was a DRAM wait for the slowest of the warp's lines), all 86 within 2x; the worst are
 # ldloop_l16_un (-44%, -36%: ptxas keeps 9 of the 16 loads in flight in 32
-# registers) and the stencil rows with halo branches (-19..-42%).
+# registers) and the stencil rows with halo branches (-19..-42%; -15..-29%
+# since a halo load in its `if` waits behind the tile's shared store: 11.5 ->
+# 11.2%).
 case_ "H200 tiles2 family: accuracy gate"
-gp validate validation/h200/calibration.csv --family tiles2 --max-mape 12.2 --min-within-2x 1
+gp validate validation/h200/calibration.csv --family tiles2 --max-mape 11.2 --min-within-2x 1
 expect_status 0
 
 # What tiles2 leaves open (bench_tiles3, run9): a WMMA tile loop from shared
@@ -547,9 +556,33 @@ case_ "H200 misalign family: accuracy gate"
 gp validate validation/h200/calibration.csv --family misalign --max-mape 7.7 --min-within-2x 1
 expect_status 0
 
+# The stage family (bench_stage, run20): one float a thread copied, behind a
+# barrier, through a shared tile and another warp's value, and into a 5-point
+# stencil from the tile, 1-D blocks of 128..1024 threads and 2-D tiles of
+# 32x8..32x32, DRAM and L2. No rule of its own: 7.9%, all 50 within 1.5x; the
+# worst are the L2 rows of 512 and 1024 threads (+16..+27%, as turnover's) and
+# st2d 16x16 from DRAM (-18%).
+case_ "H200 stage family: accuracy gate"
+gp validate validation/h200/calibration.csv --family stage --max-mape 7.9 --min-within 1.5:1
+expect_status 0
+
+# The naive family (bench_naive, run21): the naive SGEMM, blocks of 32x8, 16x16
+# and 8x32, n = 256..4096, its k loop as nvcc unrolls it (16 copies) and pinned
+# to one. The block's other warps' L1 hits at one step count for the traffic,
+# not the latency (they read each new line of B while its fill is in flight):
+# 32.6 -> 24.3%. Open: one-wave grids (n = 256, 512: their first touches are
+# L2 hits in the model, misses in flight on the card, -42..-77%) and the
+# unrolled 32x8 rows (+11..+40%: a load's L1 cost with its address arithmetic).
+case_ "H200 naive family: accuracy gate"
+gp validate validation/h200/calibration.csv --family naive --max-mape 24.3 --min-within-2x 0.83
+expect_status 0
+
 # The evaluation set (nothing is set from it): the target is 10% and 95% of
-# rows within 1.5x; the gate holds what the model reaches today (14.22%, 298 of
-# 301 rows within 2x, 285 within 1.5x) so that it can only improve; 14.14%
+# rows within 1.5x; the gate holds what the model reaches today (14.21%, 298 of
+# 301 rows within 2x, 285 within 1.5x) so that it can only improve; 14.22%
+# before a block's other warps' L1 hits at one step counted for the traffic
+# only (a rule from the calibration `naive` rows: gather 13.4 -> 12.6%, bfs
+# 12.70 -> 12.85%); 14.14%
 # before the integer ops computing an independent load's address cost their
 # issue while loads are in flight (a rule from calibration rows that took the
 # convolutions, whose taps compute the next address between loads, faster:
@@ -581,7 +614,7 @@ expect_status 0
 # -28 -> +19%), and the convolution pipelines' taps at immediate offsets got
 # faster where they were already short (-35 -> -47%).
 case_ "H200 evaluation set: accuracy gate"
-gp validate validation/h200/evaluation.csv --max-mape 14.23 --min-within-2x 0.98 --json
+gp validate validation/h200/evaluation.csv --max-mape 14.22 --min-within-2x 0.98 --json
 expect_status 0
 n=$(json .overall.rows)
 expect_between "$n" 300 1000

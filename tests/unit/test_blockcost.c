@@ -605,6 +605,45 @@ static void test_barrier_waits_for_block(void **state)
     assert_true(o.latency_cycles >= 0.95 * t.latency_cycles);
 }
 
+/* A staged tile's halo: a load that only lane 0 of each warp makes, after
+   the shared store of the tile's own load, issues when that load is back
+   (ptxas keeps it in its `if`, behind the store, which needs the value);
+   the same load made by every lane, or the halo load written before the
+   store (hoisted), is in flight beside the first. */
+static void test_halo_load_waits_for_store(void **state)
+{
+    gp_op_t staged[5] = {load(GP_PATTERN_UNIT, 1u << 30, 0), shared_load(),
+                         load(GP_PATTERN_UNIT, 1u << 30, 0), shared_load(),
+                         arith(GP_OP_BARRIER, 1)};
+    gp_op_t hoisted[5];
+    gp_lane_sample_t s;
+    int64_t off[32];
+    gp_block_cost_t halo, full, early;
+    uint32_t t;
+    (void)state;
+    for (t = 0; t < 32; t++)
+        off[t] = t == 0 ? 4096 : -1;
+    memset(&s, 0, sizeof s);
+    s.n_warps = 1;
+    s.lanes = 32;
+    s.byte_offset = off;
+    s.issuing = 1;
+    s.warp_footprint_bytes = s.block_footprint_bytes = s.grid_footprint_bytes = 1u << 30;
+    staged[1].kind = staged[3].kind = GP_OP_STORE;
+    staged[2].access.buffer = 1;
+    full = cost(staged, 5, 32, 32);
+    staged[2].access.sample = &s;
+    halo = cost(staged, 5, 32, 32);
+    assert_true(halo.latency_cycles >= full.latency_cycles + 0.5 * g_dev.dram_cycles);
+    hoisted[0] = staged[0];
+    hoisted[1] = staged[2];
+    hoisted[2] = staged[1];
+    hoisted[3] = staged[3];
+    hoisted[4] = staged[4];
+    early = cost(hoisted, 5, 32, 32);
+    assert_true(early.latency_cycles < full.latency_cycles + 0.25 * g_dev.dram_cycles);
+}
+
 /* 100 global atomics of one warp on words of their own: with the result
    discarded (RED) the warp goes on, the chain holds their issue; with the
    result used (ATOM) each is a round trip the next waits for. */
@@ -784,6 +823,7 @@ int main(void)
         cmocka_unit_test(test_trailing_integer_ops_beside),
         cmocka_unit_test(test_address_arithmetic_beside_loads),
         cmocka_unit_test(test_barrier_waits_for_block),
+        cmocka_unit_test(test_halo_load_waits_for_store),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }

@@ -30,41 +30,9 @@
 // SM clock (clock64 against %globaltimer across each SM's starts).
 //
 // usage: bench_turnover OUT.csv STAMPS.csv [device]
-#include "common.cuh"
+#include "stamps.cuh"
 
 static FILE *g_st = nullptr;
-
-__device__ __forceinline__ long long clk() {
-  long long t;
-  asm volatile("mov.u64 %0, %%clock64;" : "=l"(t)::"memory");
-  return t;
-}
-__device__ __forceinline__ unsigned long long gtimer() {
-  unsigned long long t;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t)::"memory");
-  return t;
-}
-__device__ __forceinline__ unsigned smid() {
-  unsigned s;
-  asm volatile("mov.u32 %0, %%smid;" : "=r"(s));
-  return s;
-}
-
-// Stamp buffers (device): start clock, end clock (max over warps), start globaltimer, SM.
-struct Stamps {
-  long long *st;
-  unsigned long long *en, *gt;
-  unsigned *sm;
-};
-
-#define STAMP_START                                                                 \
-  if (S && threadIdx.x == 0) {                                                      \
-    ts.st[blockIdx.x] = clk();                                                      \
-    ts.gt[blockIdx.x] = gtimer();                                                   \
-    ts.sm[blockIdx.x] = smid();                                                     \
-  }
-#define STAMP_END                                                                   \
-  if (S && (threadIdx.x & 31) == 0) atomicMax(&ts.en[blockIdx.x], (unsigned long long)clk());
 
 // ---------------------------------------------------------------- kernels
 template <bool S>
@@ -147,96 +115,9 @@ __global__ void k_fma(float *out, int iters, int st, Stamps ts) {
 struct Ctx {
   Bench b;
   float *A, *B, *O;  // 1 GiB each
-  Stamps ts;         // for up to kMaxBlocks blocks
+  Stamps ts;         // for up to kStampBlocks blocks
 };
-static const size_t kMaxBlocks = size_t(1) << 20;
 static const size_t kN = size_t(1) << 28;  // floats per buffer
-
-// Statistics of one stamped launch of `blocks` blocks; `trips` > 0 adds cycles per trip.
-static void emit_stamps(Ctx &c, const Row &r, long long blocks, long long occ, double stamp_us,
-                        long long trips, long long inflight_bytes_sm) {
-  std::vector<long long> st(blocks);
-  std::vector<unsigned long long> en(blocks), gt(blocks);
-  std::vector<unsigned> sm(blocks);
-  CK(cudaMemcpy(st.data(), c.ts.st, blocks * 8, cudaMemcpyDeviceToHost));
-  CK(cudaMemcpy(en.data(), c.ts.en, blocks * 8, cudaMemcpyDeviceToHost));
-  CK(cudaMemcpy(gt.data(), c.ts.gt, blocks * 8, cudaMemcpyDeviceToHost));
-  CK(cudaMemcpy(sm.data(), c.ts.sm, blocks * 4, cudaMemcpyDeviceToHost));
-  int nsm = 0;
-  for (long long i = 0; i < blocks; ++i) nsm = std::max(nsm, (int)sm[i] + 1);
-  std::vector<std::vector<long long>> per(nsm);
-  for (long long i = 0; i < blocks; ++i) per[sm[i]].push_back(i);
-  std::vector<double> life, life_first, life_steady, period, resident, span, ghz, bps;
-  life.reserve(blocks);
-  unsigned long long g0 = ~0ull, g1 = 0;
-  for (long long i = 0; i < blocks; ++i) {
-    life.push_back(double((long long)en[i] - st[i]));
-    g0 = std::min(g0, gt[i]);
-    g1 = std::max(g1, gt[i]);
-  }
-  int seen = 0;
-  for (int s = 0; s < nsm; ++s) {
-    std::vector<long long> &v = per[s];
-    if (v.empty()) continue;
-    ++seen;
-    std::sort(v.begin(), v.end(), [&](long long x, long long y) { return st[x] < st[y]; });
-    long long n = (long long)v.size(), smin = st[v[0]], smax = st[v[n - 1]];
-    long long emax = 0;
-    double lsum = 0;
-    for (long long k = 0; k < n; ++k) {
-      long long i = v[k];
-      emax = std::max(emax, (long long)en[i]);
-      lsum += life[i];
-      (k < occ ? life_first : life_steady).push_back(life[i]);
-    }
-    bps.push_back(double(n));
-    span.push_back(double(emax - smin));
-    resident.push_back(lsum / double(emax - smin));
-    if (n > 1) period.push_back(double(smax - smin) / double(n - 1));
-    double dg = double(gt[v[n - 1]] - gt[v[0]]);
-    if (dg > 20000) ghz.push_back(double(smax - smin) / dg);
-  }
-  auto pct = [](std::vector<double> v, double p) {
-    if (v.empty()) return 0.0;
-    std::sort(v.begin(), v.end());
-    return v[std::min(v.size() - 1, size_t(p * (v.size() - 1) + 0.5))];
-  };
-  auto mean = [](const std::vector<double> &v) {
-    double s = 0;
-    for (double x : v) s += x;
-    return v.empty() ? 0.0 : s / v.size();
-  };
-  double lmed = pct(life, 0.5);
-  fprintf(g_st,
-          "%s,%s,%s,%lld,%lld,%lld,%lld,%.3f,%.3f,%d,%.1f,%.0f,%.0f,%.1f,%.0f,%.0f,%.0f,%.0f,"
-          "%.0f,%.2f,%.3f,%.0f,%.0f,%.4f,%.2f,%lld,%.2f,%lld\n",
-          r.family.c_str(), r.name.c_str(), r.params.c_str(), blocks, r.block_x * r.block_y,
-          r.blocks_per_sm, occ, r.t.median_us, stamp_us, seen, mean(bps), pct(bps, 0.0),
-          pct(bps, 1.0), mean(life), lmed, pct(life, 0.1), pct(life, 0.9), pct(life_first, 0.5),
-          pct(life_steady, 0.5), mean(period), mean(resident), mean(span), pct(span, 1.0),
-          pct(ghz, 0.5), (g1 - g0) / 1e3, trips, trips > 0 ? lmed / trips : 0.0,
-          inflight_bytes_sm);
-  fflush(g_st);
-}
-
-// Time a row (`launch(false)`), then one stamped launch (`launch(true)`).
-static void run_row(Ctx &c, Row &r, bool cold, long long blocks, long long occ,
-                    const std::function<void(bool)> &launch, long long trips = 0,
-                    long long inflight = 0) {
-  r.t = time_case(c.b, 7, cold, [&] { launch(false); });
-  emit(c.b, r);
-  if (blocks > (long long)kMaxBlocks) return;
-  CK(cudaMemsetAsync(c.ts.en, 0, blocks * 8, c.b.stream));
-  if (cold) flush_l2(c.b);
-  CK(cudaEventRecord(c.b.ev0, c.b.stream));
-  launch(true);
-  CK_LAUNCH();
-  CK(cudaEventRecord(c.b.ev1, c.b.stream));
-  CK(cudaEventSynchronize(c.b.ev1));
-  float ms = 0;
-  CK(cudaEventElapsedTime(&ms, c.b.ev0, c.b.ev1));
-  emit_stamps(c, r, blocks, occ, ms * 1e3, trips, inflight);
-}
 
 static std::string p2(size_t n) {
   int k = 0;
@@ -254,20 +135,13 @@ int main(int argc, char **argv) {
   bench_open(b, argv[1], argc > 3 ? atoi(argv[3]) : 0);
   g_st = fopen(argv[2], "w");
   REQUIRE(g_st, "cannot write %s", argv[2]);
-  fprintf(g_st, "family,name,params,blocks,block_threads,blocks_per_sm,occ_used,median_us,"
-                "stamp_us,sms,blocks_sm_mean,blocks_sm_min,blocks_sm_max,life_mean,life_med,"
-                "life_p10,life_p90,life_first_med,life_steady_med,period_mean,resident_mean,"
-                "sm_span_mean,sm_span_max,sm_ghz,start_spread_us,trips,cycles_per_trip,"
-                "inflight_bytes_sm\n");
+  stamps_header(g_st);
   CK(cudaMalloc(&c.A, kN * 4));
   CK(cudaMalloc(&c.B, kN * 4));
   CK(cudaMalloc(&c.O, kN * 4));
   fill_pattern(c.A, kN, 4, 0.5f);   // 0, .5, 1, 1.5, ...
   fill_pattern(c.B, kN, 8, 0.25f);  // 0, .25, ..., 1.75
-  CK(cudaMalloc(&c.ts.st, kMaxBlocks * 8));
-  CK(cudaMalloc(&c.ts.en, kMaxBlocks * 8));
-  CK(cudaMalloc(&c.ts.gt, kMaxBlocks * 8));
-  CK(cudaMalloc(&c.ts.sm, kMaxBlocks * 4));
+  stamps_alloc(c.ts);
   const int sms = b.sm_count;
   const int bss[6] = {32, 64, 128, 256, 512, 1024};
   const Stamps ts = c.ts;
@@ -350,7 +224,7 @@ int main(int argc, char **argv) {
     CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, kf, bs, dyn));
     r.blocks_per_sm = occ;
     CK(cudaMemsetAsync(O, 0xff, n * (body == 2 ? 16 : 4), b.stream));
-    run_row(c, r, cold, blocks, occ, L);
+    run_stamped_row(c.b, c.ts, g_st, r, cold, blocks, occ, L);
     // checks
     if (body == 0) {
       check_spread("store", O, n, [](size_t g) { return float(g & 1023); });
@@ -383,7 +257,7 @@ int main(int argc, char **argv) {
         int bs = bss[bsi];
         size_t n = ns[ni];
         if (ni == 1 && bs != 32) continue;
-        if (n / bs > kMaxBlocks) continue;
+        if (n / bs > kStampBlocks) continue;
         int k = body >= 4 ? (body == 4 ? 2 : body == 5 ? 4 : 8) : 1;
         if (body == 2 && n * 4 > kN) continue;
         if (k > 1 && n * k > kN) continue;
@@ -434,7 +308,7 @@ int main(int argc, char **argv) {
             if (s) k_fma<true><<<blocks, bs, dyn, b.stream>>>(O, iters, st, ts);
             else k_fma<false><<<blocks, bs, dyn, b.stream>>>(O, iters, st, ts);
           };
-          run_row(c, r, false, blocks, r.blocks_per_sm, launch);
+          run_stamped_row(c.b, c.ts, g_st, r, false, blocks, r.blocks_per_sm, launch);
           if (st)
             check_spread("fma", O, (size_t)blocks * bs, [&](size_t g) {
               float x = float(g & 1023) * (1.0f / 1024);
@@ -487,7 +361,7 @@ int main(int argc, char **argv) {
               if (w) a16[s]<<<blocks, 256, dyn, b.stream>>>(A4, O, T, trips, mask, ts);
               else a4[s]<<<blocks, 256, dyn, b.stream>>>(A, O, T, trips, mask, ts);
             };
-            run_row(c, r, ws == 0, blocks, bp, launch, trips,
+            run_stamped_row(c.b, c.ts, g_st, r, ws == 0, blocks, bp, launch, trips,
                     (long long)bp * 8 * L * 32 * (w ? 16 : 4));
             // each load sums to (g % 4) * 0.5 (4-byte) or 3 (float4): T is a multiple of 4
             check_spread(r.name.c_str(), O, T, [&](size_t g) {
@@ -501,10 +375,7 @@ int main(int argc, char **argv) {
   CK(cudaFree(c.A));
   CK(cudaFree(c.B));
   CK(cudaFree(c.O));
-  CK(cudaFree(c.ts.st));
-  CK(cudaFree(c.ts.en));
-  CK(cudaFree(c.ts.gt));
-  CK(cudaFree(c.ts.sm));
+  stamps_free(c.ts);
   fclose(g_st);
   bench_close(b);
   return 0;
