@@ -106,7 +106,7 @@ elseif kernel == "copy2d" or kernel == "smem2d" or kernel == "st2d" then
              exit }
   end
 else
-  error("unknown kernel '" .. tostring(kernel) .. "'")
+  error("kernel must be copy, bar, smem, smem5, copy2d, smem2d or st2d, got '" .. tostring(kernel) .. "'")
 end
 
 local k = gpuperf.kernel{ name = kernel, grid = grid, block = blk, regs = regs, smem = smem,
