@@ -217,7 +217,7 @@ typedef struct load_group {
        one load and the chance that no run comes from DRAM */
     double per_doubling, runs_other, runs_one, lnone; /* lnone: the chance's log */
     uint32_t n_lines;
-    uint32_t flushes; /* times put on the chain (flush_group) */
+    int stored; /* a store walked while its loads were in flight */
     uint32_t line_buf[GP_GROUP_LINES];
     int64_t line_at[GP_GROUP_LINES];
 } load_group_t;
@@ -256,7 +256,7 @@ static void flush_group(load_group_t *g, seg_sum_t *out)
     g->adjacent = 0;
     g->per_doubling = g->runs_other = g->runs_one = g->lnone = 0;
     g->n_lines = 0;
-    g->flushes++;
+    g->stored = 0;
 }
 
 /*
@@ -930,9 +930,6 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
     double wpb = cx->occ->warps_per_block ? (double)cx->occ->warps_per_block : 1;
     double acc = body_accumulators(ops, n); /* live arithmetic chains */
     int run_held = 0; /* the current run of adjacent loads fits the registers (run_fits) */
-    /* a store walked while the pending group was in flight: the group's
-       flush count then, or -1 */
-    int64_t store_behind = -1;
     /* the arithmetic since the body's last load (seg_sum_t.fresh): its
        chain, the latest op's part of it, the most chains one op before
        the latest keeps and the latest's, and whether only arithmetic and
@@ -1101,8 +1098,7 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
                        the pending batch waits for the batch: the store
                        needs its value, and the load stays in its branch,
                        behind it (branch_load) */
-                    if (g.latency > 0 && store_behind == (int64_t)g.flushes &&
-                        branch_load(op, count))
+                    if (g.latency > 0 && g.stored && branch_load(op, count))
                         flush_group(&g, out);
                     span = span_last = span_live = last_live = 0;
                     span_ok = depth > 0;
@@ -1156,7 +1152,7 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
                 }
             } else {
                 if (op->kind == GP_OP_STORE && g.latency > 0)
-                    store_behind = (int64_t)g.flushes;
+                    g.stored = 1;
                 /* other work runs beside the loads in flight, unless it ends
                    the straight run */
                 if (ends_straight_run(op) &&
