@@ -587,6 +587,28 @@ case_ "H200 tpose family: accuracy gate"
 gp validate validation/h200/calibration.csv --family tpose --max-mape 6.8 --min-within 1.5:1
 expect_status 0
 
+# The scripts of the stage, naive and tpose rows refuse what their benches
+# never ran, naming the script line and what they take.
+case_ "stage, naive and tpose scripts: bad parameters"
+gp predict --device h200-sxm scripts/validation/stage.lua -p kernel=foo
+expect_status 1
+expect_err "stage.lua:109: kernel must be copy, bar, smem, smem5, copy2d, smem2d or st2d, got 'foo'"
+gp predict --device h200-sxm scripts/validation/stage.lua -p kernel=st2d -p n=8200
+expect_status 1
+expect_err "n must be a multiple of bx and by"
+gp predict --device h200-sxm scripts/validation/naive.lua -p n=1000
+expect_status 1
+expect_err "naive.lua:15: n must be a multiple of 16, bx and 256 / bx"
+gp predict --device h200-sxm scripts/validation/naive.lua -p unroll=4
+expect_status 1
+expect_err "unroll must be 16 or 1"
+gp predict --device h200-sxm scripts/validation/tpose.lua -p pad=2
+expect_status 1
+expect_err "tpose.lua:17: pad must be 0 or 1"
+gp predict --device h200-sxm scripts/validation/tpose.lua -p kernel=foo
+expect_status 1
+expect_err "kernel must be naive, t32x8, t32x32 or c32x8, got 'foo'"
+
 # The evaluation set (nothing is set from it): the target is 10% and 95% of
 # rows within 1.5x; the gate holds what the model reaches today (14.21%, 298 of
 # 301 rows within 2x, 285 within 1.5x) so that it can only improve; 14.22%
