@@ -10,7 +10,8 @@
 //   plane9  dz = 0, (dx, dy) != (0, 0): one plane's 3 x 3
 //   cross7  the six face neighbours
 //   cube27  all 26 neighbours
-// n = 128, 256, 512 (8 MiB .. 512 MiB a grid), by = 4 and 8. The L2 flushed (memset
+// n = 128, 256, 512 (8 MiB .. 512 MiB a grid), by = 4 and 8; then yz9 and cube27 with n
+// a compile-time value (k_stc, rows `yz9_c` and `cube27_c`, n = 256 and 512). The L2 flushed (memset
 // of a 1 GiB scratch) before each repetition; CUDA-event median of 7 after 2 warm-ups;
 // every output checked at 1024 spread points against the host's sum (in[i] = i %
 // 1024: sums and the power-of-two coefficients are exact in floats).
@@ -41,6 +42,27 @@ __global__ void __launch_bounds__(256) k_st(const float *__restrict__ in, float 
   const int z = blockIdx.z;
   if (x >= 1 && x < n - 1 && y >= 1 && y < n - 1 && z >= 1 && z < n - 1) {
     const size_t s = n, p = (size_t)n * n, i = z * p + y * s + x;
+    float acc = 0;
+#pragma unroll
+    for (int dz = -1; dz <= 1; ++dz)
+#pragma unroll
+      for (int dy = -1; dy <= 1; ++dy)
+#pragma unroll
+        for (int dx = -1; dx <= 1; ++dx)
+          if (tap(SET, dx, dy, dz)) acc += in[i + dz * p + dy * s + dx];
+    out[i] = kC0 * in[i] + kC1 * acc;
+  }
+}
+
+// The same stencil with n a compile-time value (N): every tap then sits at an immediate
+// offset from the centre's address (rows `_c`, not in the calibration table: a script
+// cannot say which of its offsets the compiler knew).
+template <int SET, int N>
+__global__ void __launch_bounds__(256) k_stc(const float *__restrict__ in, float *out, int) {
+  const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+  const int z = blockIdx.z;
+  if (x >= 1 && x < N - 1 && y >= 1 && y < N - 1 && z >= 1 && z < N - 1) {
+    const size_t s = N, p = (size_t)N * N, i = z * p + y * s + x;
     float acc = 0;
 #pragma unroll
     for (int dz = -1; dz <= 1; ++dz)
@@ -110,6 +132,28 @@ int main(int argc, char **argv) {
         check_spread(kSetName[set], out, cells, [&](size_t i) { return want_at(set, i, n); });
       }
   }
+  // n known at compile time: yz9 and cube27, n = 256 and 512
+  const struct { int set, n; kern_t k; } cst[] = {
+      {S_YZ9, 256, k_stc<S_YZ9, 256>},       {S_CUBE27, 256, k_stc<S_CUBE27, 256>},
+      {S_YZ9, 512, k_stc<S_YZ9, 512>},       {S_CUBE27, 512, k_stc<S_CUBE27, 512>}};
+  for (const auto &c : cst)
+    for (int by : {4, 8}) {
+      const int n = c.n, set = c.set;
+      const size_t cells = (size_t)n * n * n;
+      Row r;
+      r.family = "st3d";
+      r.name = std::string(kSetName[set]) + "_c";
+      r.params = "n=" + std::to_string(n) + " by=" + std::to_string(by);
+      const dim3 g = grid_of(n, by), bl(32, by);
+      row_shape(r, c.k, g, bl, 0);
+      r.grid_y = (long long)g.y * g.z;
+      r.bytes = 8ull * cells;
+      CK(cudaMemsetAsync(out, 0, cells * 4, b.stream));
+      const kern_t k = c.k;
+      r.t = time_case(b, 7, true, [&] { k<<<g, bl, 0, b.stream>>>(in, out, n); });
+      emit(b, r);
+      check_spread(r.name.c_str(), out, cells, [&](size_t i) { return want_at(set, i, n); });
+    }
   CK(cudaFree(in));
   CK(cudaFree(out));
   bench_close(b);
