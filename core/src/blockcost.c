@@ -64,6 +64,9 @@ typedef struct seg_sum {
        loads of the phase before (no warp of the block issues meanwhile),
        and whether the ops hold a barrier */
     double stall;
+    /* of stall, the part outside loops (depth 0): the blocks resident
+       together reach that barrier together and wait there together */
+    double stall_top;
     int barrier;
     /* the loads that end the ops (after their last arithmetic op, loop or
        barrier): the chain they add, the lines they bring to the block and
@@ -118,6 +121,7 @@ static void seg_add(seg_sum_t *a, const seg_sum_t *b, double f)
     a->store += b->store * f;
     a->int_chain += b->int_chain * f;
     a->stall += b->stall * f;
+    a->stall_top += b->stall_top * f;
     a->barrier |= b->barrier;
     a->load_regs = GP_MAX(a->load_regs, b->load_regs);
     a->carried |= b->carried;
@@ -1168,6 +1172,8 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
                     out->chain += slow - waited + copy_extra;
                     out->mem_chain += slow - waited + copy_extra;
                     out->stall += slow + copy_extra;
+                    if (depth == 0)
+                        out->stall_top += slow + copy_extra;
                     out->barrier = 1;
                     phase_short = 0;
                     exit_mem = -1;
@@ -1325,12 +1331,27 @@ static double pnorm(double a, double b, double p)
    are busy. A block's warps waiting together at a barrier (`stall` of the
    chain) leave its pipes idle: its own work cannot fill that wait (the rest
    of its chain overlaps its own pipes' work as usual), only other blocks'
-   can. */
-static double core_time(double lat, double thr, double stall, double blocks)
+   can. Where every barrier is outside loops (`stall_top` is all of
+   `stall`: one phase of loads, a barrier, then the work on the tile) the
+   blocks resident together do not fill each other's wait: they started
+   together and load alike, so they wait together and resume together.
+   Their requests to the SM's one data path (`path`: the shared-memory and
+   L1 wavefronts of every resident block, the loads' before the barrier and
+   the tile's reads after it) are served in order, so a block leaves after
+   its stall and that whole queue. A loop of barrier phases lets the blocks
+   drift apart (the scheduler runs one ahead), and their waits interleave
+   as above ([sources: h200-cal] run22/tpose: the 32-way conflicted tile
+   transpose, 8 blocks an SM, takes its load wait plus every block's
+   wavefronts a wave; run8/tiles, run9/tiles2 and tiles3). */
+static double core_time(double lat, double thr, double stall, double stall_top, double path,
+                        double blocks)
 {
     double t = pnorm(lat, thr, GP_KNEE_P_CORE);
     if (stall > 0)
         t = GP_MAX(t, stall + pnorm(lat - stall, thr / blocks, GP_KNEE_P_CORE));
+    if (stall_top > 0 && stall - stall_top <= 1e-9 * stall)
+        t = GP_MAX(t, stall_top + pnorm(lat - stall_top, GP_MAX(path, thr / blocks),
+                                        GP_KNEE_P_CORE));
     return t;
 }
 
@@ -1352,7 +1373,7 @@ int gp_block_cost_memo(const gp_plugin_t *plugin, const gp_generation_t *gen,
     double warps = occ->warps_per_block ? occ->warps_per_block : 1;
     double blocks = res->blocks ? res->blocks : 1;
     double mine, others = 1, thr, t_thr = 0, t_lat, t_core, t_dram = 0, t_l2 = 0, t_store, t_mem;
-    double stall, t_blk;
+    double stall, stall_top, t_blk, t_path;
     double cycles_per_s = dev->core_clock_mhz * 1e6;
     int p, busiest = GP_PIPE_ISSUE;
     memset(out, 0, sizeof *out);
@@ -1398,7 +1419,12 @@ int gp_block_cost_memo(const gp_plugin_t *plugin, const gp_generation_t *gen,
     }
     t_thr = blocks * thr * others * core_stretch(dev, &s);
     t_lat = s.chain * core_stretch(dev, &s);
+    /* the SM's data-path work, every resident block's (core_time) */
+    t_path = blocks * others * core_stretch(dev, &s) *
+             (out->pipe_cycles[GP_PIPE_SHARED] +
+              (gen->mem && gen->mem->l1_shared_one_path ? out->pipe_cycles[GP_PIPE_L1] : 0));
     stall = GP_MIN(s.stall * core_stretch(dev, &s), t_lat);
+    stall_top = GP_MIN(s.stall_top * core_stretch(dev, &s), stall);
     /* the block (not one warp: latency_cycles below) leaves after its
        slowest line */
     t_blk = t_lat + s.exit_wait;
@@ -1406,7 +1432,7 @@ int gp_block_cost_memo(const gp_plugin_t *plugin, const gp_generation_t *gen,
     if (dev->dram_sustained_gbps > 0 && res->dram_share > 0)
         t_dram = blocks * out->dram_bytes /
                  (dev->dram_sustained_gbps * 1e9 * res->dram_share / cycles_per_s);
-    t_core = core_time(t_blk, t_thr, stall, blocks);
+    t_core = core_time(t_blk, t_thr, stall, stall_top, t_path, blocks);
     if (dev->l2_bandwidth_gbps > 0 && res->l2_share > 0)
         t_l2 = blocks * out->l2_bytes /
                (dev->l2_bandwidth_gbps * 1e9 * res->l2_share / cycles_per_s);
@@ -1430,7 +1456,8 @@ int gp_block_cost_memo(const gp_plugin_t *plugin, const gp_generation_t *gen,
        memory term: the slot turns over no faster than its chain plus the
        overhead, nor than the block's time with the memory */
     if (dev->block_slot_overhead_cycles > 0) {
-        double core_r = core_time(t_blk + dev->block_slot_overhead_cycles, t_thr, stall, blocks);
+        double core_r = core_time(t_blk + dev->block_slot_overhead_cycles, t_thr, stall,
+                                  stall_top, t_path, blocks);
         out->refill_time_cycles =
             GP_MAX(out->time_cycles, core_r * block_retire_factor(occ, blocks));
     }

@@ -74,7 +74,12 @@ expect_out "68 within 2x"
 # (the 4091 rows 9.99%: `histogram` 20.3 -> 15.0%) and the 102 `misalign` rows
 # (a request straddling a line costs the L1 what the aligned one does,
 # l1_line_issue_cycles 0.25: 15.7 -> 7.6%, the rest unchanged). The gate holds
-# today's 9.76% over 4334 rows, 4300 within 2x: the 36 `st3d` rows at 7.8%
+# today's 9.66% over 4337 rows, 4303 within 2x: 9.77% before the blocks of a
+# kernel whose barriers are all outside loops waited at them together and
+# queued their data-path work (tiles 7.8 -> 6.3%, tiles2 11.2 -> 9.8%, tiles3
+# 16.1 -> 14.3%, tpose 6.8 -> 4.0%, transpose 9.7 -> 5.1% with the three
+# evaluation transposes it was formed on; radix 8.8 -> 8.9%); 9.76% over the
+# 4334 rows before those three moved, 4300 within 2x: the 36 `st3d` rows at 7.8%
 # (no rule of their own), the 4298 of before at 9.77%: the 25 `tpose` rows at 6.8%
 # (no rule of their own), the 30 `naive` rows at 24.3%
 # (32.6% before the block's other warps' L1 hits at one step counted for the
@@ -86,7 +91,7 @@ expect_out "68 within 2x"
 # doubling: scatter 10.9 -> 8.8%; 11.55% over the 3307 rows before
 # `scatterw`).
 case_ "H200 table, all rows: accuracy gate"
-gp validate validation/h200/calibration.csv --max-mape 9.76 --min-within-2x 0.990 --json
+gp validate validation/h200/calibration.csv --max-mape 9.67 --min-within-2x 0.990 --json
 expect_status 0
 n=$(json .overall.rows)
 expect_between "$n" 122 5000
@@ -295,9 +300,11 @@ expect_status 0
 # +14..+16%: their warp-uniform floats return faster than 5.8 cycles apart).
 # A halo load in its `if`, after the tile's shared store, waits for the tile's
 # load (blockcost.c branch_load): 8.5 -> 7.8% (stencil rows -21..-32% ->
-# -14..-24%).
+# -14..-24%). The blocks resident together wait at a barrier outside loops
+# together and queue their data-path work behind each other (blockcost.c
+# core_time, stall_top): 7.8 -> 6.3% (stencil rows -14..-24% -> -3..-10%).
 case_ "H200 tiles family: accuracy gate"
-gp validate validation/h200/calibration.csv --family tiles --max-mape 7.8 --min-within-2x 1
+gp validate validation/h200/calibration.csv --family tiles --max-mape 6.3 --min-within-2x 1
 expect_status 0
 
 # Phases of tiled loops (bench_tiles2, run9): tile copies into shared memory
@@ -313,9 +320,10 @@ expect_status 0
 # ldloop_l16_un (-44%, -36%: ptxas keeps 9 of the 16 loads in flight in 32
 # registers) and the stencil rows with halo branches (-19..-42%; -15..-29%
 # since a halo load in its `if` waits behind the tile's shared store: 11.5 ->
-# 11.2%).
+# 11.2%; the stencils' blocks waiting at their one barrier together: 11.2 ->
+# 9.8%).
 case_ "H200 tiles2 family: accuracy gate"
-gp validate validation/h200/calibration.csv --family tiles2 --max-mape 11.2 --min-within-2x 1
+gp validate validation/h200/calibration.csv --family tiles2 --max-mape 9.9 --min-within-2x 1
 expect_status 0
 
 # What tiles2 leaves open (bench_tiles3, run9): a WMMA tile loop from shared
@@ -326,9 +334,10 @@ expect_status 0
 # for the slowest of the warp's lines), all 64 within 2x (the halo loads are L2 hits, not L1);
 # the worst are the stencil rows at n=8192 (-23..-36%, and the stencil with no
 # halo loads -35%: block turnover of 262144 blocks)
-# and the WMMA rows with half-per-load copy loops (-16..-44%).
+# and the WMMA rows with half-per-load copy loops (-16..-44%). 16.1% -> 14.3%
+# since the stencils' blocks wait at their one barrier together.
 case_ "H200 tiles3 family: accuracy gate"
-gp validate validation/h200/calibration.csv --family tiles3 --max-mape 18.5 --min-within-2x 1
+gp validate validation/h200/calibration.csv --family tiles3 --max-mape 14.4 --min-within-2x 1
 expect_status 0
 
 # Shared-memory-staged WMMA GEMMs by phase (bench_mmasmem, run10): the tile
@@ -581,11 +590,13 @@ expect_status 0
 
 # The tpose family (bench_tpose, run22): transposes of n = 1024..16384, naive
 # and through a 32x32 shared tile (blocks of 32x8, padded or not, and 32x32),
-# and the tile kernel without the transpose. No rule of its own: 6.8%, all 25
-# within 1.5x; the worst are the tiled transposes at n = 8192 and 16384
-# (-15%, -18%: their tile's lines 4n bytes apart write slower than the copy's).
+# and the tile kernel without the transpose. 6.8% with no rule of its own,
+# 4.0% since the blocks of one phase wait at its barrier together and queue
+# their wavefronts (blockcost.c core_time), all 25 within 1.5x; the worst is
+# the tiled transpose at n = 16384 (-11%: its tile's lines 4n bytes apart
+# write slower than the copy's).
 case_ "H200 tpose family: accuracy gate"
-gp validate validation/h200/calibration.csv --family tpose --max-mape 6.8 --min-within 1.5:1
+gp validate validation/h200/calibration.csv --family tpose --max-mape 4.0 --min-within 1.5:1
 expect_status 0
 
 # The st3d family (bench_st3d, run23): 3-D stencils of 3 to 27 points on n^3
@@ -625,8 +636,14 @@ expect_status 1
 expect_err "set must be row3, col3z, yz9, plane9, cross7 or cube27, got 'star'"
 
 # The evaluation set (nothing is set from it): the target is 10% and 95% of
-# rows within 1.5x; the gate holds what the model reaches today (14.21%, 298 of
-# 301 rows within 2x, 285 within 1.5x) so that it can only improve; 14.22%
+# rows within 1.5x; the gate holds what the model reaches today (14.15%, 295 of
+# 298 rows within 2x, 282 within 1.5x) so that it can only improve; 14.11% on
+# the same 298 rows before the blocks of a one-phase kernel waited at its
+# barrier together (transpose 9.4 -> 10.5%: the diagonal-order tiles +16..-3%
+# -> +19..+4%; conv2d 11.9 -> 12.0%: the 3x3 tiles -24..-8% -> +2..+7%, the 7x7
+# +8..+14% -> +18..+29%), with the three 32x32 shared transposes that rule was
+# formed on moved to calibration (validation/README.md); 14.21% over the 301
+# rows before (298 within 2x, 285 within 1.5x); 14.22%
 # before a block's other warps' L1 hits at one step counted for the traffic
 # only (a rule from the calibration `naive` rows: gather 13.4 -> 12.6%, bfs
 # 12.70 -> 12.85%); 14.14%
@@ -661,10 +678,10 @@ expect_err "set must be row3, col3z, yz9, plane9, cross7 or cube27, got 'star'"
 # -28 -> +19%), and the convolution pipelines' taps at immediate offsets got
 # faster where they were already short (-35 -> -47%).
 case_ "H200 evaluation set: accuracy gate"
-gp validate validation/h200/evaluation.csv --max-mape 14.22 --min-within-2x 0.98 --json
+gp validate validation/h200/evaluation.csv --max-mape 14.16 --min-within-2x 0.98 --json
 expect_status 0
 n=$(json .overall.rows)
-expect_between "$n" 300 1000
+expect_between "$n" 298 1000
 
 # Cross-generation speedups: predicted against measured, 23 pairs.
 case_ "cross-generation speedups: accuracy gate"

@@ -70,8 +70,9 @@ static gp_op_t loop(double trips, uint32_t body_len)
 
 /* Block cost of ops in one block of `threads` threads, `regs` registers,
    alone on its SM, on device dev of generation gen. */
-static gp_block_cost_t cost_on(const gp_device_t *dev, const gp_generation_t *gen,
-                               const gp_op_t *ops, uint32_t n, uint32_t threads, uint32_t regs)
+static gp_block_cost_t cost_resident(const gp_device_t *dev, const gp_generation_t *gen,
+                                     const gp_op_t *ops, uint32_t n, uint32_t threads,
+                                     uint32_t regs, uint32_t blocks)
 {
     gp_kernel_t k;
     gp_occupancy_t occ;
@@ -91,8 +92,8 @@ static gp_block_cost_t cost_on(const gp_device_t *dev, const gp_generation_t *ge
     k.total_blocks = 1;
     assert_int_equal(gp_occupancy_compute(dev, &k.launch, gen->alloc, &occ, err, sizeof err), 0);
     memset(&res, 0, sizeof res);
-    res.blocks = 1;
-    res.warps_sm = occ.warps_per_block;
+    res.blocks = blocks;
+    res.warps_sm = blocks * occ.warps_per_block;
     res.active_sms = 1;
     res.dram_share = 1.0 / dev->sm_count;
     res.l2_share = 1.0 / dev->sm_count;
@@ -101,6 +102,12 @@ static gp_block_cost_t cost_on(const gp_device_t *dev, const gp_generation_t *ge
     if (gp_block_cost_default(g_arch->plugin, gen, dev, &k, &occ, &res, &bc, err, sizeof err))
         fail_msg("%s", err);
     return bc;
+}
+
+static gp_block_cost_t cost_on(const gp_device_t *dev, const gp_generation_t *gen,
+                               const gp_op_t *ops, uint32_t n, uint32_t threads, uint32_t regs)
+{
+    return cost_resident(dev, gen, ops, n, threads, regs, 1);
 }
 
 static gp_block_cost_t cost(const gp_op_t *ops, uint32_t n, uint32_t threads, uint32_t regs)
@@ -692,6 +699,36 @@ static void test_l1_and_shared_one_path(void **state)
     assert_true(a.throughput_cycles < b.throughput_cycles);
 }
 
+/* One phase of a tile transpose: a load from DRAM into shared memory, the
+   barrier, then four 32-way conflicted shared reads. With the barrier
+   outside loops the two blocks resident together wait together and then
+   queue their reads' wavefronts behind each other: a block takes its DRAM
+   wait plus both blocks' data-path work. The same phase as the body of a
+   one-trip loop (a loop of barrier phases: the blocks drift apart) fills
+   one block's wait with the other's reads, and so does a lone block. */
+static void test_top_barrier_blocks_wait_together(void **state)
+{
+    gp_op_t top[4] = {load(GP_PATTERN_UNIT, 1u << 30, 0), shared_load(),
+                      arith(GP_OP_BARRIER, 1), shared_load()};
+    gp_op_t looped[5];
+    gp_block_cost_t t, l, one;
+    double path;
+    (void)state;
+    top[1].kind = GP_OP_STORE;
+    top[3].count = 4;
+    top[3].access.conflict_ways = 32;
+    looped[0] = loop(1, 4);
+    memcpy(looped + 1, top, sizeof top);
+    t = cost_resident(&g_dev, g_gen, top, 4, 1024, 16, 2);
+    l = cost_resident(&g_dev, g_gen, looped, 5, 1024, 16, 2);
+    path = 2 * (t.pipe_cycles[GP_PIPE_SHARED] + t.pipe_cycles[GP_PIPE_L1]);
+    assert_true(t.pipe_cycles[GP_PIPE_SHARED] >= 4 * 32 * 32);
+    assert_true(t.time_cycles >= g_dev.dram_cycles + path);
+    assert_true(l.time_cycles < g_dev.dram_cycles + path);
+    one = cost_resident(&g_dev, g_gen, top, 4, 1024, 16, 1);
+    assert_true(one.time_cycles < g_dev.dram_cycles + path);
+}
+
 /* A launch of `threads`-thread blocks over `blocks` blocks running ops, with
    its occupancy in *occ. */
 static gp_kernel_t launch_of(const gp_op_t *ops, uint32_t n, uint32_t threads, uint64_t blocks,
@@ -813,6 +850,7 @@ int main(void)
         cmocka_unit_test(test_tensor_instructions),
         cmocka_unit_test(test_tensor_clock),
         cmocka_unit_test(test_l1_and_shared_one_path),
+        cmocka_unit_test(test_top_barrier_blocks_wait_together),
         cmocka_unit_test(test_atomic_result_waits),
         cmocka_unit_test(test_taken_branch),
         cmocka_unit_test(test_op_memo_same_costs),
