@@ -1375,7 +1375,7 @@ int gp_block_cost_memo(const gp_plugin_t *plugin, const gp_generation_t *gen,
     double warps = occ->warps_per_block ? occ->warps_per_block : 1;
     double blocks = res->blocks ? res->blocks : 1;
     double mine, others = 1, thr, t_thr = 0, t_lat, t_core, t_dram = 0, t_l2 = 0, t_store, t_mem;
-    double stall, stall_top, t_blk, t_path;
+    double stall, stall_top, t_blk, path, t_path;
     double cycles_per_s = dev->core_clock_mhz * 1e6;
     int p, busiest = GP_PIPE_ISSUE;
     memset(out, 0, sizeof *out);
@@ -1408,12 +1408,13 @@ int gp_block_cost_memo(const gp_plugin_t *plugin, const gp_generation_t *gen,
     if (res->warps_sm > mine)
         others = res->warps_sm / mine;
     thr = out->pipe_cycles[busiest];
+    /* the block's data-path work: its shared-memory passes, and where the
+       L1's cached requests are wavefronts of the same path, those too */
+    path = out->pipe_cycles[GP_PIPE_SHARED];
     if (gen->mem && gen->mem->l1_shared_one_path) {
-        /* the L1's cached requests and the shared-memory passes are
-           wavefronts of one data path */
-        double both = out->pipe_cycles[GP_PIPE_SHARED] + out->pipe_cycles[GP_PIPE_L1];
-        if (both > thr) {
-            thr = both;
+        path += out->pipe_cycles[GP_PIPE_L1];
+        if (path > thr) {
+            thr = path;
             busiest = out->pipe_cycles[GP_PIPE_SHARED] >= out->pipe_cycles[GP_PIPE_L1]
                           ? GP_PIPE_SHARED
                           : GP_PIPE_L1;
@@ -1421,10 +1422,8 @@ int gp_block_cost_memo(const gp_plugin_t *plugin, const gp_generation_t *gen,
     }
     t_thr = blocks * thr * others * core_stretch(dev, &s);
     t_lat = s.chain * core_stretch(dev, &s);
-    /* the SM's data-path work, every resident block's (core_time) */
-    t_path = blocks * others * core_stretch(dev, &s) *
-             (out->pipe_cycles[GP_PIPE_SHARED] +
-              (gen->mem && gen->mem->l1_shared_one_path ? out->pipe_cycles[GP_PIPE_L1] : 0));
+    /* every resident block's data-path work (core_time) */
+    t_path = blocks * path * others * core_stretch(dev, &s);
     stall = GP_MIN(s.stall * core_stretch(dev, &s), t_lat);
     stall_top = GP_MIN(s.stall_top * core_stretch(dev, &s), stall);
     /* the block (not one warp: latency_cycles below) leaves after its

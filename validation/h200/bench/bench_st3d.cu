@@ -36,8 +36,9 @@ __host__ __device__ constexpr bool tap(int set, int dx, int dy, int dz) {
 
 static const float kC0 = 0.25f, kC1 = 1.0f / 32;
 
+// One point of the stencil: out[i] at (x, y, z) = (the thread's x and y, the block's z).
 template <int SET>
-__global__ void __launch_bounds__(256) k_st(const float *__restrict__ in, float *out, int n) {
+__device__ __forceinline__ void st_point(const float *__restrict__ in, float *out, int n) {
   const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
   const int z = blockIdx.z;
   if (x >= 1 && x < n - 1 && y >= 1 && y < n - 1 && z >= 1 && z < n - 1) {
@@ -54,25 +55,17 @@ __global__ void __launch_bounds__(256) k_st(const float *__restrict__ in, float 
   }
 }
 
+template <int SET>
+__global__ void __launch_bounds__(256) k_st(const float *__restrict__ in, float *out, int n) {
+  st_point<SET>(in, out, n);
+}
+
 // The same stencil with n a compile-time value (N): every tap then sits at an immediate
 // offset from the centre's address (rows `_c`, not in the calibration table: a script
 // cannot say which of its offsets the compiler knew).
 template <int SET, int N>
 __global__ void __launch_bounds__(256) k_stc(const float *__restrict__ in, float *out, int) {
-  const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
-  const int z = blockIdx.z;
-  if (x >= 1 && x < N - 1 && y >= 1 && y < N - 1 && z >= 1 && z < N - 1) {
-    const size_t s = N, p = (size_t)N * N, i = z * p + y * s + x;
-    float acc = 0;
-#pragma unroll
-    for (int dz = -1; dz <= 1; ++dz)
-#pragma unroll
-      for (int dy = -1; dy <= 1; ++dy)
-#pragma unroll
-        for (int dx = -1; dx <= 1; ++dx)
-          if (tap(SET, dx, dy, dz)) acc += in[i + dz * p + dy * s + dx];
-    out[i] = kC0 * in[i] + kC1 * acc;
-  }
+  st_point<SET>(in, out, N);
 }
 
 typedef void (*kern_t)(const float *, float *, int);
@@ -94,6 +87,25 @@ static float want_at(int set, size_t i, int n) {
 
 static dim3 grid_of(int n, int by) { return dim3(n / 32, n / by, n); }
 
+// One timed row: tap set `set` by kernel k over n^3 floats in blocks of 32 x by, the output
+// zeroed, timed cold, emitted as `name` and checked at 1024 spread points.
+static void st_row(Bench &b, const std::string &name, int set, kern_t k, int n, int by,
+                   const float *in, float *out) {
+  const size_t cells = (size_t)n * n * n;
+  Row r;
+  r.family = "st3d";
+  r.name = name;
+  r.params = "n=" + std::to_string(n) + " by=" + std::to_string(by);
+  const dim3 g = grid_of(n, by), bl(32, by);
+  row_shape(r, k, g, bl, 0);
+  r.grid_y = (long long)g.y * g.z;  // the table's grid_y: y blocks x planes
+  r.bytes = 8ull * cells;
+  CK(cudaMemsetAsync(out, 0, cells * 4, b.stream));
+  r.t = time_case(b, 7, true, [&] { k<<<g, bl, 0, b.stream>>>(in, out, n); });
+  emit(b, r);
+  check_spread(name.c_str(), out, cells, [&](size_t i) { return want_at(set, i, n); });
+}
+
 int main(int argc, char **argv) {
   Bench b;
   bench_open_args(b, argc, argv);
@@ -113,47 +125,16 @@ int main(int argc, char **argv) {
     bench_close(b);
     return 0;
   }
-  for (int n : {128, 256, 512}) {
-    const size_t cells = (size_t)n * n * n;
+  for (int n : {128, 256, 512})
     for (int by : {4, 8})
-      for (int set = 0; set < S_COUNT; ++set) {
-        Row r;
-        r.family = "st3d";
-        r.name = kSetName[set];
-        r.params = "n=" + std::to_string(n) + " by=" + std::to_string(by);
-        const dim3 g = grid_of(n, by), bl(32, by);
-        row_shape(r, kKern[set], g, bl, 0);
-        r.grid_y = (long long)g.y * g.z;  // the table's grid_y: y blocks x planes
-        r.bytes = 8ull * cells;
-        CK(cudaMemsetAsync(out, 0, cells * 4, b.stream));
-        const kern_t k = kKern[set];
-        r.t = time_case(b, 7, true, [&] { k<<<g, bl, 0, b.stream>>>(in, out, n); });
-        emit(b, r);
-        check_spread(kSetName[set], out, cells, [&](size_t i) { return want_at(set, i, n); });
-      }
-  }
+      for (int set = 0; set < S_COUNT; ++set)
+        st_row(b, kSetName[set], set, kKern[set], n, by, in, out);
   // n known at compile time: yz9 and cube27, n = 256 and 512
   const struct { int set, n; kern_t k; } cst[] = {
       {S_YZ9, 256, k_stc<S_YZ9, 256>},       {S_CUBE27, 256, k_stc<S_CUBE27, 256>},
       {S_YZ9, 512, k_stc<S_YZ9, 512>},       {S_CUBE27, 512, k_stc<S_CUBE27, 512>}};
   for (const auto &c : cst)
-    for (int by : {4, 8}) {
-      const int n = c.n, set = c.set;
-      const size_t cells = (size_t)n * n * n;
-      Row r;
-      r.family = "st3d";
-      r.name = std::string(kSetName[set]) + "_c";
-      r.params = "n=" + std::to_string(n) + " by=" + std::to_string(by);
-      const dim3 g = grid_of(n, by), bl(32, by);
-      row_shape(r, c.k, g, bl, 0);
-      r.grid_y = (long long)g.y * g.z;
-      r.bytes = 8ull * cells;
-      CK(cudaMemsetAsync(out, 0, cells * 4, b.stream));
-      const kern_t k = c.k;
-      r.t = time_case(b, 7, true, [&] { k<<<g, bl, 0, b.stream>>>(in, out, n); });
-      emit(b, r);
-      check_spread(r.name.c_str(), out, cells, [&](size_t i) { return want_at(set, i, n); });
-    }
+    for (int by : {4, 8}) st_row(b, std::string(kSetName[c.set]) + "_c", c.set, c.k, c.n, by, in, out);
   CK(cudaFree(in));
   CK(cudaFree(out));
   bench_close(b);

@@ -15,6 +15,7 @@
 //
 // usage: bench_tconf OUT.csv [device]
 #include "common.cuh"
+#include "transpose_row.cuh"
 
 template <int BY, int W>
 __global__ void __launch_bounds__(32 * BY) k_tconf(const float *__restrict__ in, float *out, int n) {
@@ -30,21 +31,10 @@ __global__ void __launch_bounds__(32 * BY) k_tconf(const float *__restrict__ in,
 
 template <int BY, int W>
 static void row(Bench &b, const float *in, float *out, int n) {
-  Row r;
-  r.family = "tconf";
-  r.name = "t" + std::to_string(BY) + "_w" + std::to_string(W);
-  r.params = "n=" + std::to_string(n);
   const dim3 grid(n / 32, n / 32), block(32, BY);
-  row_shape(r, k_tconf<BY, W>, grid, block, 0);
-  r.bytes = 8ull * n * n;
-  const size_t nn = (size_t)n * n;
-  CK(cudaMemsetAsync(out, 0, nn * 4, b.stream));
-  r.t = time_case(b, 7, true, [&] { k_tconf<BY, W><<<grid, block, 0, b.stream>>>(in, out, n); });
-  emit(b, r);
-  check_spread(r.name.c_str(), out, nn, [&](size_t i) {
-    size_t rr = i / n, cc = i % n;
-    return pattern_at(cc * n + rr, 1024, 1.0f);
-  });
+  transpose_row(b, "tconf", "t" + std::to_string(BY) + "_w" + std::to_string(W), k_tconf<BY, W>,
+                grid, block, out, n, true,
+                [&] { k_tconf<BY, W><<<grid, block, 0, b.stream>>>(in, out, n); });
 }
 
 template <int BY>

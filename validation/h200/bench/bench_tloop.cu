@@ -12,6 +12,7 @@
 //
 // usage: bench_tloop OUT.csv [device]
 #include "common.cuh"
+#include "transpose_row.cuh"
 
 template <int BY, int W>
 __global__ void __launch_bounds__(32 * BY) k_tloop(const float *__restrict__ in, float *out, int n,
@@ -33,22 +34,11 @@ __global__ void __launch_bounds__(32 * BY) k_tloop(const float *__restrict__ in,
 
 template <int BY, int W>
 static void row(Bench &b, const float *in, float *out, int n, int tiles) {
-  Row r;
-  r.family = "tloop";
-  r.name = "t" + std::to_string(BY) + "_w" + std::to_string(W) + "_T" + std::to_string(tiles);
-  r.params = "n=" + std::to_string(n);
-  const int G = (n / 32) * (n / 32) / tiles;
-  const dim3 grid(G), block(32, BY);
-  row_shape(r, k_tloop<BY, W>, grid, block, 0);
-  r.bytes = 8ull * n * n;
-  const size_t nn = (size_t)n * n;
-  CK(cudaMemsetAsync(out, 0, nn * 4, b.stream));
-  r.t = time_case(b, 7, true, [&] { k_tloop<BY, W><<<grid, block, 0, b.stream>>>(in, out, n, tiles); });
-  emit(b, r);
-  check_spread(r.name.c_str(), out, nn, [&](size_t i) {
-    size_t rr = i / n, cc = i % n;
-    return pattern_at(cc * n + rr, 1024, 1.0f);
-  });
+  const dim3 grid((n / 32) * (n / 32) / tiles), block(32, BY);
+  transpose_row(b, "tloop",
+                "t" + std::to_string(BY) + "_w" + std::to_string(W) + "_T" + std::to_string(tiles),
+                k_tloop<BY, W>, grid, block, out, n, true,
+                [&] { k_tloop<BY, W><<<grid, block, 0, b.stream>>>(in, out, n, tiles); });
 }
 
 template <int BY, int W>

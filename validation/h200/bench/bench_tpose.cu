@@ -14,6 +14,7 @@
 //
 // usage: bench_tpose OUT.csv [device]
 #include "common.cuh"
+#include "transpose_row.cuh"
 
 enum { K_T = 0, K_C = 1 };
 
@@ -44,20 +45,8 @@ __global__ void __launch_bounds__(32 * BY) k_tile(const float *__restrict__ in, 
 template <typename K>
 static void row(Bench &b, const char *name, K kern, dim3 grid, dim3 block, const float *in,
                 float *out, int n, bool transposed) {
-  Row r;
-  r.family = "tpose";
-  r.name = name;
-  r.params = "n=" + std::to_string(n);
-  row_shape(r, kern, grid, block, 0);
-  r.bytes = 8ull * n * n;
-  const size_t nn = (size_t)n * n;
-  CK(cudaMemsetAsync(out, 0, nn * 4, b.stream));
-  r.t = time_case(b, 7, true, [&] { kern<<<grid, block, 0, b.stream>>>(in, out, n); });
-  emit(b, r);
-  check_spread(name, out, nn, [&](size_t i) {
-    size_t row = i / n, col = i % n;
-    return transposed ? pattern_at(col * n + row, 1024, 1.0f) : pattern_at(i, 1024, 1.0f);
-  });
+  transpose_row(b, "tpose", name, kern, grid, block, out, n, transposed,
+                [&] { kern<<<grid, block, 0, b.stream>>>(in, out, n); });
 }
 
 int main(int argc, char **argv) {
