@@ -738,6 +738,66 @@ static int grid_stride_loop(const walk_ctx_t *cx, const gp_op_t *loop)
     return 0;
 }
 
+/*
+ * 1 when `loop` is a block's tile copy into shared memory, `for (i = tid; i <
+ * N; i += 256) s[i] = g[...]`: the loop pins no `unroll` and its body, with
+ * no nested loop, branch or barrier, loads from global memory and stores to
+ * shared memory, with only arithmetic beside (a `gpuperf.loop{16, var =
+ * "a", body = {load, int, shared_store}}` of index `tid + 256 a`). nvcc
+ * unrolls it GP_TILE_COPY_UNROLL times, the trips short of a whole number of
+ * copies run first one at a time, whatever the trip count (nvcc does not know
+ * that every thread runs the same number), and the copies' loads wait
+ * together: the SASS of the tiles2, mmasmem and regblock copy loops, which
+ * their scripts pin with `unroll = 4`. A stride of `blockDim.x` (a run-time
+ * value) nvcc does not unroll (`unroll = 1`: bench_attnq's copy), nor a
+ * counted copy with constant bounds, which it unrolls whole (`unroll =
+ * trips`); the script says so.
+ */
+static int tile_copy_loop(const gp_op_t *loop)
+{
+    uint32_t i;
+    int loads = 0, stores = 0;
+    if (loop->unroll || !(loop->count >= 1))
+        return 0;
+    for (i = 1; i <= loop->body_len; i++) {
+        const gp_op_t *op = &loop[i];
+        switch (op->kind) {
+        case GP_OP_LOAD:
+            if (op->space != GP_SPACE_GLOBAL && op->space != GP_SPACE_TEXTURE)
+                return 0;
+            loads = 1;
+            break;
+        case GP_OP_STORE:
+            if (op->space != GP_SPACE_SHARED)
+                return 0;
+            stores = 1;
+            break;
+        case GP_OP_BARRIER:
+        case GP_OP_ATOMIC:
+        case GP_OP_ASYNC_COPY:
+        case GP_OP_LOOP:
+        case GP_OP_DIVERGE:
+        case GP_OP_BRANCH:
+            return 0;
+        default:
+            break; /* arithmetic: indices, addresses, conversions */
+        }
+    }
+    return loads && stores;
+}
+
+/* The copies the source pins for `loop`, or that nvcc makes of its shape
+   (a grid-stride loop: 1; a tile copy: GP_TILE_COPY_UNROLL); 0: as nvcc
+   unrolls a short body by itself. */
+static uint32_t loop_pinned(const walk_ctx_t *cx, const gp_op_t *loop)
+{
+    if (loop->unroll)
+        return loop->unroll;
+    if (grid_stride_loop(cx, loop))
+        return 1;
+    return tile_copy_loop(loop) ? GP_TILE_COPY_UNROLL : 0;
+}
+
 /* Fold `trips` iterations of `body` into out, with the loop's control.
    pinned: the copies the source pins (`#pragma unroll N`, the loop's
    `unroll`), 0: as nvcc unrolls a short body by itself. */
@@ -980,7 +1040,7 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
                 copy_extra = copy_last = 0;
             if (op->kind == GP_OP_LOOP) {
                 double batch = 0, waits = 0;
-                if (add_loop(cx, &body, count, grid_stride_loop(cx, op) ? 1 : op->unroll, out,
+                if (add_loop(cx, &body, count, loop_pinned(cx, op), out,
                              &batch, &waits))
                     return -1;
                 /* a loop that ends in loads (a copy loop before a barrier)

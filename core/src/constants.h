@@ -27,6 +27,13 @@
 #define GP_LOOP_CONTROL_INSTRUCTIONS 3.0
 #define GP_UNROLL_TARGET_INSTRUCTIONS 64.0
 #define GP_UNROLL_MAX 16.0
+/* The copies nvcc makes of a block's tile copy into shared memory, `for (i =
+   tid; i < N; i += BS)` with a constant stride: 4, after a remainder loop
+   that runs the trips short of a multiple of 4 one at a time (SASS: the
+   H200 tiles2 k_ldloop copy loops, run9; the mmasmem k_cp `lp` loops and the
+   regblock k_rb copies, run10; PTX of unroll_shapes.cu cp_const_stride: 4
+   loads and a remainder's) [sources: h200-cal]. */
+#define GP_TILE_COPY_UNROLL 4
 /* Registers per thread a loop needs besides the values of its loads in
    flight (pointers, counter, bound, one accumulator): the 12 that ptxas
    gives the calibration's dependent-chain kernels (k_latency, 12 registers

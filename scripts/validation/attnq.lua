@@ -114,8 +114,10 @@ end
 
 local work = { gpuperf.int(8), gpuperf.fp32{d, ilp = d} }  -- q[c], o[c] = 0
 if fp == "smem" then
+  -- for (i = threadIdx.x; i < 32 * d; i += blockDim.x): a run-time stride, which nvcc
+  -- does not unroll (the SASS: one LDG of K and one of V, then their STS, a trip)
   local per = math.ceil(smem_rows * d / bt)
-  work[#work + 1] = gpuperf.loop{per, var = "i", body = {
+  work[#work + 1] = gpuperf.loop{per, var = "i", unroll = 1, body = {
     gpuperf.load{K, index = function(s) return s.x + s.i * bt end},
     gpuperf.shared_store{index = function(s) return s.x + s.i * bt end},
     upd and gpuperf.load{V, index = function(s) return s.x + s.i * bt end} or {},

@@ -74,7 +74,12 @@ expect_out "68 within 2x"
 # (the 4091 rows 9.99%: `histogram` 20.3 -> 15.0%) and the 102 `misalign` rows
 # (a request straddling a line costs the L1 what the aligned one does,
 # l1_line_issue_cycles 0.25: 15.7 -> 7.6%, the rest unchanged). The gate holds
-# today's 9.59% over 4391 rows, 4357 within 2x: the 54 `tconf` rows at 3.8%
+# today's 9.605% over 4399 rows, 4365 within 2x: it went up by 0.01 point as
+# eight evaluation rows moved here (the WMMA GEMMs staged in shared memory and
+# the 4x4 register-blocked GEMMs the tile-copy rule was formed on, 11.7% mean)
+# and `attnq`'s copy loop was described as its SASS runs it (`unroll = 1`,
+# 12.2 -> 12.4%): the 4391 rows of before at 9.601%, no other row changing
+# with the rule. Before it, 9.59% over 4391 rows, 4357 within 2x: the 54 `tconf` rows at 3.8%
 # (measured after the rule below, 12.1% before it) and the 4337 of before at
 # 9.66%, 4303 within 2x: 9.77% before the blocks of a
 # kernel whose barriers are all outside loops waited at them together and
@@ -93,7 +98,7 @@ expect_out "68 within 2x"
 # doubling: scatter 10.9 -> 8.8%; 11.55% over the 3307 rows before
 # `scatterw`).
 case_ "H200 table, all rows: accuracy gate"
-gp validate validation/h200/calibration.csv --max-mape 9.60 --min-within-2x 0.990 --json
+gp validate validation/h200/calibration.csv --max-mape 9.61 --min-within-2x 0.990 --json
 expect_status 0
 n=$(json .overall.rows)
 expect_between "$n" 122 5000
@@ -435,11 +440,13 @@ expect_status 0
 # A thread per row looping over a key table (bench_attnq, run10): d warp-uniform
 # loads of a row a trip from L1, L2 or shared memory, a dot product in 1 to 4
 # FFMA chains, an output update, an exp or an online softmax, 1 to 8 warps per
-# SM. Today 12.2%, all within 2x (13.9% before a warp's L1 hits of a group
+# SM. Today 12.4%, all within 2x (12.2% before the shared-memory rows' copy
+# loop, `for (i = tid; ...; i += blockDim.x)`, was described as its SASS runs
+# it, one load a trip: `unroll = 1`; 13.9% before a warp's L1 hits of a group
 # came back l1_return_cycles apart, 5.8; 14.5% before the exp's denormal
 # guard: sfu_call_cycles).
 case_ "H200 attnq family: accuracy gate"
-gp validate validation/h200/calibration.csv --family attnq --max-mape 12.2 --min-within-2x 1
+gp validate validation/h200/calibration.csv --family attnq --max-mape 12.5 --min-within-2x 1
 expect_status 0
 
 # Random stores whose lane groups each write their own line (bench_scatterw,
@@ -654,8 +661,14 @@ expect_status 1
 expect_err "set must be row3, col3z, yz9, plane9, cross7 or cube27, got 'star'"
 
 # The evaluation set (nothing is set from it): the target is 10% and 95% of
-# rows within 1.5x; the gate holds what the model reaches today (14.15%, 295 of
-# 298 rows within 2x, 282 within 1.5x) so that it can only improve; 14.11% on
+# rows within 1.5x; the gate holds what the model reaches today (13.36%, 288 of
+# 290 rows within 2x, 278 within 1.5x: the 95% is gated) so that it can only
+# improve; 13.58% on the same 290 rows before a tile copy into shared memory
+# written without `unroll` was taken as nvcc's 4-copy loop (attention 16.2 ->
+# 11.2%, conv2d 12.0 -> 11.6%; register-blocked 8x8 GEMMs 5.5 -> 5.6%), with the
+# eight WMMA and 4x4 register-blocked GEMM rows that rule was formed on moved to
+# calibration (validation/README.md). Before: 14.15% over 298 rows, 295 within
+# 2x, 282 within 1.5x; 14.11% on
 # the same 298 rows before the blocks of a one-phase kernel waited at its
 # barrier together (transpose 9.4 -> 10.5%: the diagonal-order tiles +16..-3%
 # -> +19..+4%; conv2d 11.9 -> 12.0%: the 3x3 tiles -24..-8% -> +2..+7%, the 7x7
@@ -696,10 +709,11 @@ expect_err "set must be row3, col3z, yz9, plane9, cross7 or cube27, got 'star'"
 # -28 -> +19%), and the convolution pipelines' taps at immediate offsets got
 # faster where they were already short (-35 -> -47%).
 case_ "H200 evaluation set: accuracy gate"
-gp validate validation/h200/evaluation.csv --max-mape 14.16 --min-within-2x 0.98 --json
+gp validate validation/h200/evaluation.csv --max-mape 13.36 --min-within-2x 0.98 \
+    --min-within 1.5:0.95 --json
 expect_status 0
 n=$(json .overall.rows)
-expect_between "$n" 298 1000
+expect_between "$n" 290 1000
 
 # Cross-generation speedups: predicted against measured, 23 pairs.
 case_ "cross-generation speedups: accuracy gate"

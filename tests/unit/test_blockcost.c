@@ -405,6 +405,35 @@ static void test_pinned_unroll(void **state)
     assert_true(one.warp_instructions - four.warp_instructions > 0.7 * 4096 * 3);
 }
 
+/* A block's tile copy into shared memory, `for (i = tid; i < 16 * 256; i +=
+   256) s[i] = g[...]` written without `unroll`, is nvcc's 4-copy loop: the
+   same cost as pinned to 4, dearer than 16 copies; a copy to global memory
+   keeps the unrolling of a short body. */
+static void test_tile_copy_unrolled_four(void **state)
+{
+    gp_op_t body[4] = {loop(16, 3), load(GP_PATTERN_UNIT, 1u << 30, 0), arith(GP_OP_INT, 3),
+                       shared_load()};
+    gp_block_cost_t free_, four, sixteen, global_free, global_four;
+    (void)state;
+    body[3].kind = GP_OP_STORE;
+    free_ = cost(body, 4, 256, 32);
+    body[0].unroll = 4;
+    four = cost(body, 4, 256, 32);
+    body[0].unroll = 16;
+    sixteen = cost(body, 4, 256, 32);
+    assert_true(free_.latency_cycles == four.latency_cycles);
+    assert_true(free_.time_cycles == four.time_cycles);
+    assert_true(sixteen.latency_cycles < four.latency_cycles - g_dev.dram_cycles);
+    body[3] = load(GP_PATTERN_UNIT, 1u << 30, 0);
+    body[3].kind = GP_OP_STORE;
+    body[3].access.buffer = 1;
+    body[0].unroll = 0;
+    global_free = cost(body, 4, 256, 32);
+    body[0].unroll = 4;
+    global_four = cost(body, 4, 256, 32);
+    assert_true(global_free.latency_cycles < global_four.latency_cycles);
+}
+
 /* A loop of one coalesced DRAM load a trip, 8 copies in flight, the copies
    `pitch` bytes apart (warp 0's trip 0 and trip 1 in the sample), on `dev`:
    the chain beyond what the copies' runs add on a device without them. */
@@ -855,6 +884,7 @@ int main(void)
         cmocka_unit_test(test_taken_branch),
         cmocka_unit_test(test_op_memo_same_costs),
         cmocka_unit_test(test_pinned_unroll),
+        cmocka_unit_test(test_tile_copy_unrolled_four),
         cmocka_unit_test(test_copies_wait_for_their_runs),
         cmocka_unit_test(test_l1_hits_queue_in_a_batch),
         cmocka_unit_test(test_copies_run_their_arithmetic_side_by_side),
