@@ -446,26 +446,113 @@ static double mlp_warp_bytes(const walk_ctx_t *cx)
            gp_fit_value(GP_FIT_MLP_INFLIGHT_BYTES_PER_THREAD) / GP_MAX(warps, 1.0);
 }
 
+/* 1 for the ops of a straight stretch of loads and the arithmetic between
+   them: independent global or texture loads and the integer and floating
+   arithmetic that computes their addresses or works on their values. */
+static int stretch_op(const gp_op_t *o)
+{
+    switch (o->kind) {
+    case GP_OP_LOAD:
+        return !o->access.depends &&
+               (o->space == GP_SPACE_GLOBAL || o->space == GP_SPACE_TEXTURE);
+    case GP_OP_INT:
+    case GP_OP_FP32:
+    case GP_OP_FP16:
+    case GP_OP_FP64:
+    case GP_OP_CONV:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* 1 when loads a and b are taps of one row: the same buffer, sampled alike,
+   every active lane's two addresses less than `near` bytes apart (one
+   pointer at immediate offsets, as a stencil's -1, 0, +1 taps). */
+static int same_row(const gp_op_t *a, const gp_op_t *b, int64_t near)
+{
+    const gp_lane_sample_t *sa = a->access.sample, *sb = b->access.sample;
+    uint32_t k, m;
+    int active = 0;
+    if (!sa || !sb || sa->drawn || sb->drawn || !sa->byte_offset || !sb->byte_offset ||
+        sa->n_warps != sb->n_warps || sa->lanes != sb->lanes ||
+        a->access.buffer != b->access.buffer || a->access.buffer == UINT32_MAX)
+        return 0;
+    m = sa->n_warps * sa->lanes;
+    for (k = 0; k < m; k++) {
+        int64_t x = sa->byte_offset[k], y = sb->byte_offset[k];
+        if (x < 0 || y < 0)
+            continue;
+        if (x - y >= near || y - x >= near)
+            return 0;
+        active = 1;
+    }
+    return active;
+}
+
 /*
- * 1 when the run of adjacent independent loads that starts at ops[0] fits
+ * Registers the row address of load ops[i] holds while its stretch
+ * (stretch_op) issues: 2 (a 64-bit pointer, [sources: ptx] 64-bit
+ * addressing) when ops[i] is the first load of a row that a later load of
+ * the stretch shares, and not on the stretch's first row, whose address is
+ * the base every run counts; 0 otherwise. Taps of one row lie within a
+ * sector of each other (same_row) and issue at immediate offsets from the
+ * row's pointer, which stays live until the row's last tap issues; a row of
+ * one load frees its pointer as it issues. The H200's 27-point stencil
+ * (bench_st3d k_st<5>, 32 registers, nine rows of three taps a run-time
+ * pitch apart) issues 14 of its 27 loads before the first FADD, where the
+ * 9-tap sets of nine rows of one tap (yz9, 25 registers) or three rows of
+ * three (plane9, 24) issue all of theirs ([sources: h200-cal] run23/st3d,
+ * sass_st3d.txt.gz); bench_misalign's 16 loads a line apart from one pointer
+ * (each its own row) issue together (run19/misalign).
+ */
+static double row_address_regs(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, uint32_t i)
+{
+    int64_t near = cx->dev->sector_bytes ? (int64_t)cx->dev->sector_bytes : 32;
+    uint32_t j, first = i;
+    int rows_before = 0;
+    if (i >= n || ops[i].kind != GP_OP_LOAD || !stretch_op(&ops[i]))
+        return 0;
+    while (first > 0 && stretch_op(&ops[first - 1]))
+        first--;
+    for (j = first; j < i; j++) {
+        if (ops[j].kind != GP_OP_LOAD)
+            continue;
+        if (same_row(&ops[j], &ops[i], near))
+            return 0; /* its row is open already */
+        rows_before = 1;
+    }
+    if (!rows_before)
+        return 0;
+    for (j = i + 1; j < n && stretch_op(&ops[j]); j++)
+        if (ops[j].kind == GP_OP_LOAD && same_row(&ops[j], &ops[i], near))
+            return 2;
+    return 0;
+}
+
+/*
+ * 1 when the run of adjacent independent loads that starts at ops[i] fits
  * the launch's registers with all its values in flight: beside the `acc`
- * registers of the arithmetic chains (body_accumulators) and the 64-bit
- * address they share (2 registers, [sources: ptx] 64-bit addressing). ptxas
+ * registers of the arithmetic chains (body_accumulators), the 64-bit
+ * address they share (2 registers, [sources: ptx] 64-bit addressing) and
+ * the addresses of the further rows several of its loads share
+ * (row_address_regs). ptxas
  * reports the registers that hold such a run (the stream triad's two loads
  * and its FFMA in 12 registers), so its loads issue together whatever the
  * loop's base (GP_MLP_BASE_REGS). A run that cannot fit (bench_uniform2's
  * 16 float values and 16 accumulators in 32 registers) is cut as any
  * batch is, by the registers above the base and the chains (mlp_regs).
  */
-static int run_fits(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, double acc)
+static int run_fits(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, uint32_t i,
+                    double acc)
 {
     double regs = (double)cx->kernel->launch.regs_per_thread, need = 0;
-    uint32_t i;
     if (!(regs > 0))
         return 1;
-    for (i = 0; i < n && ops[i].kind == GP_OP_LOAD && !ops[i].access.depends; i++)
+    for (; i < n && ops[i].kind == GP_OP_LOAD && !ops[i].access.depends; i++)
         need += (ops[i].count > 0 ? ops[i].count : 0) *
-                ceil((double)ops[i].access.elem_bytes / 4.0);
+                    ceil((double)ops[i].access.elem_bytes / 4.0) +
+                row_address_regs(cx, ops, n, i);
     return need + acc + 2 <= regs;
 }
 
@@ -1167,7 +1254,7 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
                     span = span_last = span_live = last_live = 0;
                     span_ok = depth > 0;
                     if (!g.adjacent)
-                        run_held = run_fits(cx, ops + i, n - i, acc);
+                        run_held = run_fits(cx, ops, n, i, acc);
                     if (count < 1 && wpb > 1)
                         phase_short = GP_MAX(phase_short, (1 - count) / ilp * c.latency_cycles);
                     /* a stream's first touches: what a miss adds to an L1
@@ -1186,7 +1273,9 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
                     double ret = op->space == GP_SPACE_GLOBAL || op->space == GP_SPACE_TEXTURE
                                      ? cx->dev->l1_return_cycles * hit1
                                      : 0;
-                    group_add(cx, &g, count / ilp * c.latency_cycles, exp, gap, regs, miss,
+                    /* the values, and a row's address while its taps issue */
+                    group_add(cx, &g, count / ilp * c.latency_cycles, exp, gap,
+                              regs + row_address_regs(cx, ops, n, i), miss,
                               count * GP_MAX(gp_access_uniform(&op->access)
                                                  ? c.pipe_cycles[GP_PIPE_L1]
                                                  : c.pipe_cycles[GP_PIPE_L1] * hit1,

@@ -680,6 +680,42 @@ static void test_halo_load_waits_for_store(void **state)
     assert_true(early.latency_cycles < full.latency_cycles + 0.25 * g_dev.dram_cycles);
 }
 
+/* 27 loads, then their sum: as nine rows of three taps 4 bytes apart (a
+   27-point stencil), the rows' addresses held while their taps issue leave
+   32 registers no room for every value, and the loads wait twice where 64
+   registers hold them all; as 27 rows of one tap (a pointer each, freed as
+   it issues) they wait once in 32 registers as in 64. */
+static void test_row_addresses_limit_the_run(void **state)
+{
+    static int64_t off[2][27][32];
+    gp_lane_sample_t smp[2][27];
+    gp_op_t ops[2][28];
+    gp_block_cost_t bc[2], roomy[2];
+    uint32_t v, k, l;
+    (void)state;
+    for (v = 0; v < 2; v++) {
+        for (k = 0; k < 27; k++) {
+            for (l = 0; l < 32; l++)
+                off[v][k][l] = v == 0 ? (int64_t)(k / 3) * 65536 + (int64_t)(k % 3) * 4 + 4 * l
+                                      : (int64_t)k * 65536 + 4 * l;
+            memset(&smp[v][k], 0, sizeof smp[v][k]);
+            smp[v][k].n_warps = 1;
+            smp[v][k].lanes = 32;
+            smp[v][k].byte_offset = off[v][k];
+            smp[v][k].issuing = 1;
+            smp[v][k].warp_footprint_bytes = smp[v][k].block_footprint_bytes =
+                smp[v][k].grid_footprint_bytes = 1u << 30;
+            ops[v][k] = load(GP_PATTERN_UNIT, 1u << 30, 0);
+            ops[v][k].access.sample = &smp[v][k];
+        }
+        ops[v][27] = arith(GP_OP_FP32, 27);
+        bc[v] = cost(ops[v], 28, 32, 32);
+        roomy[v] = cost(ops[v], 28, 32, 64);
+    }
+    assert_true(bc[0].latency_cycles >= roomy[0].latency_cycles + 0.5 * g_dev.dram_cycles);
+    assert_true(bc[1].latency_cycles == roomy[1].latency_cycles);
+}
+
 /* 100 global atomics of one warp on words of their own: with the result
    discarded (RED) the warp goes on, the chain holds their issue; with the
    result used (ATOM) each is a round trip the next waits for. */
@@ -892,6 +928,7 @@ int main(void)
         cmocka_unit_test(test_address_arithmetic_beside_loads),
         cmocka_unit_test(test_barrier_waits_for_block),
         cmocka_unit_test(test_halo_load_waits_for_store),
+        cmocka_unit_test(test_row_addresses_limit_the_run),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }
