@@ -827,10 +827,11 @@ static int grid_stride_loop(const walk_ctx_t *cx, const gp_op_t *loop)
 
 /*
  * 1 when `loop` is a block's tile copy into shared memory, `for (i = tid; i <
- * N; i += 256) s[i] = g[...]`: the loop pins no `unroll` and its body, with
- * no nested loop, branch or barrier, loads from global memory and stores to
- * shared memory, with only arithmetic beside (a `gpuperf.loop{16, var =
- * "a", body = {load, int, shared_store}}` of index `tid + 256 a`). nvcc
+ * N; i += 256) s[i] = g[...]`: the loop pins no `unroll` and its body is one
+ * straight run (nothing in it ends_straight_run, no nested loop or divergent
+ * body) that loads from global memory and stores to shared memory, with only
+ * arithmetic beside (a `gpuperf.loop{16, var = "a", body = {load, int,
+ * shared_store}}` of index `tid + 256 a`). nvcc
  * unrolls it GP_TILE_COPY_UNROLL times, the trips short of a whole number of
  * copies run first one at a time, whatever the trip count (nvcc does not know
  * that every thread runs the same number), and the copies' loads wait
@@ -848,27 +849,14 @@ static int tile_copy_loop(const gp_op_t *loop)
         return 0;
     for (i = 1; i <= loop->body_len; i++) {
         const gp_op_t *op = &loop[i];
-        switch (op->kind) {
-        case GP_OP_LOAD:
+        if (ends_straight_run(op) || op->kind == GP_OP_LOOP || op->kind == GP_OP_DIVERGE)
+            return 0; /* a barrier, branch, atomic, async copy, global store, nested body */
+        if (op->kind == GP_OP_LOAD) {
             if (op->space != GP_SPACE_GLOBAL && op->space != GP_SPACE_TEXTURE)
                 return 0;
             loads = 1;
-            break;
-        case GP_OP_STORE:
-            if (op->space != GP_SPACE_SHARED)
-                return 0;
-            stores = 1;
-            break;
-        case GP_OP_BARRIER:
-        case GP_OP_ATOMIC:
-        case GP_OP_ASYNC_COPY:
-        case GP_OP_LOOP:
-        case GP_OP_DIVERGE:
-        case GP_OP_BRANCH:
-            return 0;
-        default:
-            break; /* arithmetic: indices, addresses, conversions */
         }
+        stores |= op->kind == GP_OP_STORE;
     }
     return loads && stores;
 }
