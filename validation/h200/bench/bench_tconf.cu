@@ -51,17 +51,13 @@ int main(int argc, char **argv) {
   Bench b;
   bench_open_args(b, argc, argv);
   const int nmax = 8192;
-  float *in, *out;
-  CK(cudaMalloc(&in, (size_t)nmax * nmax * 4));
-  CK(cudaMalloc(&out, (size_t)nmax * nmax * 4));
-  fill_pattern(in, (size_t)nmax * nmax, 1024, 1.0f);  // in[i] = i % 1024
+  TransposeBuffers buf(nmax);
+  float *in = buf.in, *out = buf.out;
   for (int n : {2048, 4096, 8192}) {
     shape<8>(b, in, out, n);
     shape<16>(b, in, out, n);
     shape<32>(b, in, out, n);
   }
-  CK(cudaFree(in));
-  CK(cudaFree(out));
   bench_close(b);
   return 0;
 }

@@ -50,16 +50,12 @@ int main(int argc, char **argv) {
   Bench b;
   bench_open_args(b, argc, argv);
   const int n = 8192;
-  float *in, *out;
-  CK(cudaMalloc(&in, (size_t)n * n * 4));
-  CK(cudaMalloc(&out, (size_t)n * n * 4));
-  fill_pattern(in, (size_t)n * n, 1024, 1.0f);  // in[i] = i % 1024
+  TransposeBuffers buf(n);
+  float *in = buf.in, *out = buf.out;
   sweep<8, 33>(b, in, out, n);
   sweep<8, 32>(b, in, out, n);
   sweep<32, 33>(b, in, out, n);
   sweep<32, 32>(b, in, out, n);
-  CK(cudaFree(in));
-  CK(cudaFree(out));
   bench_close(b);
   return 0;
 }

@@ -53,10 +53,8 @@ int main(int argc, char **argv) {
   Bench b;
   bench_open_args(b, argc, argv);
   const int nmax = 16384;
-  float *in, *out;
-  CK(cudaMalloc(&in, (size_t)nmax * nmax * 4));
-  CK(cudaMalloc(&out, (size_t)nmax * nmax * 4));
-  fill_pattern(in, (size_t)nmax * nmax, 1024, 1.0f);  // in[i] = i % 1024
+  TransposeBuffers buf(nmax);
+  float *in = buf.in, *out = buf.out;
   for (int n : {1024, 2048, 4096, 8192, 16384}) {
     const dim3 g8(n / 32, n / 8), g32(n / 32, n / 32), b8(32, 8), b32(32, 32);
     row(b, "naive", k_naive_t, g8, b8, in, out, n, true);
@@ -65,8 +63,6 @@ int main(int argc, char **argv) {
     row(b, "t32x32", k_tile<32, 1, K_T>, g32, b32, in, out, n, true);
     row(b, "c32x8", k_tile<8, 1, K_C>, g32, b8, in, out, n, false);
   }
-  CK(cudaFree(in));
-  CK(cudaFree(out));
   bench_close(b);
   return 0;
 }
