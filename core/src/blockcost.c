@@ -1582,7 +1582,17 @@ int gp_block_cost_memo(const gp_plugin_t *plugin, const gp_generation_t *gen,
     out->latency_cycles = t_lat;
     out->throughput_cycles = t_thr;
     out->memory_cycles = t_mem;
-    out->time_cycles = pnorm(t_core, t_mem, GP_KNEE_P_MEMORY) * block_retire_factor(occ, blocks);
+    /* the block's slot idles while its last warps finish (block_retire_factor):
+       that lengthens the SM's own work, its chain and pipes, not the memory
+       term, which the other resident blocks' requests keep busy meanwhile.
+       The lag shows in a memory-bound block only as far as its core term
+       nears the memory term (the knee): the float4 copies of 128- to
+       1024-thread blocks take 129.4 to 134.0 us for 512 MiB, where the
+       one-element add of 256 to 1024 threads, whose chain is near its
+       bytes' time, takes 64.0 to 76.2 us ([sources: h200-cal] turnover
+       copy16 and add2, phase copy rows) */
+    out->time_cycles =
+        pnorm(t_core * block_retire_factor(occ, blocks), t_mem, GP_KNEE_P_MEMORY);
     if (out->time_cycles == 0)
         out->time_cycles = 1; /* an empty block still exists for a cycle */
     /* a slot that another block will take spends block_slot_overhead_cycles

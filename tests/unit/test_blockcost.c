@@ -15,6 +15,7 @@
 #include "arch.h"
 #include "blockcost.h"
 #include "device.h"
+#include "fitted.h"
 #include "occupancy.h"
 
 static gp_device_t g_dev;
@@ -432,6 +433,28 @@ static void test_tile_copy_unrolled_four(void **state)
     body[0].unroll = 4;
     global_four = cost(body, 4, 256, 32);
     assert_true(global_free.latency_cycles < global_four.latency_cycles);
+}
+
+/* A block's slot idles while its last warps finish (block_retire_factor): the
+   lag lengthens the SM's own work, not the memory term, which the other
+   resident blocks' requests keep busy. Two 1024-thread blocks of a DRAM
+   stream, whose lag is 1 + GP_BLOCK_RETIRE_SKEW / 4 (1.075), take about
+   their bytes' time with the lag or without it. */
+static void test_retire_lag_spares_the_memory_term(void **state)
+{
+    gp_op_t body[3] = {loop(4096, 2), load(GP_PATTERN_UNIT, 1u << 30, 0),
+                       arith(GP_OP_FP32, 1)};
+    gp_block_cost_t lagged, prompt;
+    (void)state;
+    body[1].access.elem_bytes = 16;
+    lagged = cost_resident(&g_dev, g_gen, body, 3, 1024, 32, 2);
+    gp_fit_override(GP_FIT_BLOCK_RETIRE_SKEW, 0.0);
+    prompt = cost_resident(&g_dev, g_gen, body, 3, 1024, 32, 2);
+    gp_fit_reset();
+    assert_true(GP_MAX(lagged.latency_cycles, lagged.throughput_cycles) <
+                0.5 * lagged.memory_cycles);
+    assert_true(lagged.time_cycles > prompt.time_cycles);
+    assert_true(lagged.time_cycles < 1.02 * prompt.time_cycles);
 }
 
 /* A loop of one coalesced DRAM load a trip, 8 copies in flight, the copies
@@ -929,6 +952,7 @@ int main(void)
         cmocka_unit_test(test_barrier_waits_for_block),
         cmocka_unit_test(test_halo_load_waits_for_store),
         cmocka_unit_test(test_row_addresses_limit_the_run),
+        cmocka_unit_test(test_retire_lag_spares_the_memory_term),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }
