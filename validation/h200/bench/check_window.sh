@@ -5,8 +5,8 @@
 # most of them issued and not yet read by a later instruction.
 #   check_window.sh SASS        read a listing (no GPU, no CUDA needed)
 #   check_window.sh --build OUT compile ptxas_window.cu for sm_90 (ptxas -v on
-#                               stderr), write its
-#                               SASS to OUT (needs nvcc and cuobjdump), then read it
+#                               stderr), write its SASS to OUT (needs nvcc and
+#                               cuobjdump), then read it
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 if [ "${1:-}" = "--build" ]; then

@@ -18,7 +18,10 @@ template <int NACC> __device__ __forceinline__ void acc_zero(float *acc) {
   for (int q = 0; q < NACC; ++q) acc[q] = 0.f;
 }
 template <int NACC> __device__ __forceinline__ void acc_out(const float *acc, float *out) {
-  acc_out<NACC>(acc, out);
+  float s = 0.f;
+#pragma unroll
+  for (int q = 0; q < NACC; ++q) s += acc[q];
+  out[blockIdx.x * blockDim.x + threadIdx.x] = s;
 }
 
 template <typename T, int U, int NACC, int STEP>
