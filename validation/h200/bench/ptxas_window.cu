@@ -8,6 +8,8 @@
 //     address its own 64-bit add).
 //   k_dot<U, NACC>: acc[u % NACC] += a[i] * b[i], two streams.
 //   k_auto<NACC>: a counted loop left to nvcc (no unroll count).
+//   k_cnt_*: counted loops `for (j = 0; j < m; ++j)` of other shapes left to nvcc:
+//     how many copies a trip the SASS has (check_window.sh: a loop's loads).
 template <typename T> __device__ __forceinline__ float val(T v);
 template <> __device__ __forceinline__ float val<float>(float v) { return v; }
 template <> __device__ __forceinline__ float val<float4>(float4 v) { return (v.x + v.y) + (v.z + v.w); }
@@ -98,3 +100,70 @@ DOT(8) DOT(16) DOT(32)
 template __global__ void k_auto<1>(const float *__restrict__, float *, int);
 template __global__ void k_auto<4>(const float *__restrict__, float *, int);
 template __global__ void k_auto<8>(const float *__restrict__, float *, int);
+
+// counted loops left to nvcc (m a run-time count)
+__global__ void k_cnt_const(const float *__restrict__ x, float *out, int m) {  // 128 B a trip
+  const float *p = x + threadIdx.x;
+  float s = 0.f;
+  for (int j = 0; j < m; ++j) s += p[j * 32];
+  out[threadIdx.x] = s;
+}
+__global__ void k_cnt_unit(const float *__restrict__ x, float *out, int m) {  // 4 B a trip
+  const float *p = x + threadIdx.x * 1024;
+  float s = 0.f;
+  for (int j = 0; j < m; ++j) s += p[j];
+  out[threadIdx.x] = s;
+}
+__global__ void k_cnt_far(const float *__restrict__ x, float *out, int m) {  // 4 KiB a trip
+  const float *p = x + threadIdx.x;
+  float s = 0.f;
+  for (int j = 0; j < m; ++j) s += p[j * 1024];
+  out[threadIdx.x] = s;
+}
+__global__ void k_cnt_pitch(const float *__restrict__ x, float *out, int m, int n) {  // n floats a trip
+  const float *p = x + threadIdx.x;
+  float s = 0.f;
+  for (int j = 0; j < m; ++j) s += p[j * n];
+  out[threadIdx.x] = s;
+}
+__global__ void k_cnt_colwalk(const float *__restrict__ a, float *y, int m, int n) {
+  const int r = blockIdx.x * blockDim.x + threadIdx.x;
+  float s = 0.f;
+  for (int k = 0; k < m; ++k) s += a[(size_t)k * n + r];
+  y[r] = s;
+}
+__global__ void k_cnt_colwalk_int(const float *__restrict__ a, float *y, int m, int n) {
+  const int r = blockIdx.x * blockDim.x + threadIdx.x;
+  float s = 0.f;
+  for (int k = 0; k < m; ++k) s += a[k * n + r];
+  y[r] = s;
+}
+__global__ void k_cnt_dot(const float *__restrict__ a, const float *__restrict__ b, float *out, int m) {
+  float s = 0.f;
+  for (int j = 0; j < m; ++j) s += a[j * 32 + threadIdx.x] * b[j * 32 + threadIdx.x];
+  out[threadIdx.x] = s;
+}
+__global__ void k_cnt_sgemm(const float *__restrict__ A, const float *__restrict__ B, float *C, int n) {
+  const int row = blockIdx.y * blockDim.y + threadIdx.y, col = blockIdx.x * blockDim.x + threadIdx.x;
+  float s = 0.f;
+  for (int k = 0; k < n; ++k) s += A[row * n + k] * B[k * n + col];
+  C[row * n + col] = s;
+}
+__global__ void k_cnt_float4(const float4 *__restrict__ x, float *out, int m) {
+  const float4 *p = x + threadIdx.x;
+  float s = 0.f;
+  for (int j = 0; j < m; ++j) s += val<float4>(p[j * 32]);
+  out[threadIdx.x] = s;
+}
+__global__ void k_cnt_fma(const float *__restrict__ x, float *out, int m) {  // a load and 4 FFMA
+  const float *p = x + threadIdx.x;
+  float s = 0.f;
+  for (int j = 0; j < m; ++j) {
+    float v = p[j * 32];
+    s = fmaf(s, v, 1.f); s = fmaf(s, v, 2.f); s = fmaf(s, v, 3.f); s = fmaf(s, v, 4.f);
+  }
+  out[threadIdx.x] = s;
+}
+__global__ void k_cnt_store(const float *__restrict__ x, float *__restrict__ y, int m) {  // copy
+  for (int j = 0; j < m; ++j) y[j * 32 + threadIdx.x] = 2.f * x[j * 32 + threadIdx.x];
+}
