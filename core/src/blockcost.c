@@ -1512,7 +1512,7 @@ int gp_block_cost_memo(const gp_plugin_t *plugin, const gp_generation_t *gen,
     double warps = occ->warps_per_block ? occ->warps_per_block : 1;
     double blocks = res->blocks ? res->blocks : 1;
     double mine, others = 1, thr, t_thr = 0, t_lat, t_core, t_dram = 0, t_l2 = 0, t_store, t_mem;
-    double stall, stall_top, t_blk, path, t_path;
+    double stall, stall_top, t_blk, path, t_path, retire;
     double cycles_per_s = dev->core_clock_mhz * 1e6;
     int p, busiest = GP_PIPE_ISSUE;
     memset(out, 0, sizeof *out);
@@ -1591,8 +1591,8 @@ int gp_block_cost_memo(const gp_plugin_t *plugin, const gp_generation_t *gen,
        one-element add of 256 to 1024 threads, whose chain is near its
        bytes' time, takes 64.0 to 76.2 us ([sources: h200-cal] turnover
        copy16 and add2, phase copy rows) */
-    out->time_cycles =
-        pnorm(t_core * block_retire_factor(occ, blocks), t_mem, GP_KNEE_P_MEMORY);
+    retire = block_retire_factor(occ, blocks);
+    out->time_cycles = pnorm(t_core * retire, t_mem, GP_KNEE_P_MEMORY);
     if (out->time_cycles == 0)
         out->time_cycles = 1; /* an empty block still exists for a cycle */
     /* a slot that another block will take spends block_slot_overhead_cycles
@@ -1606,8 +1606,7 @@ int gp_block_cost_memo(const gp_plugin_t *plugin, const gp_generation_t *gen,
     if (dev->block_slot_overhead_cycles > 0) {
         double core_r = core_time(t_blk + dev->block_slot_overhead_cycles, t_thr, stall,
                                   stall_top, t_path, blocks);
-        out->refill_time_cycles =
-            GP_MAX(out->time_cycles, core_r * block_retire_factor(occ, blocks));
+        out->refill_time_cycles = GP_MAX(out->time_cycles, core_r * retire);
     }
 
     /* what bounds it: the largest term */
