@@ -220,6 +220,8 @@ typedef struct load_group {
        warp; buffer and line), the runs of its other loads, the most runs of
        one load and the chance that no run comes from DRAM */
     double per_doubling, runs_other, runs_one, lnone; /* lnone: the chance's log */
+    double drawn_line; /* the device's wait per drawn line beyond one load's, where
+                          a load of the group draws its lines */
     uint32_t n_lines;
     int stored; /* a store walked while its loads were in flight */
     uint32_t line_buf[GP_GROUP_LINES];
@@ -229,8 +231,9 @@ typedef struct load_group {
 /* The wait a group adds beyond its longest load for the slowest of its DRAM
    runs (group_slowest): per doubling of the runs its loads read together
    (runs: lines whose preceding line of the same buffer it does not read)
-   over the most one load reads, weighted by the chance that one comes from
-   DRAM. */
+   over the most one load reads, and where its loads draw their lines,
+   dram_drawn_line_cycles a drawn line beyond that most, weighted by the
+   chance that one comes from DRAM. */
 static double group_slow(const load_group_t *g)
 {
     double runs = g->runs_other, q = -expm1(g->lnone);
@@ -243,7 +246,10 @@ static double group_slow(const load_group_t *g)
                 break;
         runs += j == g->n_lines;
     }
-    return runs > g->runs_one ? q * g->per_doubling * (log2(runs) - log2(g->runs_one)) : 0;
+    if (!(runs > g->runs_one))
+        return 0;
+    return q * (g->per_doubling * (log2(runs) - log2(g->runs_one)) +
+                g->drawn_line * (runs - g->runs_one));
 }
 
 /* Put a pending load group on the chain. */
@@ -259,6 +265,7 @@ static void flush_group(load_group_t *g, seg_sum_t *out)
     g->exp = g->gap = 0;
     g->adjacent = 0;
     g->per_doubling = g->runs_other = g->runs_one = g->lnone = 0;
+    g->drawn_line = 0;
     g->n_lines = 0;
     g->stored = 0;
 }
@@ -281,7 +288,16 @@ static void flush_group(load_group_t *g, seg_sum_t *out)
  * trips of L = 1, 2, 4, 8 random loads from DRAM less the same from L2
  * (the loads' own issue) take 75.8, 161.7 and 236.0 cycles more than one,
  * 79.1 per doubling, against that constant's 88.7 ([sources: h200-cal]
- * run10/scatter scatter_cycles.csv). Adds op's lines or runs to the group.
+ * run10/scatter scatter_cycles.csv). Each drawn load's lines are its own:
+ * the sampler names the same offsets for every op of a sampled warp, where
+ * the independent draws the ops stand for almost never meet (matching them
+ * counted 35 runs for bench_scatter's 4 gathers of 32 lines, not 128). The
+ * drawn lines also queue behind each other on their way to DRAM: the same
+ * loops with 32 lines a gather (a = 32, one warp per SM) take 1271.2,
+ * 1499.0, 1899.9 and 2593.9 clock64 cycles a trip for L = 1, 2, 4, 8,
+ * 4.71 cycles a line beyond one gather's on top of 88.7 per doubling
+ * (dram_drawn_line_cycles, least squares). Adds op's lines or runs to the
+ * group.
  */
 static void group_slowest(const walk_ctx_t *cx, load_group_t *g, const gp_op_t *op,
                           const gp_op_cost_t *c, double count, double l1m)
@@ -297,10 +313,12 @@ static void group_slowest(const walk_ctx_t *cx, load_group_t *g, const gp_op_t *
     if (!(g->per_doubling > 0))
         g->lnone = 0;
     g->per_doubling = GP_MAX(g->per_doubling, per);
+    if (sm && sm->drawn)
+        g->drawn_line = d->dram_drawn_line_cycles;
     if (l1m < 0) /* l1m: log(1 - the op's DRAM share), 0 where it has none */
         g->lnone += own * count * l1m;
     g->runs_one = GP_MAX(g->runs_one, own);
-    if (count == 1 && sm && sm->byte_offset && sm->lanes > 0 && sm->n_warps > 0) {
+    if (count == 1 && sm && sm->byte_offset && sm->lanes > 0 && sm->n_warps > 0 && !sm->drawn) {
         int64_t last = -1;
         for (i = 0; i < sm->lanes; i++) {
             int64_t off = sm->byte_offset[i], ln;

@@ -101,8 +101,10 @@ expect_out "68 within 2x"
 # `scatterw`).
 case_ "H200 table, all rows: accuracy gate"
 # 2026-12-03: a block's retirement lag lengthens its core term alone
-# (blockcost.c): 9.586 -> 9.422%, 4365 -> 4364 within 2x.
-gp validate validation/h200/calibration.csv --max-mape 9.43 --min-within-2x 0.990 --json
+# (blockcost.c): 9.586 -> 9.422%, 4365 -> 4364 within 2x. 2026-12-03: a
+# warp's drawn lines in flight together count apart and queue
+# (dram_drawn_line_cycles, the scatter rows): 9.422 -> 9.309%.
+gp validate validation/h200/calibration.csv --max-mape 9.31 --min-within-2x 0.990 --json
 expect_status 0
 n=$(json .overall.rows)
 expect_between "$n" 122 5000
@@ -416,8 +418,12 @@ expect_status 0
 # within 2x; the L2 line-request rate, measured, is not modelled.
 case_ "H200 scatter family: accuracy gate"
 # 2026-12-03: a block's retirement lag lengthens its core term alone
-# (blockcost.c): 8.82 -> 9.02% (worse).
-gp validate validation/h200/calibration.csv --family scatter --max-mape 9.05 --min-within-2x 1
+# (blockcost.c): 8.82 -> 9.02% (worse). 2026-12-03: each drawn load's lines
+# count as its own in a batch (the sampler's coinciding offsets had counted
+# 35 lines for 4 gathers of 32) and drawn lines queue on their way to DRAM
+# (dram_drawn_line_cycles 4.7, from these rows' one-warp cycles a trip):
+# 9.02 -> 7.77%, the one-warp rows of 4 gathers of 32 lines -21.8 -> +6.4%.
+gp validate validation/h200/calibration.csv --family scatter --max-mape 7.8 --min-within-2x 1
 expect_status 0
 
 # Loops that store into the buffer they load from (bench_alias, run10): a trip
@@ -511,8 +517,11 @@ expect_status 0
 # per doubling), and the 64-warp rows already too fast get faster still.
 case_ "H200 tlb family: accuracy gate"
 # 2026-12-03: a block's retirement lag lengthens its core term alone
-# (blockcost.c): 11.0 -> 11.6% (worse).
-gp validate validation/h200/calibration.csv --family tlb --max-mape 11.6 --min-within-2x 1
+# (blockcost.c): 11.0 -> 11.6% (worse). 2026-12-03: a warp's drawn lines
+# in flight together count apart and queue (dram_drawn_line_cycles):
+# 11.58 -> 11.61% (worse: the 64-warp whole-line rows from 128 MiB on,
+# already slow, +5.9..+11.0% -> +6.2..+11.3%).
+gp validate validation/h200/calibration.csv --family tlb --max-mape 11.65 --min-within-2x 1
 expect_status 0
 
 # A kernel writing or reading 4 to 96 MiB, then a kernel reading it (bench_wback,

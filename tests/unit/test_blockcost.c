@@ -457,6 +457,56 @@ static void test_retire_lag_spares_the_memory_term(void **state)
     assert_true(lagged.time_cycles < 1.02 * prompt.time_cycles);
 }
 
+/* Cycles a trip of a loop of L gathers, each of 32 random lines drawn from
+   256 MiB (gpuperf.random: every lane its own line), one warp, on `dev`.
+   The sampler draws the same offsets for every op of a sampled warp, as
+   independent ops' draws it stands for never do. */
+static double gather_trip(const gp_device_t *dev, uint32_t L)
+{
+    gp_op_t ops[9];
+    gp_lane_sample_t s;
+    int64_t off[32];
+    uint32_t t;
+    for (t = 0; t < 32; t++)
+        off[t] = (int64_t)t * 8192 * 128 + 4 * (int64_t)t;
+    memset(&s, 0, sizeof s);
+    s.n_warps = 1;
+    s.lanes = 32;
+    s.byte_offset = off;
+    s.drawn = 1;
+    s.drawn_range_bytes = 1u << 28;
+    s.warp_footprint_bytes = s.block_footprint_bytes = s.grid_footprint_bytes = 1u << 28;
+    ops[0] = loop(256, L);
+    ops[0].unroll = 1;
+    for (t = 1; t <= L; t++) {
+        ops[t] = load(GP_PATTERN_UNIT, 1u << 28, 0);
+        ops[t].access.sample = &s;
+    }
+    return cost_on(dev, g_gen, ops, L + 1, 32, 32).latency_cycles / 256;
+}
+
+/* A warp's gathers in flight together wait for the slowest of all the lines
+   they draw (dram_lines_log2_cycles per doubling beyond one gather's 32),
+   each op's draws its own lines however the sample's offsets coincide, and
+   the lines queue: dram_drawn_line_cycles a line beyond one gather's
+   ([sources: h200-cal] run10/scatter: 1271, 1499, 1900, 2594 cycles a trip
+   for 1, 2, 4 and 8 gathers). */
+static void test_drawn_lines_queue(void **state)
+{
+    gp_device_t bare = g_dev;
+    double one, four, four_bare;
+    (void)state;
+    assert_true(g_dev.dram_drawn_line_cycles > 0);
+    bare.dram_drawn_line_cycles = 0;
+    one = gather_trip(&bare, 1);
+    four_bare = gather_trip(&bare, 4);
+    four = gather_trip(&g_dev, 4);
+    /* two doublings: 128 lines, not the 32 the coinciding samples name */
+    assert_true(four_bare - one > 1.8 * g_dev.dram_lines_log2_cycles);
+    assert_true(fabs((four - four_bare) / (96 * g_dev.dram_drawn_line_cycles) - 1) < 0.1);
+    assert_true(fabs(gather_trip(&g_dev, 1) / one - 1) < 1e-9);
+}
+
 /* A loop of one coalesced DRAM load a trip, 8 copies in flight, the copies
    `pitch` bytes apart (warp 0's trip 0 and trip 1 in the sample), on `dev`:
    the chain beyond what the copies' runs add on a device without them. */
@@ -953,6 +1003,7 @@ int main(void)
         cmocka_unit_test(test_halo_load_waits_for_store),
         cmocka_unit_test(test_row_addresses_limit_the_run),
         cmocka_unit_test(test_retire_lag_spares_the_memory_term),
+        cmocka_unit_test(test_drawn_lines_queue),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }

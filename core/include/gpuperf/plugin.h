@@ -369,6 +369,12 @@ typedef struct gp_device {
        load of such a group waits this behind the one before, or its L1
        cycles where those are longer; 0: not known (the L1 cycles) */
     double l1_return_cycles;
+    /* [latency], added within ABI 2: the cycles a warp's loads in flight
+       together that draw their lines at random wait per line they draw
+       beyond the most one of them draws (the lines queue behind each other
+       on their way to DRAM, beside dram_lines_log2_cycles' slowest lane);
+       0: not known (none) */
+    double dram_drawn_line_cycles;
 } gp_device_t;
 
 /* ------------------------------------------------------------------------ */
