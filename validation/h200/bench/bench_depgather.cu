@@ -9,23 +9,28 @@
 //                                                           address from registers
 //   gonly  u = lcg(x) & (np - 1);    acc += p[u]            the gathers alone
 //   ionly                            acc += idx[i]          the index stream alone
+//   gplain u = lcg(x) & (np - 1);    acc += q[u]            gonly through a plain pointer
+//                                                           (LDG.E, not LDG.E.CONSTANT)
 // idx holds random ints in [0, np) (xorshift64, as bench_alias); lcg is the LCG of
 // bench_scatter, one state a thread. The loop is pinned to one copy or to four
 // (`#pragma unroll U`: four index loads, then four gathers). Blocks of 256 threads,
 // `bpsm` of them per SM on every SM (pinned with dynamic shared memory; 8: 64 warps).
 //   ws=dram  ni = np = 2^26 (256 MiB each), the benches' memset flush before each launch
 //   ws=l2    ni = np = 2^21 (8 MiB each), no flush: both in L2 after the warm-ups
+// A second sweep runs gonly and gplain for 256 trips (the start of a launch weighs a
+// quarter as much).
 // Rows: event time (median of 9 after 2 warm-ups); the side table depgather_cycles.csv
 // has the clock64 cycles of each block's loop (median, min, max over blocks) per trip.
 // Check: acc is stored, so no load is dead; the first thread's sum is read back and
 // compared with the host's for the dep kernel at ws=l2.
 #include "common.cuh"
 
-enum { K_DEP = 0, K_INDEP, K_GONLY, K_IONLY, K_COUNT };
+enum { K_DEP = 0, K_INDEP, K_GONLY, K_IONLY, K_GPLAIN, K_COUNT };
 
 template <int KIND, int U>
 __global__ void k_gather(const int *__restrict__ idx, const int *__restrict__ p, int trips,
-                         unsigned imask, unsigned pmask, int *out, long long *cyc) {
+                         unsigned imask, unsigned pmask, int *out, long long *cyc,
+                         const int *q) {
   long long t0 = clock64();
   const size_t g = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
   const size_t G = (size_t)gridDim.x * blockDim.x;
@@ -42,6 +47,9 @@ __global__ void k_gather(const int *__restrict__ idx, const int *__restrict__ p,
     } else if (KIND == K_GONLY) {
       x = x * 1664525u + 1013904223u;
       acc += p[(x >> 6) & pmask];
+    } else if (KIND == K_GPLAIN) {
+      x = x * 1664525u + 1013904223u;
+      acc += q[(x >> 6) & pmask];
     } else {
       acc += idx[i];
     }
@@ -51,7 +59,8 @@ __global__ void k_gather(const int *__restrict__ idx, const int *__restrict__ p,
   if (threadIdx.x == 0) cyc[blockIdx.x] = clock64() - t0;
 }
 
-typedef void (*GatherK)(const int *, const int *, int, unsigned, unsigned, int *, long long *);
+typedef void (*GatherK)(const int *, const int *, int, unsigned, unsigned, int *, long long *,
+                        const int *);
 
 template <int U>
 static GatherK kernel_u(int kind) {
@@ -59,6 +68,7 @@ static GatherK kernel_u(int kind) {
     case K_DEP: return k_gather<K_DEP, U>;
     case K_INDEP: return k_gather<K_INDEP, U>;
     case K_GONLY: return k_gather<K_GONLY, U>;
+    case K_GPLAIN: return k_gather<K_GPLAIN, U>;
     default: return k_gather<K_IONLY, U>;
   }
 }
@@ -75,8 +85,7 @@ int main(int argc, char **argv) {
   const int sms = b.sm_count;
   const size_t nbig = size_t(1) << 26;  // 256 MiB of int: DRAM
   const size_t nl2 = size_t(1) << 21;   // 8 MiB: L2
-  const int trips = 64;
-  const char *names[K_COUNT] = {"dep", "indep", "gonly", "ionly"};
+  const char *names[K_COUNT] = {"dep", "indep", "gonly", "ionly", "gplain"};
   int *idx, *idx_l2, *p, *out;
   long long *cyc;
   CK(cudaMalloc(&idx, nbig * 4));
@@ -110,10 +119,15 @@ int main(int argc, char **argv) {
       allow_dyn_smem(k, dyn_smem_for_bpsm(b.prop, 1));
     }
   std::vector<long long> hc(sms * 8);
+  // the first sweep: every kind, 64 trips; the second: the gathers alone, plain and
+  // read-only, 256 trips (the start of a launch weighs a quarter as much)
+  for (int sweep = 0; sweep < 2; ++sweep)
   for (int ws = 0; ws < 2; ++ws)
     for (int u : {1, 4})
       for (int kind = 0; kind < K_COUNT; ++kind)
         for (int bpsm : {1, 2, 4, 8}) {
+          if (sweep == 0 ? kind == K_GPLAIN : kind != K_GONLY && kind != K_GPLAIN) continue;
+          const int trips = sweep == 0 ? 64 : 256;
           const bool dram = ws == 0;
           const size_t n = dram ? nbig : nl2;
           const int *ix = dram ? idx : idx_l2;
@@ -130,10 +144,10 @@ int main(int argc, char **argv) {
           r.params = ps;
           row_shape(r, k, dim3(grid), dim3(256), dyn);
           r.t = time_case(b, 9, dram,
-                          [&] { k<<<grid, 256, dyn, b.stream>>>(ix, p, trips, mask, mask, out, cyc); });
+                          [&] { k<<<grid, 256, dyn, b.stream>>>(ix, p, trips, mask, mask, out, cyc, p); });
           emit(b, r);
           CK(cudaMemcpy(hc.data(), cyc, sizeof(long long) * grid, cudaMemcpyDeviceToHost));
-          if (!dram && kind == K_DEP && u == 1) {
+          if (!dram && kind == K_DEP && u == 1 && sweep == 0) {
             // thread 0: sum over k of p[idx[(k G) & mask]] = idx value & 1023
             const size_t G = (size_t)grid * 256;
             long long want = 0;
