@@ -24,10 +24,7 @@ assert(kind == "mark_same" or kind == "mark_other" or kind == "scale_same" or ki
 local sms = gpuperf.device.sm_count
 local grid = sms * bpsm
 local G = grid * 256
-local d = gpuperf.device
-local dyn = bpsm < 8 and math.min(math.floor((d.shared_memory_per_sm_bytes / bpsm
-                                   - d.reserved_shared_memory_per_block_bytes) / 1024) * 1024,
-                                   d.shared_memory_per_block_optin_bytes) or 0
+local dyn = require("lib_pin")(bpsm)  -- bpsm blocks an SM (dyn_smem_for_bpsm)
 local p = gpuperf.buffer("p", 4 * n)
 local q = gpuperf.buffer("q", 4 * n)
 local idx = gpuperf.buffer("idx", 4 * n)

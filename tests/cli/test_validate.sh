@@ -103,8 +103,9 @@ case_ "H200 table, all rows: accuracy gate"
 # 2026-12-03: a block's retirement lag lengthens its core term alone
 # (blockcost.c): 9.586 -> 9.422%, 4365 -> 4364 within 2x. 2026-12-03: a
 # warp's drawn lines in flight together count apart and queue
-# (dram_drawn_line_cycles, the scatter rows): 9.422 -> 9.309%.
-gp validate validation/h200/calibration.csv --max-mape 9.31 --min-within-2x 0.990 --json
+# (dram_drawn_line_cycles, the scatter rows): 9.422 -> 9.309%. 2026-12-03:
+# the 96 `depgather` rows (below) join at 25.0%: 9.644% over 4495 rows.
+gp validate validation/h200/calibration.csv --max-mape 9.65 --min-within-2x 0.990 --json
 expect_status 0
 n=$(json .overall.rows)
 expect_between "$n" 122 5000
@@ -424,6 +425,16 @@ case_ "H200 scatter family: accuracy gate"
 # (dram_drawn_line_cycles 4.7, from these rows' one-warp cycles a trip):
 # 9.02 -> 7.77%, the one-warp rows of 4 gathers of 32 lines -21.8 -> +6.4%.
 gp validate validation/h200/calibration.csv --family scatter --max-mape 7.8 --min-within-2x 1
+expect_status 0
+
+# Gathers at random words of random lines whose addresses come from an index
+# stream, from registers beside it or alone, and the stream alone (bench_depgather,
+# run27): 8 to 64 warps per SM, 256 MiB after the flush and 8 MiB warm. The
+# dependency on the index costs little (dep within 3..13% of gonly); the model
+# gives every gather 15 to 43% fast, from L2 and DRAM alike, and has no rule for
+# it yet (validation/README.md logs the two tried). Today 25.0%, all 96 within 2x.
+case_ "H200 depgather family: accuracy gate"
+gp validate validation/h200/calibration.csv --family depgather --max-mape 25.0 --min-within-2x 1
 expect_status 0
 
 # Loops that store into the buffer they load from (bench_alias, run10): a trip
