@@ -220,8 +220,8 @@ typedef struct load_group {
        warp; buffer and line), the runs of its other loads, the most runs of
        one load and the chance that no run comes from DRAM */
     double per_doubling, runs_other, runs_one, lnone; /* lnone: the chance's log */
-    double drawn_line; /* the device's wait per drawn line beyond one load's, where
-                          a load of the group draws its lines */
+    double drawn_line, drawn_runs; /* the device's wait per drawn line beyond
+                                      one load's; the lines its drawn loads read */
     uint32_t n_lines;
     int stored; /* a store walked while its loads were in flight */
     uint32_t line_buf[GP_GROUP_LINES];
@@ -231,9 +231,9 @@ typedef struct load_group {
 /* The wait a group adds beyond its longest load for the slowest of its DRAM
    runs (group_slowest): per doubling of the runs its loads read together
    (runs: lines whose preceding line of the same buffer it does not read)
-   over the most one load reads, and where its loads draw their lines,
-   dram_drawn_line_cycles a drawn line beyond that most, weighted by the
-   chance that one comes from DRAM. */
+   over the most one load reads, and dram_drawn_line_cycles a line its
+   drawn loads read beyond that most, weighted by the chance that one comes
+   from DRAM. */
 static double group_slow(const load_group_t *g)
 {
     double runs = g->runs_other, q = -expm1(g->lnone);
@@ -249,7 +249,7 @@ static double group_slow(const load_group_t *g)
     if (!(runs > g->runs_one))
         return 0;
     return q * (g->per_doubling * (log2(runs) - log2(g->runs_one)) +
-                g->drawn_line * (runs - g->runs_one));
+                g->drawn_line * GP_MAX(0.0, g->drawn_runs - g->runs_one));
 }
 
 /* Put a pending load group on the chain. */
@@ -265,7 +265,7 @@ static void flush_group(load_group_t *g, seg_sum_t *out)
     g->exp = g->gap = 0;
     g->adjacent = 0;
     g->per_doubling = g->runs_other = g->runs_one = g->lnone = 0;
-    g->drawn_line = 0;
+    g->drawn_line = g->drawn_runs = 0;
     g->n_lines = 0;
     g->stored = 0;
 }
@@ -313,8 +313,10 @@ static void group_slowest(const walk_ctx_t *cx, load_group_t *g, const gp_op_t *
     if (!(g->per_doubling > 0))
         g->lnone = 0;
     g->per_doubling = GP_MAX(g->per_doubling, per);
-    if (sm && sm->drawn)
+    if (sm && sm->drawn) {
         g->drawn_line = d->dram_drawn_line_cycles;
+        g->drawn_runs += own * count;
+    }
     if (l1m < 0) /* l1m: log(1 - the op's DRAM share), 0 where it has none */
         g->lnone += own * count * l1m;
     g->runs_one = GP_MAX(g->runs_one, own);
