@@ -88,7 +88,6 @@ int main(int argc, char **argv) {
   CK(cudaMemset(q, 0, nbig * 4));
   const int kinds = 4;
   const char *names[kinds] = {"mark_same", "mark_other", "scale_same", "scale_other"};
-  std::vector<long long> hc(sms * 8);
   for (int kind = 0; kind < kinds; ++kind)
     for (int ws = 0; ws < 2; ++ws)
       for (int bpsm : {1, 2, 8}) {
@@ -129,14 +128,11 @@ int main(int argc, char **argv) {
         }
         r.t = time_case(b, 9, dram, [&] { launch(); });
         emit(b, r);
-        CK(cudaMemcpy(hc.data(), cyc, sizeof(long long) * grid, cudaMemcpyDeviceToHost));
-        std::vector<double> v(hc.begin(), hc.begin() + grid);
-        double med = median_of(v), mn = *std::min_element(v.begin(), v.end()),
-               mx = *std::max_element(v.begin(), v.end());
+        const Cycles c = block_cycles(cyc, grid);
         fprintf(side, "%s,%s,%s,%d,%d,%.0f,%.0f,%.0f,%.1f\n", r.family.c_str(), r.name.c_str(),
-                r.params.c_str(), grid, trips, med, mn, mx, med / trips);
+                r.params.c_str(), grid, trips, c.median, c.min, c.max, c.median / trips);
         fflush(side);
-        fprintf(stderr, "      %-12s %-34s %8.1f cycles a trip\n", r.name.c_str(), ps, med / trips);
+        fprintf(stderr, "      %-12s %-34s %8.1f cycles a trip\n", r.name.c_str(), ps, c.median / trips);
       }
   return 0;
 }

@@ -118,7 +118,6 @@ int main(int argc, char **argv) {
       GatherK k = kernel_for(kind, u);
       allow_dyn_smem(k, dyn_smem_for_bpsm(b.prop, 1));
     }
-  std::vector<long long> hc(sms * 8);
   // the first sweep: every kind, 64 trips; the second: the gathers alone, plain and
   // read-only, 256 trips (the start of a launch weighs a quarter as much)
   for (int sweep = 0; sweep < 2; ++sweep)
@@ -146,7 +145,6 @@ int main(int argc, char **argv) {
           r.t = time_case(b, 9, dram,
                           [&] { k<<<grid, 256, dyn, b.stream>>>(ix, p, trips, mask, mask, out, cyc, p); });
           emit(b, r);
-          CK(cudaMemcpy(hc.data(), cyc, sizeof(long long) * grid, cudaMemcpyDeviceToHost));
           if (!dram && kind == K_DEP && u == 1 && sweep == 0) {
             // thread 0: sum over k of p[idx[(k G) & mask]] = idx value & 1023
             const size_t G = (size_t)grid * 256;
@@ -159,13 +157,11 @@ int main(int argc, char **argv) {
               return 1;
             }
           }
-          std::vector<double> v(hc.begin(), hc.begin() + grid);
-          double med = median_of(v), mn = *std::min_element(v.begin(), v.end()),
-                 mx = *std::max_element(v.begin(), v.end());
+          const Cycles c = block_cycles(cyc, grid);
           fprintf(side, "%s,%s,%s,%d,%d,%.0f,%.0f,%.0f,%.1f\n", r.family.c_str(), r.name.c_str(),
-                  r.params.c_str(), grid, trips, med, mn, mx, med / trips);
+                  r.params.c_str(), grid, trips, c.median, c.min, c.max, c.median / trips);
           fflush(side);
-          fprintf(stderr, "      %-6s %-34s %8.1f cycles a trip\n", r.name.c_str(), ps, med / trips);
+          fprintf(stderr, "      %-6s %-34s %8.1f cycles a trip\n", r.name.c_str(), ps, c.median / trips);
         }
   return 0;
 }
