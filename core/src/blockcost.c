@@ -45,6 +45,7 @@ typedef struct seg_sum {
        a batch of a loop's iterations waits for its first miss (add_loop) */
     double mem_exp, mem_gap;
     double l1, l2, dram;        /* bytes */
+    double l2_req;              /* the L2's time beyond l2, as bytes (not in flight) */
     double store;               /* SM cycles of the store path towards L2 */
     /* loads of an iteration: registers per thread their values need, and
        whether one waits for a load of the previous iteration (a pointer
@@ -117,6 +118,7 @@ static void seg_add(seg_sum_t *a, const seg_sum_t *b, double f)
     a->mem_gap += b->mem_gap * f;
     a->l1 += b->l1 * f;
     a->l2 += b->l2 * f;
+    a->l2_req += b->l2_req * f;
     a->dram += b->dram * f;
     a->store += b->store * f;
     a->int_chain += b->int_chain * f;
@@ -1159,9 +1161,11 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
                    share of the bytes, so traffic stays that of one pass */
                 double paths = count >= 1 ? count : 1;
                 double l1 = body.l1, l2 = body.l2, dram = body.dram, store = body.store;
+                double l2_req = body.l2_req;
                 seg_add(out, &body, paths);
                 out->l1 += l1 - l1 * paths;
                 out->l2 += l2 - l2 * paths;
+                out->l2_req += l2_req - l2_req * paths;
                 out->dram += dram - dram * paths;
                 out->store += store - store * paths;
                 /* a compare and a branch to enter each path */
@@ -1200,6 +1204,7 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
             if (!kept && (!(isfinite(c.latency_cycles) && c.latency_cycles >= 0) ||
                 !(isfinite(c.l1_bytes) && c.l1_bytes >= 0) ||
                 !(isfinite(c.l2_bytes) && c.l2_bytes >= 0) ||
+                !(isfinite(c.l2_request_bytes) && c.l2_request_bytes >= 0) ||
                 !(isfinite(c.dram_bytes) && c.dram_bytes >= 0) ||
                 !(isfinite(c.store_cycles) && c.store_cycles >= 0))) {
                 snprintf(cx->err, cx->errlen,
@@ -1211,6 +1216,7 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
             out->instr += op_instructions(cx, op, &c, count);
             out->l1 += count * c.l1_bytes;
             out->l2 += count * c.l2_bytes;
+            out->l2_req += count * c.l2_request_bytes;
             out->dram += count * c.dram_bytes;
             out->store += count * c.store_cycles;
             if (op->kind == GP_OP_BARRIER)
@@ -1439,7 +1445,8 @@ static int seg_finite(const seg_sum_t *s)
         if (!isfinite(s->pipe[p]))
             return 0;
     return isfinite(s->instr) && isfinite(s->chain) && isfinite(s->mem_chain) &&
-           isfinite(s->l1) && isfinite(s->l2) && isfinite(s->dram) && isfinite(s->store);
+           isfinite(s->l1) && isfinite(s->l2) && isfinite(s->l2_req) && isfinite(s->dram) &&
+           isfinite(s->store);
 }
 
 /*
@@ -1466,9 +1473,9 @@ static double core_stretch(const gp_device_t *dev, const seg_sum_t *s)
 }
 
 /* Smooth maximum (a^p + b^p)^(1/p), safe for zeros and huge values. The
-   knees the model uses (GP_KNEE_P_CORE 4, GP_KNEE_P_MEMORY 2) take products
-   and square roots instead of pow, which every block cost calls a few times
-   (docs/speed.md). */
+   knees the model uses (GP_KNEE_P_CORE and GP_KNEE_P_L2 4, GP_KNEE_P_MEMORY
+   2) take products and square roots instead of pow, which every block cost
+   calls a few times (docs/speed.md). */
 static double pnorm(double a, double b, double p)
 {
     double m = GP_MAX(a, b), r;
@@ -1512,6 +1519,17 @@ static double core_time(double lat, double thr, double stall, double stall_top, 
         t = GP_MAX(t, stall_top + pnorm(lat - stall_top, GP_MAX(path, thr / blocks),
                                         GP_KNEE_P_CORE));
     return t;
+}
+
+/* A block's time from its core term beside the memory's three: each
+   memory resource queues on its own, DRAM and the SM's store path with a
+   broad knee (GP_KNEE_P_MEMORY), the L2 with a sharp one (GP_KNEE_P_L2:
+   its service time varies little); the largest holds, so that more of any
+   term never shortens the block. */
+static double beside_memory(double core, double dram, double l2, double store)
+{
+    return GP_MAX(pnorm(core, dram, GP_KNEE_P_MEMORY),
+                  GP_MAX(pnorm(core, l2, GP_KNEE_P_L2), pnorm(core, store, GP_KNEE_P_MEMORY)));
 }
 
 int gp_block_cost_default(const gp_plugin_t *plugin, const gp_generation_t *gen,
@@ -1592,7 +1610,7 @@ int gp_block_cost_memo(const gp_plugin_t *plugin, const gp_generation_t *gen,
                  (dev->dram_sustained_gbps * 1e9 * res->dram_share / cycles_per_s);
     t_core = core_time(t_blk, t_thr, stall, stall_top, t_path, blocks);
     if (dev->l2_bandwidth_gbps > 0 && res->l2_share > 0)
-        t_l2 = blocks * out->l2_bytes /
+        t_l2 = blocks * (out->l2_bytes + s.l2_req * warps) /
                (dev->l2_bandwidth_gbps * 1e9 * res->l2_share / cycles_per_s);
     /* the SM's store path towards the L2, its own resource (opcost.c
        sibling_traffic) */
@@ -1612,7 +1630,7 @@ int gp_block_cost_memo(const gp_plugin_t *plugin, const gp_generation_t *gen,
        bytes' time, takes 64.0 to 76.2 us ([sources: h200-cal] turnover
        copy16 and add2, phase copy rows) */
     retire = block_retire_factor(occ, blocks);
-    out->time_cycles = pnorm(t_core * retire, t_mem, GP_KNEE_P_MEMORY);
+    out->time_cycles = beside_memory(t_core * retire, t_dram, t_l2, t_store);
     if (out->time_cycles == 0)
         out->time_cycles = 1; /* an empty block still exists for a cycle */
     /* a slot that another block will take spends block_slot_overhead_cycles

@@ -20,6 +20,15 @@
 /* Exponent between the core term and memory bandwidth: memory service times
    vary (queueing), so the knee is broad [sources: volkov2016] ch. 5-6. */
 #define GP_KNEE_P_MEMORY 2.0
+/* The same where the L2, not DRAM, is the memory term that binds: the L2's
+   service time varies little, so its knee is as sharp as a pipe's. The H200's
+   random-line gathers from 8 MiB the L2 holds, where a trip's latency and the
+   L2's request time meet, solve (lat^p + thr^p)^(1/p) = measured for p = 4.1
+   (L = 2 loads a trip at 8 warps per SM: 453.5 and 778 cycles, 798.2
+   measured), 4.2 (L = 4 at 4 warps: 527.8 and 778, 811.3) and 8.5 (L = 1 at
+   8 warps: 414.8 and 389, 437.9) ([sources: h200-cal] run10/scatter
+   scatter_cycles.csv; the throughput at sparse_read_l2_bytes) */
+#define GP_KNEE_P_L2 4.0
 /* A counted loop's control: an add, a compare and a branch per iteration of
    the compiled loop; nvcc unrolls a short body until it holds about 64
    instructions, up to 16 copies (SASS of the H200 validation kernels: 16

@@ -2015,19 +2015,19 @@ typedef struct lines_memo {
     int64_t stride, offset;
     uint64_t footprint; /* a random pattern's elements depend on it */
     uint32_t elem, pattern, lanes, line, valid;
-    double lines, passes, runs;
+    double lines, passes, runs, lone;
 } lines_memo_t;
 
 #define LINES_MEMO_SLOTS 32
 static _Thread_local lines_memo_t lines_memo[LINES_MEMO_SLOTS];
 
 static void request_lines(const gp_access_t *a, uint32_t lanes, uint32_t line, double *lines,
-                          double *passes, double *runs)
+                          double *passes, double *runs, double *lone)
 {
     int64_t own[64];
     const int64_t *off;
     uint32_t w, nw = 1, n = GP_MIN(lanes, 64u), e = a->elem_bytes ? a->elem_bytes : 4;
-    double sl = 0, sp = 0, sr = 0;
+    double sl = 0, sp = 0, sr = 0, so = 0;
     lines_memo_t *memo = NULL;
     int sampled = a->sample && a->sample->n_warps > 0 && a->sample->byte_offset &&
                   a->sample->lanes > 0;
@@ -2052,6 +2052,7 @@ static void request_lines(const gp_access_t *a, uint32_t lanes, uint32_t line, d
             *lines = memo->lines;
             *passes = memo->passes;
             *runs = memo->runs;
+            *lone = memo->lone;
             return;
         }
         gp_pattern_lanes(a, 0, n, 0, own);
@@ -2093,6 +2094,14 @@ static void request_lines(const gp_access_t *a, uint32_t lanes, uint32_t line, d
         }
         sl += nl;
         sp += worst;
+        /* lone: lines of which the request reads one 32-byte sector (8 bits
+           of the word mask) */
+        for (j = 0; j < nl; j++) {
+            uint32_t sec, touched = 0;
+            for (sec = 0; sec * 8 < line / 4 && sec < 8; sec++)
+                touched += ((mask[j] >> (sec * 8)) & 0xffu) != 0;
+            so += touched == 1;
+        }
         /* runs: lines whose preceding line the request does not touch */
         for (i = 0; i < nl; i++) {
             for (j = 0; j < nl && ln[j] != ln[i] - 1; j++)
@@ -2103,6 +2112,7 @@ static void request_lines(const gp_access_t *a, uint32_t lanes, uint32_t line, d
     *lines = sl / nw;
     *passes = sp / nw;
     *runs = sr / nw;
+    *lone = so / nw;
     if (memo) {
         memo->stride = a->stride_elems;
         memo->offset = a->offset_elems;
@@ -2114,6 +2124,7 @@ static void request_lines(const gp_access_t *a, uint32_t lanes, uint32_t line, d
         memo->lines = *lines;
         memo->passes = *passes;
         memo->runs = *runs;
+        memo->lone = *lone;
         memo->valid = 1;
     }
 }
@@ -2828,7 +2839,7 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
     double txn, bytes, h1 = 0, h2 = 0, l1h = 0, l2h = 0, lbytes, dram_fetch, dbytes, l2_lat, mem_lat;
     double near = 0, near_dist = 0, cold = 0, near_hit = 0, l2_near = 0, dram_lat, fp;
     double stream = 0; /* the misses are a stream's new units (stream_miss) */
-    double req_lines = 0, req_passes = 0, req_runs = 0, chase_h = -1, chase_cold = 0,
+    double req_lines = 0, req_passes = 0, req_runs = 0, req_lone = 0, chase_h = -1, chase_cold = 0,
            chase_warps = 1, chase_dram_lanes = 0;
     double l2cap = res->l2_capacity_bytes > 0 ? res->l2_capacity_bytes : (double)d->l2_bytes;
     double held = resident_blocks(d, occ); /* blocks the GPU holds at once */
@@ -3045,12 +3056,22 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
     /* where the requests are served, for dependent chains: a warp waits
        for its slowest lane, and lanes drawn at random hit or miss
        independently, so a request of n sectors hits L1 only when all do */
-    if (op->kind == GP_OP_LOAD && sp != GP_SPACE_CONSTANT &&
-        (d->l1_line_cycles > 0 || d->l1_bank_pass_cycles > 0 || d->l2_line_cycles > 0 ||
-         d->dram_lines_log2_cycles > 0 || d->l1_bank_pass_issue_cycles > 0 ||
-         d->l1_line_issue_cycles > 0))
-        request_lines(a, lanes, d->l1_line_bytes ? d->l1_line_bytes : 128, &req_lines,
-                      &req_passes, &req_runs);
+    if (op->kind == GP_OP_LOAD && sp != GP_SPACE_CONSTANT) {
+        int by_lines = d->l1_line_cycles > 0 || d->l1_bank_pass_cycles > 0 ||
+                       d->l2_line_cycles > 0 || d->dram_lines_log2_cycles > 0 ||
+                       d->l1_bank_pass_issue_cycles > 0 || d->l1_line_issue_cycles > 0;
+        double rl, rp, rr;
+        /* (the lines count where the card measures what they cost: the
+           lone sectors' L2 requests alone leave the rest as it was) */
+        if (by_lines || d->sparse_read_l2_bytes > 0)
+            request_lines(a, lanes, d->l1_line_bytes ? d->l1_line_bytes : 128, &rl, &rp, &rr,
+                          &req_lone);
+        if (by_lines) {
+            req_lines = rl;
+            req_passes = rp;
+            req_runs = rr;
+        }
+    }
     if (sp != GP_SPACE_CONSTANT) {
         /* a drawn chase's shares are its warps' steps (chase_dram_share,
            chase_l1_hit's first touches): its request waits for its slowest
@@ -3131,6 +3152,14 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
     out->transactions = txn;
     out->l1_bytes = cached ? h1 * bytes : 0;
     out->l2_bytes = (1 - h1) * lbytes;
+    /* the L2 serves a request of one sector of a line at its request rate,
+       not its bytes' ([sources: h200-cal] run10/scatter ws=l2 rows: random
+       lines at 1.52 SM cycles each on 132 SMs whether 1, 2, 4 or 8 lanes
+       read words of the one sector, where 4 sectors a line run at the L2's
+       bandwidth) */
+    if (op->kind == GP_OP_LOAD && sp != GP_SPACE_CONSTANT && req_lone > 0 &&
+        d->sparse_read_l2_bytes > d->sector_bytes)
+        out->l2_request_bytes = (1 - h1) * req_lone * (d->sparse_read_l2_bytes - d->sector_bytes);
     out->dram_bytes = (1 - h1) * (1 - h2) * dbytes;
     /* a buffer's first reads reach DRAM whatever hits the re-reads get: the
        short re-use counted above takes its hits from the re-reads, so where

@@ -105,7 +105,11 @@ case_ "H200 table, all rows: accuracy gate"
 # warp's drawn lines in flight together count apart and queue
 # (dram_drawn_line_cycles, the scatter rows): 9.422 -> 9.309%. 2026-12-03:
 # the 96 `depgather` rows (below) join at 25.0%: 9.644% over 4495 rows.
-gp validate validation/h200/calibration.csv --max-mape 9.65 --min-within-2x 0.990 --json
+# 2026-12-03: a read request of one sector of a line takes the L2
+# sparse_read_l2_bytes (the scatter rows), and the L2 meets the core term with
+# a knee of p = 4 (GP_KNEE_P_L2): 9.644 -> 9.374%. 2026-12-03: the 192 `l1cap`
+# rows (below) join at 10.7%: 9.429% over 4687 rows.
+gp validate validation/h200/calibration.csv --max-mape 9.43 --min-within-2x 0.990 --json
 expect_status 0
 n=$(json .overall.rows)
 expect_between "$n" 122 5000
@@ -122,7 +126,10 @@ gp validate validation/h200/calibration.csv --family int32 --max-mape 10
 expect_status 0
 # 2026-12-03: a block's retirement lag lengthens its core term alone
 # (blockcost.c): 15.0 -> 15.1% (worse).
-gp validate validation/h200/calibration.csv --family histogram --max-mape 15.1
+# 2026-12-03: a read request of one sector of a line takes the L2
+# sparse_read_l2_bytes, and the L2 meets the core term with a knee of p = 4
+# (GP_KNEE_P_L2): 15.09 -> 16.35% (worse).
+gp validate validation/h200/calibration.csv --family histogram --max-mape 16.4
 expect_status 0
 
 # Atomics: the own `atomic` rows (one address, one per warp, distinct; shared
@@ -160,7 +167,10 @@ expect_status 0
 # trip, and straight runs of 16 and 49 taps return faster. Today 8.3%: the
 # taps' address arithmetic between loads costs its issue (8.8 -> 8.3%).
 case_ "H200 mlp family: accuracy gate"
-gp validate validation/h200/calibration.csv --family mlp --max-mape 8.3 --min-within-2x 1
+# 2026-12-03: a read request of one sector of a line takes the L2
+# sparse_read_l2_bytes, and the L2 meets the core term with a knee of p = 4
+# (GP_KNEE_P_L2): 8.14 -> 7.69%.
+gp validate validation/h200/calibration.csv --family mlp --max-mape 7.7 --min-within-2x 1
 expect_status 0
 
 # Partial sectors (bench_sectors): K scalar loads or stores per thread whose
@@ -188,7 +198,10 @@ expect_status 0
 case_ "H200 turnover family: accuracy gate"
 # 2026-12-03: a block's retirement lag lengthens its core term alone
 # (blockcost.c): 7.3 -> 6.5%.
-gp validate validation/h200/calibration.csv --family turnover --max-mape 6.5 --min-within-2x 1
+# 2026-12-03: a read request of one sector of a line takes the L2
+# sparse_read_l2_bytes, and the L2 meets the core term with a knee of p = 4
+# (GP_KNEE_P_L2): 6.50 -> 6.08%.
+gp validate validation/h200/calibration.csv --family turnover --max-mape 6.1 --min-within-2x 1
 expect_status 0
 
 # Grid-stride sums (bench_gridstride, run10): 1, 2, 4, 8 float or float4 loads a
@@ -202,7 +215,10 @@ expect_status 0
 case_ "H200 gridstride family: accuracy gate"
 # 2026-12-03: a block's retirement lag lengthens its core term alone
 # (blockcost.c): 7.7 -> 7.0%.
-gp validate validation/h200/calibration.csv --family gridstride --max-mape 7.0 --min-within-2x 1
+# 2026-12-03: a read request of one sector of a line takes the L2
+# sparse_read_l2_bytes, and the L2 meets the core term with a knee of p = 4
+# (GP_KNEE_P_L2): 7.00 -> 5.96%.
+gp validate validation/h200/calibration.csv --family gridstride --max-mape 6.0 --min-within-2x 1
 expect_status 0
 
 # Chains of small kernels in a stream and in a graph, 1 to 8 side by side: the
@@ -266,7 +282,10 @@ expect_status 0
 # fold's period, `g % rg` rows over fewer rows than blocks, four of them
 # passed -50%).
 case_ "H200 uniform family: accuracy gate"
-gp validate validation/h200/calibration.csv --family uniform --max-mape 14.12 --min-within-2x 0.92
+# 2026-12-03: a read request of one sector of a line takes the L2
+# sparse_read_l2_bytes, and the L2 meets the core term with a knee of p = 4
+# (GP_KNEE_P_L2): 14.10 -> 14.32% (worse).
+gp validate validation/h200/calibration.csv --family uniform --max-mape 14.35 --min-within-2x 0.92
 expect_status 0
 
 # A warp's independent loads, 1 to 16 a trip, 1 to 32 warps per SM, and the load
@@ -330,7 +349,10 @@ expect_status 0
 case_ "H200 tiles family: accuracy gate"
 # 2026-12-03: a block's retirement lag lengthens its core term alone
 # (blockcost.c): 6.29 -> 6.33% (worse).
-gp validate validation/h200/calibration.csv --family tiles --max-mape 6.35 --min-within-2x 1
+# 2026-12-03: a read request of one sector of a line takes the L2
+# sparse_read_l2_bytes, and the L2 meets the core term with a knee of p = 4
+# (GP_KNEE_P_L2): 6.32 -> 6.57% (worse).
+gp validate validation/h200/calibration.csv --family tiles --max-mape 6.6 --min-within-2x 1
 expect_status 0
 
 # Phases of tiled loops (bench_tiles2, run9): tile copies into shared memory
@@ -375,7 +397,10 @@ expect_status 0
 # 120 of 132 within 2x: the 12 beyond are tile loops with no mma whose copies
 # ptxas issues one or two loads at a time (-50..-70%).
 case_ "H200 mmasmem family: accuracy gate"
-gp validate validation/h200/calibration.csv --family mmasmem --max-mape 20.7 --min-within-2x 0.9
+# 2026-12-03: a read request of one sector of a line takes the L2
+# sparse_read_l2_bytes, and the L2 meets the core term with a knee of p = 4
+# (GP_KNEE_P_L2): 20.66 -> 20.85% (worse).
+gp validate validation/h200/calibration.csv --family mmasmem --max-mape 20.9 --min-within-2x 0.9
 expect_status 0
 
 # Loops of one load a trip feeding an arithmetic body, 1 to 16 warps per SM
@@ -424,7 +449,10 @@ case_ "H200 scatter family: accuracy gate"
 # 35 lines for 4 gathers of 32) and drawn lines queue on their way to DRAM
 # (dram_drawn_line_cycles 4.7, from these rows' one-warp cycles a trip):
 # 9.02 -> 7.77%, the one-warp rows of 4 gathers of 32 lines -21.8 -> +6.4%.
-gp validate validation/h200/calibration.csv --family scatter --max-mape 7.8 --min-within-2x 1
+# 2026-12-03: a read request of one sector of a line takes the L2
+# sparse_read_l2_bytes, and the L2 meets the core term with a knee of p = 4
+# (GP_KNEE_P_L2): 7.77 -> 7.13%.
+gp validate validation/h200/calibration.csv --family scatter --max-mape 7.15 --min-within-2x 1
 expect_status 0
 
 # Gathers at random words of random lines whose addresses come from an index
@@ -434,7 +462,19 @@ expect_status 0
 # gives every gather 15 to 43% fast, from L2 and DRAM alike, and has no rule for
 # it yet (validation/README.md logs the two tried). Today 25.0%, all 96 within 2x.
 case_ "H200 depgather family: accuracy gate"
-gp validate validation/h200/calibration.csv --family depgather --max-mape 25.0 --min-within-2x 1
+# 2026-12-03: a read request of one sector of a line takes the L2
+# sparse_read_l2_bytes, and the L2 meets the core term with a knee of p = 4
+# (GP_KNEE_P_L2): 24.97 -> 18.98%.
+gp validate validation/h200/calibration.csv --family depgather --max-mape 19.0 --min-within-2x 1
+expect_status 0
+
+# Random gathers against the L1's size (bench_l1cap, run28): with a 28 KiB L1
+# the card bounds the misses in flight per SM by the L1's lines (1.93 to 2.00
+# SM cycles a line from L2, 7.6 to 8.1 from DRAM, whatever the warps), which
+# the model does not (those 48 rows -9..-43%); the 144 with 60 KiB of L1 or
+# more at 3.7% (L2) and 6.7% (DRAM). 10.7% over the 192, every row within 2x.
+case_ "H200 l1cap family: accuracy gate"
+gp validate validation/h200/calibration.csv --family l1cap --max-mape 10.75 --min-within-2x 1
 expect_status 0
 
 # Loops that store into the buffer they load from (bench_alias, run10): a trip
@@ -500,7 +540,10 @@ case_ "H200 scatterw family: accuracy gate"
 # 2026-12-03: a block's retirement lag lengthens its core term alone
 # (blockcost.c): 15.7 -> 15.5%, one row (ws=big w=64 c=2 W=16 L=4) -47% -> -51%,
 # outside 2x (worse).
-gp validate validation/h200/calibration.csv --family scatterw --max-mape 15.55 --min-within-2x 0.99
+# 2026-12-03: a read request of one sector of a line takes the L2
+# sparse_read_l2_bytes, and the L2 meets the core term with a knee of p = 4
+# (GP_KNEE_P_L2): 15.52 -> 14.99%.
+gp validate validation/h200/calibration.csv --family scatterw --max-mape 15.0 --min-within-2x 0.99
 expect_status 0
 
 # Stores through an LCG index formula (bench_perm, run13): 2^16 stores to a full
@@ -532,7 +575,10 @@ case_ "H200 tlb family: accuracy gate"
 # in flight together count apart and queue (dram_drawn_line_cycles):
 # 11.58 -> 11.61% (worse: the 64-warp whole-line rows from 128 MiB on,
 # already slow, +5.9..+11.0% -> +6.2..+11.3%).
-gp validate validation/h200/calibration.csv --family tlb --max-mape 11.65 --min-within-2x 1
+# 2026-12-03: a read request of one sector of a line takes the L2
+# sparse_read_l2_bytes, and the L2 meets the core term with a knee of p = 4
+# (GP_KNEE_P_L2): 11.61 -> 11.89% (worse).
+gp validate validation/h200/calibration.csv --family tlb --max-mape 11.9 --min-within-2x 1
 expect_status 0
 
 # A kernel writing or reading 4 to 96 MiB, then a kernel reading it (bench_wback,
@@ -577,7 +623,10 @@ expect_status 0
 # instead). Today 20.45%: their random gathers wait for the slowest of their
 # lines (dram_lines_log2_cycles per doubling), on rows already too slow.
 case_ "H200 guard family: accuracy gate"
-gp validate validation/h200/calibration.csv --family guard --max-mape 20.46 --min-within-2x 1
+# 2026-12-03: a read request of one sector of a line takes the L2
+# sparse_read_l2_bytes, and the L2 meets the core term with a knee of p = 4
+# (GP_KNEE_P_L2): 20.22 -> 18.11%.
+gp validate validation/h200/calibration.csv --family guard --max-mape 18.15 --min-within-2x 1
 expect_status 0
 
 # Rows read in two or three passes (bench_passes, run16): a pass re-reads its
@@ -774,7 +823,11 @@ expect_err "set must be row3, col3z, yz9, plane9, cross7 or cube27, got 'star'"
 case_ "H200 evaluation set: accuracy gate"
 # 2026-12-03: a block's retirement lag lengthens its core term alone
 # (blockcost.c): 13.18 -> 13.04%, 278 -> 276 within 1.5x (95.2%).
-gp validate validation/h200/evaluation.csv --max-mape 13.05 --min-within-2x 0.98 \
+# 2026-12-03: a read request of one sector of a line takes the L2
+# sparse_read_l2_bytes, and the L2 meets the core term with a knee of p = 4
+# (GP_KNEE_P_L2), both from the calibration scatter rows: 13.04 -> 12.91%, 276
+# -> 278 within 1.5x (95.9%).
+gp validate validation/h200/evaluation.csv --max-mape 12.92 --min-within-2x 0.98 \
     --min-within 1.5:0.95 --json
 expect_status 0
 n=$(json .overall.rows)

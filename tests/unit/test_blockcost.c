@@ -69,11 +69,13 @@ static gp_op_t loop(double trips, uint32_t body_len)
     return op;
 }
 
-/* Block cost of ops in one block of `threads` threads, `regs` registers,
-   alone on its SM, on device dev of generation gen. */
-static gp_block_cost_t cost_resident(const gp_device_t *dev, const gp_generation_t *gen,
-                                     const gp_op_t *ops, uint32_t n, uint32_t threads,
-                                     uint32_t regs, uint32_t blocks)
+/* Block cost of ops in `blocks` blocks of `threads` threads, `regs`
+   registers, on one SM whose share of the DRAM's and the L2's bandwidth is
+   `share`, `warm` bytes of buffer 0 in the L2 at the launch, on device dev
+   of generation gen. */
+static gp_block_cost_t cost_share(const gp_device_t *dev, const gp_generation_t *gen,
+                                  const gp_op_t *ops, uint32_t n, uint32_t threads, uint32_t regs,
+                                  uint32_t blocks, double share, uint64_t warm)
 {
     gp_kernel_t k;
     gp_occupancy_t occ;
@@ -91,18 +93,30 @@ static gp_block_cost_t cost_resident(const gp_device_t *dev, const gp_generation
     k.ops = ops;
     k.n_ops = n;
     k.total_blocks = 1;
+    if (warm) {
+        k.l2_warm_bytes = &warm;
+        k.n_buffers = 1;
+    }
     assert_int_equal(gp_occupancy_compute(dev, &k.launch, gen->alloc, &occ, err, sizeof err), 0);
     memset(&res, 0, sizeof res);
     res.blocks = blocks;
     res.warps_sm = blocks * occ.warps_per_block;
     res.active_sms = 1;
-    res.dram_share = 1.0 / dev->sm_count;
-    res.l2_share = 1.0 / dev->sm_count;
+    res.dram_share = share;
+    res.l2_share = share;
     res.l2_capacity_bytes = (double)dev->l2_bytes;
     memset(&bc, 0, sizeof bc);
     if (gp_block_cost_default(g_arch->plugin, gen, dev, &k, &occ, &res, &bc, err, sizeof err))
         fail_msg("%s", err);
     return bc;
+}
+
+/* The same, alone on its SM among every SM of the device. */
+static gp_block_cost_t cost_resident(const gp_device_t *dev, const gp_generation_t *gen,
+                                     const gp_op_t *ops, uint32_t n, uint32_t threads,
+                                     uint32_t regs, uint32_t blocks)
+{
+    return cost_share(dev, gen, ops, n, threads, regs, blocks, 1.0 / dev->sm_count, 0);
 }
 
 static gp_block_cost_t cost_on(const gp_device_t *dev, const gp_generation_t *gen,
@@ -505,6 +519,57 @@ static void test_drawn_lines_queue(void **state)
     assert_true(four_bare - one > 1.8 * g_dev.dram_lines_log2_cycles);
     assert_true(fabs((four - four_bare) / (96 * g_dev.dram_drawn_line_cycles) - 1) < 0.1);
     assert_true(fabs(gather_trip(&g_dev, 1) / one - 1) < 1e-9);
+}
+
+/* A block of 32 warps, each gathering 32 random lines of 8 MiB (the L2
+   holds them, read before) a trip for 256 trips, on an SM whose share of
+   the L2 is `share`. */
+static gp_block_cost_t l2_gather_block(double share)
+{
+    gp_op_t ops[2];
+    gp_lane_sample_t s;
+    int64_t off[32];
+    uint32_t t;
+    for (t = 0; t < 32; t++)
+        off[t] = (int64_t)t * 2039 * 128;
+    memset(&s, 0, sizeof s);
+    s.n_warps = 1;
+    s.lanes = 32;
+    s.byte_offset = off;
+    s.drawn = 1;
+    s.drawn_range_bytes = 8u << 20;
+    s.warp_footprint_bytes = s.block_footprint_bytes = s.grid_footprint_bytes = 8u << 20;
+    ops[0] = loop(256, 1);
+    ops[0].unroll = 1;
+    ops[1] = load(GP_PATTERN_UNIT, 8u << 20, 0);
+    ops[1].access.sample = &s;
+    return cost_share(&g_dev, g_gen, ops, 2, 1024, 32, 1, share, 8u << 20);
+}
+
+/* A gather of random lines the L2 holds takes the L2 sparse_read_l2_bytes
+   a line of one sector (run10/scatter ws=l2: 87 lines a clock), and where
+   the L2 binds, its knee with the rest is p = 4 (GP_KNEE_P_L2), not DRAM's
+   p = 2 (scatter's 2 and 4 loads a trip where latency and requests meet). */
+static void test_l2_requests_and_knee(void **state)
+{
+    gp_block_cost_t all;
+    double per_line, r;
+    (void)state;
+    all = l2_gather_block(1.0 / g_dev.sm_count);
+    /* SM cycles a line at the L2's request rate, the SM's share of it */
+    per_line = g_dev.sparse_read_l2_bytes * g_dev.sm_count * g_dev.core_clock_mhz /
+               (g_dev.l2_bandwidth_gbps * 1e3);
+    assert_true(all.memory_cycles > 0.9 * 32 * 32 * 256 * per_line);
+    assert_true(all.memory_cycles > GP_MAX(all.throughput_cycles, all.latency_cycles));
+    r = GP_MAX(all.throughput_cycles, all.latency_cycles) / all.memory_cycles;
+    assert_true(r > 0.5); /* where p = 2 and p = 4 differ by 6% or more */
+    assert_true(all.time_cycles >= all.memory_cycles);
+    /* the core term's own knee is p = 4 too: the three at p = 4 */
+    assert_true(all.time_cycles <= pow(pow(all.memory_cycles, 4) + pow(all.latency_cycles, 4) +
+                                           pow(all.throughput_cycles, 4),
+                                       0.25) *
+                                       1.0001);
+    assert_true(all.time_cycles < 0.95 * all.memory_cycles * sqrt(1 + r * r));
 }
 
 /* A loop of one coalesced DRAM load a trip, 8 copies in flight, the copies
@@ -1004,6 +1069,7 @@ int main(void)
         cmocka_unit_test(test_row_addresses_limit_the_run),
         cmocka_unit_test(test_retire_lag_spares_the_memory_term),
         cmocka_unit_test(test_drawn_lines_queue),
+        cmocka_unit_test(test_l2_requests_and_knee),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }

@@ -390,6 +390,44 @@ static void test_request_tlb_wait(void **state)
     assert_true(fabs(c.latency_cycles - c0.latency_cycles) < 1e-9);
 }
 
+/* A gather whose lanes each read one sector of a line of their own costs
+   the L2 sparse_read_l2_bytes a line that misses L1 (run10/scatter ws=l2:
+   87 lines a clock), as L2 time beside its sectors' bytes, not as bytes in
+   flight; lanes that read the four sectors of their lines run at the L2's
+   bandwidth (no request time), and a card without the key has none. */
+static void test_read_request_time(void **state)
+{
+    gp_device_t d, none;
+    const gp_arch_t *a;
+    const gp_generation_t *g;
+    gp_op_cost_t c, c0;
+    int64_t own[32], words[32], whole[32];
+    uint64_t range = 8ull << 20;
+    int l;
+    (void)state;
+    open_dev("h200-sxm", &d, &a, &g);
+    assert_true(d.sparse_read_l2_bytes > d.sector_bytes);
+    none = d;
+    none.sparse_read_l2_bytes = 0;
+    for (l = 0; l < 32; l++) {
+        own[l] = (int64_t)(l * 7919 + 13) * 128;                      /* word 0 of its line */
+        words[l] = (int64_t)((l / 4) * 104729 + 5) * 128 + 4 * (l % 4); /* 4 lanes a sector */
+        whole[l] = (int64_t)((l / 4) * 104729 + 5) * 128 + 32 * (l % 4); /* 4 sectors a line */
+    }
+    c = drawn_load_cost(&d, g, own, range);
+    c0 = drawn_load_cost(&none, g, own, range);
+    assert_true(c.l2_bytes > 0 && fabs(c.l2_bytes - c0.l2_bytes) < 1e-9);
+    assert_true(c0.l2_request_bytes == 0);
+    /* the share that misses L1: l2_bytes over its 32 sectors' bytes */
+    assert_true(fabs(c.l2_request_bytes - c.l2_bytes / (32.0 * d.sector_bytes) * 32 *
+                                              (d.sparse_read_l2_bytes - d.sector_bytes)) < 1e-6);
+    c = drawn_load_cost(&d, g, words, range);
+    assert_true(fabs(c.l2_request_bytes - c.l2_bytes / (8.0 * d.sector_bytes) * 8 *
+                                              (d.sparse_read_l2_bytes - d.sector_bytes)) < 1e-6);
+    c = drawn_load_cost(&d, g, whole, range);
+    assert_true(c.l2_bytes > 0 && c.l2_request_bytes == 0);
+}
+
 /* Random stores (run12 scatterw): each line a warp writes is an isolated
    DRAM write where the draws name more lines than the L2 holds: part of a
    sector (read, merged, written back), whole sectors, a whole line each
@@ -1381,6 +1419,7 @@ int main(void)
         cmocka_unit_test(test_block_completes_stores),
         cmocka_unit_test(test_store_burst_after_barrier),
         cmocka_unit_test(test_offset_sibling_l1_rate),
+        cmocka_unit_test(test_read_request_time),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

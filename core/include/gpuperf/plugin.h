@@ -375,6 +375,11 @@ typedef struct gp_device {
        on their way to DRAM, beside dram_lines_log2_cycles' slowest lane);
        0: not known (none) */
     double dram_drawn_line_cycles;
+    /* [memory], added within ABI 2: the L2's time for a read request of a
+       line of which the request reads one sector, as bytes at
+       l2_bandwidth_gbps (the L2 serves so many such requests a clock,
+       however few bytes each asks for); 0: not known (its sector's bytes) */
+    double sparse_read_l2_bytes;
 } gp_device_t;
 
 /* ------------------------------------------------------------------------ */
@@ -755,7 +760,12 @@ typedef struct gp_op_cost {
        the iteration before); 0: its misses are not known to be spread so
        (added within ABI 2, taken from the reserved space) */
     double stream_miss;
-    double reserved[2];
+    /* memory loads: the L2's time for the op's requests beyond l2_bytes, as
+       bytes at l2_bandwidth_gbps (a request of one sector of a line takes
+       the L2 its request's time, sparse_read_l2_bytes); not bytes in
+       flight; 0: none (added within ABI 2, taken from the reserved space) */
+    double l2_request_bytes;
+    double reserved[1];
 } gp_op_cost_t;
 
 /*
