@@ -46,6 +46,7 @@ typedef struct seg_sum {
     double mem_exp, mem_gap;
     double l1, l2, dram;        /* bytes */
     double l2_req;              /* the L2's time beyond l2, as bytes (not in flight) */
+    double l1_hold;             /* L1 line-cycles the loads' misses hold */
     double store;               /* SM cycles of the store path towards L2 */
     /* loads of an iteration: registers per thread their values need, and
        whether one waits for a load of the previous iteration (a pointer
@@ -119,6 +120,7 @@ static void seg_add(seg_sum_t *a, const seg_sum_t *b, double f)
     a->l1 += b->l1 * f;
     a->l2 += b->l2 * f;
     a->l2_req += b->l2_req * f;
+    a->l1_hold += b->l1_hold * f;
     a->dram += b->dram * f;
     a->store += b->store * f;
     a->int_chain += b->int_chain * f;
@@ -1161,11 +1163,12 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
                    share of the bytes, so traffic stays that of one pass */
                 double paths = count >= 1 ? count : 1;
                 double l1 = body.l1, l2 = body.l2, dram = body.dram, store = body.store;
-                double l2_req = body.l2_req;
+                double l2_req = body.l2_req, l1_hold = body.l1_hold;
                 seg_add(out, &body, paths);
                 out->l1 += l1 - l1 * paths;
                 out->l2 += l2 - l2 * paths;
                 out->l2_req += l2_req - l2_req * paths;
+                out->l1_hold += l1_hold - l1_hold * paths;
                 out->dram += dram - dram * paths;
                 out->store += store - store * paths;
                 /* a compare and a branch to enter each path */
@@ -1205,6 +1208,7 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
                 !(isfinite(c.l1_bytes) && c.l1_bytes >= 0) ||
                 !(isfinite(c.l2_bytes) && c.l2_bytes >= 0) ||
                 !(isfinite(c.l2_request_bytes) && c.l2_request_bytes >= 0) ||
+                !(isfinite(c.l1_hold_cycles) && c.l1_hold_cycles >= 0) ||
                 !(isfinite(c.dram_bytes) && c.dram_bytes >= 0) ||
                 !(isfinite(c.store_cycles) && c.store_cycles >= 0))) {
                 snprintf(cx->err, cx->errlen,
@@ -1217,6 +1221,7 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
             out->l1 += count * c.l1_bytes;
             out->l2 += count * c.l2_bytes;
             out->l2_req += count * c.l2_request_bytes;
+            out->l1_hold += count * c.l1_hold_cycles;
             out->dram += count * c.dram_bytes;
             out->store += count * c.store_cycles;
             if (op->kind == GP_OP_BARRIER)
@@ -1445,7 +1450,8 @@ static int seg_finite(const seg_sum_t *s)
         if (!isfinite(s->pipe[p]))
             return 0;
     return isfinite(s->instr) && isfinite(s->chain) && isfinite(s->mem_chain) &&
-           isfinite(s->l1) && isfinite(s->l2) && isfinite(s->l2_req) && isfinite(s->dram) &&
+           isfinite(s->l1) && isfinite(s->l2) && isfinite(s->l2_req) && isfinite(s->l1_hold) &&
+           isfinite(s->dram) &&
            isfinite(s->store);
 }
 
@@ -1521,15 +1527,15 @@ static double core_time(double lat, double thr, double stall, double stall_top, 
     return t;
 }
 
-/* A block's time from its core term beside the memory's three: each
-   memory resource queues on its own, DRAM and the SM's store path with a
-   broad knee (GP_KNEE_P_MEMORY), the L2 with a sharp one (GP_KNEE_P_L2:
-   its service time varies little); the largest holds, so that more of any
-   term never shortens the block. */
-static double beside_memory(double core, double dram, double l2, double store)
+/* A block's time from its core term beside the memory's: each memory
+   resource queues on its own, DRAM and the SM's store path with a broad
+   knee (GP_KNEE_P_MEMORY), the L2 and the L1's lines held by misses in
+   flight with a sharp one (GP_KNEE_P_L2: their service varies little); the
+   largest holds, so that more of any term never shortens the block. */
+static double beside_memory(double core, double dram, double l2, double store, double hold)
 {
-    return GP_MAX(pnorm(core, dram, GP_KNEE_P_MEMORY),
-                  GP_MAX(pnorm(core, l2, GP_KNEE_P_L2), pnorm(core, store, GP_KNEE_P_MEMORY)));
+    return GP_MAX(GP_MAX(pnorm(core, dram, GP_KNEE_P_MEMORY), pnorm(core, store, GP_KNEE_P_MEMORY)),
+                  GP_MAX(pnorm(core, l2, GP_KNEE_P_L2), pnorm(core, hold, GP_KNEE_P_L2)));
 }
 
 int gp_block_cost_default(const gp_plugin_t *plugin, const gp_generation_t *gen,
@@ -1550,6 +1556,7 @@ int gp_block_cost_memo(const gp_plugin_t *plugin, const gp_generation_t *gen,
     double warps = occ->warps_per_block ? occ->warps_per_block : 1;
     double blocks = res->blocks ? res->blocks : 1;
     double mine, others = 1, thr, t_thr = 0, t_lat, t_core, t_dram = 0, t_l2 = 0, t_store, t_mem;
+    double t_hold = 0;
     double stall, stall_top, t_blk, path, t_path, retire;
     double cycles_per_s = dev->core_clock_mhz * 1e6;
     int p, busiest = GP_PIPE_ISSUE;
@@ -1615,7 +1622,14 @@ int gp_block_cost_memo(const gp_plugin_t *plugin, const gp_generation_t *gen,
     /* the SM's store path towards the L2, its own resource (opcost.c
        sibling_traffic) */
     t_store = blocks * s.store * warps;
-    t_mem = GP_MAX(GP_MAX(t_dram, t_l2), t_store);
+    /* the L1's lines bound the misses the SM has in flight: each holds its
+       line while it waits (gp_op_cost_t.l1_hold_cycles), every resident
+       block's and the other kernels' alike */
+    if (s.l1_hold > 0 && dev->l1_line_bytes > 0 &&
+        occ->l1_bytes_available >= dev->l1_line_bytes)
+        t_hold = blocks * s.l1_hold * warps * others /
+                 ((double)occ->l1_bytes_available / dev->l1_line_bytes);
+    t_mem = GP_MAX(GP_MAX(t_dram, t_l2), GP_MAX(t_store, t_hold));
 
     out->latency_cycles = t_lat;
     out->throughput_cycles = t_thr;
@@ -1630,7 +1644,7 @@ int gp_block_cost_memo(const gp_plugin_t *plugin, const gp_generation_t *gen,
        bytes' time, takes 64.0 to 76.2 us ([sources: h200-cal] turnover
        copy16 and add2, phase copy rows) */
     retire = block_retire_factor(occ, blocks);
-    out->time_cycles = beside_memory(t_core * retire, t_dram, t_l2, t_store);
+    out->time_cycles = beside_memory(t_core * retire, t_dram, t_l2, t_store, t_hold);
     if (out->time_cycles == 0)
         out->time_cycles = 1; /* an empty block still exists for a cycle */
     /* a slot that another block will take spends block_slot_overhead_cycles
@@ -1649,7 +1663,9 @@ int gp_block_cost_memo(const gp_plugin_t *plugin, const gp_generation_t *gen,
 
     /* what bounds it: the largest term */
     out->bound_pipe = (uint32_t)busiest;
-    if (t_mem >= t_thr && t_mem >= t_lat)
+    if (t_mem >= t_thr && t_mem >= t_lat && t_hold >= GP_MAX(GP_MAX(t_dram, t_l2), t_store))
+        out->bound = GP_BOUND_MEMORY_LATENCY; /* the misses in flight the L1 holds */
+    else if (t_mem >= t_thr && t_mem >= t_lat)
         out->bound = t_dram >= t_l2 && t_dram >= t_store ? GP_BOUND_DRAM : GP_BOUND_L2;
     else if (t_thr >= t_lat) {
         switch (busiest) {

@@ -75,7 +75,7 @@ static gp_op_t loop(double trips, uint32_t body_len)
    of generation gen. */
 static gp_block_cost_t cost_share(const gp_device_t *dev, const gp_generation_t *gen,
                                   const gp_op_t *ops, uint32_t n, uint32_t threads, uint32_t regs,
-                                  uint32_t blocks, double share, uint64_t warm)
+                                  uint32_t blocks, double share, uint64_t warm, uint64_t dyn_smem)
 {
     gp_kernel_t k;
     gp_occupancy_t occ;
@@ -89,7 +89,8 @@ static gp_block_cost_t cost_share(const gp_device_t *dev, const gp_generation_t 
     k.launch.block.y = k.launch.block.z = 1;
     k.launch.threads_per_block = threads;
     k.launch.regs_per_thread = regs;
-    k.launch.carveout_percent = -1;
+    k.launch.carveout_percent = dyn_smem ? 0 : -1;
+    k.launch.dynamic_smem_bytes = dyn_smem;
     k.ops = ops;
     k.n_ops = n;
     k.total_blocks = 1;
@@ -116,7 +117,7 @@ static gp_block_cost_t cost_resident(const gp_device_t *dev, const gp_generation
                                      const gp_op_t *ops, uint32_t n, uint32_t threads,
                                      uint32_t regs, uint32_t blocks)
 {
-    return cost_share(dev, gen, ops, n, threads, regs, blocks, 1.0 / dev->sm_count, 0);
+    return cost_share(dev, gen, ops, n, threads, regs, blocks, 1.0 / dev->sm_count, 0, 0);
 }
 
 static gp_block_cost_t cost_on(const gp_device_t *dev, const gp_generation_t *gen,
@@ -524,7 +525,7 @@ static void test_drawn_lines_queue(void **state)
 /* A block of 32 warps, each gathering 32 random lines of 8 MiB (the L2
    holds them, read before) a trip for 256 trips, on an SM whose share of
    the L2 is `share`. */
-static gp_block_cost_t l2_gather_block(double share)
+static gp_block_cost_t l2_gather_block(double share, uint64_t dyn_smem)
 {
     gp_op_t ops[2];
     gp_lane_sample_t s;
@@ -543,7 +544,7 @@ static gp_block_cost_t l2_gather_block(double share)
     ops[0].unroll = 1;
     ops[1] = load(GP_PATTERN_UNIT, 8u << 20, 0);
     ops[1].access.sample = &s;
-    return cost_share(&g_dev, g_gen, ops, 2, 1024, 32, 1, share, 8u << 20);
+    return cost_share(&g_dev, g_gen, ops, 2, 1024, 32, 1, share, 8u << 20, dyn_smem);
 }
 
 /* A gather of random lines the L2 holds takes the L2 sparse_read_l2_bytes
@@ -555,7 +556,7 @@ static void test_l2_requests_and_knee(void **state)
     gp_block_cost_t all;
     double per_line, r;
     (void)state;
-    all = l2_gather_block(1.0 / g_dev.sm_count);
+    all = l2_gather_block(1.0 / g_dev.sm_count, 0);
     /* SM cycles a line at the L2's request rate, the SM's share of it */
     per_line = g_dev.sparse_read_l2_bytes * g_dev.sm_count * g_dev.core_clock_mhz /
                (g_dev.l2_bandwidth_gbps * 1e3);
@@ -570,6 +571,25 @@ static void test_l2_requests_and_knee(void **state)
                                        0.25) *
                                        1.0001);
     assert_true(all.time_cycles < 0.95 * all.memory_cycles * sqrt(1 + r * r));
+}
+
+/* The L1 keeps a line for each miss in flight: with 196 KiB of shared
+   memory a block (a 228 KiB carve-out, 28 KiB of L1: 224 lines) the same
+   gathers run a line every l1_miss_hold_l2_cycles / 224 cycles (1.96 on the
+   H200, run28/l1cap), with the largest L1 at the L2's request rate. */
+static void test_l1_lines_bound_misses(void **state)
+{
+    gp_block_cost_t big, small;
+    double lines = 32.0 * 32 * 256, want;
+    (void)state;
+    assert_true(g_dev.l1_miss_hold_l2_cycles > 0);
+    big = l2_gather_block(1.0 / g_dev.sm_count, 0);
+    small = l2_gather_block(1.0 / g_dev.sm_count, 196u << 10);
+    want = lines * g_dev.l1_miss_hold_l2_cycles / ((28u << 10) / g_dev.l1_line_bytes);
+    assert_true(small.memory_cycles > 0.95 * want && small.memory_cycles < 1.05 * want);
+    assert_true(small.time_cycles > 1.2 * big.time_cycles);
+    assert_int_equal(small.bound, GP_BOUND_MEMORY_LATENCY);
+    assert_true(big.memory_cycles < 0.9 * want);
 }
 
 /* A loop of one coalesced DRAM load a trip, 8 copies in flight, the copies
@@ -1070,6 +1090,7 @@ int main(void)
         cmocka_unit_test(test_retire_lag_spares_the_memory_term),
         cmocka_unit_test(test_drawn_lines_queue),
         cmocka_unit_test(test_l2_requests_and_knee),
+        cmocka_unit_test(test_l1_lines_bound_misses),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }

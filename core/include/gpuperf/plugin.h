@@ -380,6 +380,11 @@ typedef struct gp_device {
        l2_bandwidth_gbps (the L2 serves so many such requests a clock,
        however few bytes each asks for); 0: not known (its sector's bytes) */
     double sparse_read_l2_bytes;
+    /* [latency], added within ABI 2: the cycles a load's miss holds its
+       line of the SM's L1 (which keeps a line for each miss in flight) when
+       the L2 serves it, and when DRAM does, under load: the L1's lines over
+       these bound the misses an SM has in flight; 0: not known (no bound) */
+    double l1_miss_hold_l2_cycles, l1_miss_hold_dram_cycles;
 } gp_device_t;
 
 /* ------------------------------------------------------------------------ */
@@ -765,7 +770,11 @@ typedef struct gp_op_cost {
        the L2 its request's time, sparse_read_l2_bytes); not bytes in
        flight; 0: none (added within ABI 2, taken from the reserved space) */
     double l2_request_bytes;
-    double reserved[1];
+    /* memory loads: the L1 line-cycles the op's misses hold, a line for
+       each L1 line the request misses for as long as it waits
+       (l1_miss_hold_*_cycles); 0: none known (added within ABI 2, taken
+       from the reserved space) */
+    double l1_hold_cycles;
 } gp_op_cost_t;
 
 /*
