@@ -106,6 +106,19 @@ typedef struct walk_ctx {
     gp_op_memo_t *memo; /* the kernel's op costs kept across residencies; NULL: none */
 } walk_ctx_t;
 
+/* a's traffic (bytes, L2 time, L1 lines held, store-path cycles) as if b's
+   were moved once where seg_add moved it `paths` times: the paths of a
+   divergent region run one after another, each moving its threads' share */
+static void seg_one_pass_traffic(seg_sum_t *a, const seg_sum_t *b, double paths)
+{
+    a->l1 += b->l1 - b->l1 * paths;
+    a->l2 += b->l2 - b->l2 * paths;
+    a->l2_req += b->l2_req - b->l2_req * paths;
+    a->l1_hold += b->l1_hold - b->l1_hold * paths;
+    a->dram += b->dram - b->dram * paths;
+    a->store += b->store - b->store * paths;
+}
+
 /* a += b * f */
 static void seg_add(seg_sum_t *a, const seg_sum_t *b, double f)
 {
@@ -1162,15 +1175,8 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
                 /* paths run one after another; each path's threads move their
                    share of the bytes, so traffic stays that of one pass */
                 double paths = count >= 1 ? count : 1;
-                double l1 = body.l1, l2 = body.l2, dram = body.dram, store = body.store;
-                double l2_req = body.l2_req, l1_hold = body.l1_hold;
                 seg_add(out, &body, paths);
-                out->l1 += l1 - l1 * paths;
-                out->l2 += l2 - l2 * paths;
-                out->l2_req += l2_req - l2_req * paths;
-                out->l1_hold += l1_hold - l1_hold * paths;
-                out->dram += dram - dram * paths;
-                out->store += store - store * paths;
+                seg_one_pass_traffic(out, &body, paths);
                 /* a compare and a branch to enter each path */
                 if (add_control(cx, paths * GP_DIVERGE_PATH_INSTRUCTIONS, out))
                     return -1;
@@ -1451,8 +1457,7 @@ static int seg_finite(const seg_sum_t *s)
             return 0;
     return isfinite(s->instr) && isfinite(s->chain) && isfinite(s->mem_chain) &&
            isfinite(s->l1) && isfinite(s->l2) && isfinite(s->l2_req) && isfinite(s->l1_hold) &&
-           isfinite(s->dram) &&
-           isfinite(s->store);
+           isfinite(s->dram) && isfinite(s->store);
 }
 
 /*

@@ -3157,6 +3157,9 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
        lines at 1.52 SM cycles each on 132 SMs whether 1, 2, 4 or 8 lanes
        read words of the one sector, where 4 sectors a line run at the L2's
        bandwidth) */
+    if (op->kind == GP_OP_LOAD && sp != GP_SPACE_CONSTANT && req_lone > 0 &&
+        d->sparse_read_l2_bytes > d->sector_bytes)
+        out->l2_request_bytes = (1 - h1) * req_lone * (d->sparse_read_l2_bytes - d->sector_bytes);
     /* the L1 keeps a line for each miss in flight, for as long as the miss
        waits ([sources: h200-cal] run28/l1cap: with a 28 KiB L1, 224 lines,
        random lines come back 1.96 SM cycles apart from L2 and 7.81 from
@@ -3164,11 +3167,9 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
        rates) */
     if (op->kind == GP_OP_LOAD && cached && sp != GP_SPACE_CONSTANT &&
         d->l1_miss_hold_l2_cycles > 0 && d->l1_miss_hold_dram_cycles > 0)
-        out->l1_hold_cycles = (1 - h1) * GP_MAX(req_lines, 1.0) *
-                              (h2 * d->l1_miss_hold_l2_cycles + (1 - h2) * d->l1_miss_hold_dram_cycles);
-    if (op->kind == GP_OP_LOAD && sp != GP_SPACE_CONSTANT && req_lone > 0 &&
-        d->sparse_read_l2_bytes > d->sector_bytes)
-        out->l2_request_bytes = (1 - h1) * req_lone * (d->sparse_read_l2_bytes - d->sector_bytes);
+        out->l1_hold_cycles =
+            (1 - h1) * GP_MAX(req_lines, 1.0) *
+            (h2 * d->l1_miss_hold_l2_cycles + (1 - h2) * d->l1_miss_hold_dram_cycles);
     out->dram_bytes = (1 - h1) * (1 - h2) * dbytes;
     /* a buffer's first reads reach DRAM whatever hits the re-reads get: the
        short re-use counted above takes its hits from the re-reads, so where

@@ -472,6 +472,19 @@ static void test_retire_lag_spares_the_memory_term(void **state)
     assert_true(lagged.time_cycles < 1.02 * prompt.time_cycles);
 }
 
+/* The sample of one warp whose 32 lanes read at `off`, drawn at random
+   (gpuperf.random) over `range` bytes. */
+static void drawn_warp(gp_lane_sample_t *s, const int64_t *off, uint64_t range)
+{
+    memset(s, 0, sizeof *s);
+    s->n_warps = 1;
+    s->lanes = 32;
+    s->byte_offset = off;
+    s->drawn = 1;
+    s->drawn_range_bytes = range;
+    s->warp_footprint_bytes = s->block_footprint_bytes = s->grid_footprint_bytes = range;
+}
+
 /* Cycles a trip of a loop of L gathers, each of 32 random lines drawn from
    256 MiB (gpuperf.random: every lane its own line), one warp, on `dev`.
    The sampler draws the same offsets for every op of a sampled warp, as
@@ -484,13 +497,7 @@ static double gather_trip(const gp_device_t *dev, uint32_t L)
     uint32_t t;
     for (t = 0; t < 32; t++)
         off[t] = (int64_t)t * 8192 * 128 + 4 * (int64_t)t;
-    memset(&s, 0, sizeof s);
-    s.n_warps = 1;
-    s.lanes = 32;
-    s.byte_offset = off;
-    s.drawn = 1;
-    s.drawn_range_bytes = 1u << 28;
-    s.warp_footprint_bytes = s.block_footprint_bytes = s.grid_footprint_bytes = 1u << 28;
+    drawn_warp(&s, off, 1u << 28);
     ops[0] = loop(256, L);
     ops[0].unroll = 1;
     for (t = 1; t <= L; t++) {
@@ -533,13 +540,7 @@ static gp_block_cost_t l2_gather_block(double share, uint64_t dyn_smem)
     uint32_t t;
     for (t = 0; t < 32; t++)
         off[t] = (int64_t)t * 2039 * 128;
-    memset(&s, 0, sizeof s);
-    s.n_warps = 1;
-    s.lanes = 32;
-    s.byte_offset = off;
-    s.drawn = 1;
-    s.drawn_range_bytes = 8u << 20;
-    s.warp_footprint_bytes = s.block_footprint_bytes = s.grid_footprint_bytes = 8u << 20;
+    drawn_warp(&s, off, 8u << 20);
     ops[0] = loop(256, 1);
     ops[0].unroll = 1;
     ops[1] = load(GP_PATTERN_UNIT, 8u << 20, 0);
