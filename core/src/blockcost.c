@@ -224,10 +224,9 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
 #define GP_GROUP_LINES 64
 typedef struct load_group {
     double latency; /* the longest, cycles */
-    double exp, gap; /* its wait beyond `hit`: expected (p_miss x gap), on a miss */
+    double exp, gap; /* its wait beyond `hit`: expected (group_expected), on a miss */
     double hit, missed; /* the group's wait where every load hits L1, and where
                            each misses as its stream may */
-    double p_miss;      /* the most likely of its streams' misses a trip */
     double busy;    /* L1 cycles of its requests so far: the next one waits behind them */
     double regs;    /* registers per thread its values hold */
     double miss;    /* bytes past L1 per warp */
@@ -241,9 +240,34 @@ typedef struct load_group {
                                       one load's; the lines its drawn loads read */
     uint32_t n_lines;
     int stored; /* a store walked while its loads were in flight */
+    /* its streams' misses, a buffer's loads one stream: the buffer, the
+       chance of a miss a trip and the group's wait on it (n_miss of them) */
+    uint32_t n_miss;
     uint32_t line_buf[GP_GROUP_LINES];
     int64_t line_at[GP_GROUP_LINES];
+    uint32_t miss_buf[GP_GROUP_LINES];
+    double miss_p[GP_GROUP_LINES], miss_wait[GP_GROUP_LINES];
 } load_group_t;
+
+/* The group's expected wait: the expectation of its longest wait where
+   each stream misses on its own chance and the group waits `hit` where
+   none does, the streams taken from the longest wait down. */
+static double group_expected(const load_group_t *g)
+{
+    double none = 1, e = 0;
+    unsigned char taken[GP_GROUP_LINES] = {0};
+    uint32_t i, k, n = g->n_miss;
+    for (k = 0; k < n; k++) {
+        uint32_t best = n;
+        for (i = 0; i < n; i++)
+            if (!taken[i] && (best == n || g->miss_wait[i] > g->miss_wait[best]))
+                best = i;
+        taken[best] = 1;
+        e += none * g->miss_p[best] * GP_MAX(g->miss_wait[best], g->hit);
+        none *= 1 - g->miss_p[best];
+    }
+    return e + none * g->hit;
+}
 
 /* The wait a group adds beyond its longest load for the slowest of its DRAM
    runs (group_slowest): per doubling of the runs its loads read together
@@ -278,13 +302,14 @@ static void flush_group(load_group_t *g, seg_sum_t *out)
     out->mem_exp += g->exp;
     out->mem_gap += g->gap;
     g->latency = g->busy = g->regs = g->miss = 0;
-    g->hit = g->missed = g->p_miss = 0;
+    g->hit = g->missed = 0;
     g->exp = g->gap = 0;
     g->adjacent = 0;
     g->per_doubling = g->runs_other = g->runs_one = g->lnone = 0;
     g->drawn_line = g->drawn_runs = 0;
     g->n_lines = 0;
     g->stored = 0;
+    g->n_miss = 0;
 }
 
 /*
@@ -599,9 +624,9 @@ static int run_fits(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, uint32
    compiler must hoist over arithmetic to join the group joins only while
    the group fits the registers and bytes in flight, else the group closes
    and the load starts the next. */
-static void group_add(const walk_ctx_t *cx, load_group_t *g, double latency, double exp,
-                      double gap, double regs, double miss, double busy, double acc, int held,
-                      seg_sum_t *out)
+static void group_add(const walk_ctx_t *cx, load_group_t *g, uint32_t buffer, double latency,
+                      double exp, double gap, double regs, double miss, double busy, double acc,
+                      int held, seg_sum_t *out)
 {
     double cap_regs = mlp_regs(cx, acc), cap_bytes = mlp_warp_bytes(cx);
     if (g->regs > 0 && !(g->adjacent && held) &&
@@ -617,13 +642,36 @@ static void group_add(const walk_ctx_t *cx, load_group_t *g, double latency, dou
        trip, run9/uniform2, and bench_uniform's few-address loads, run9).
        The group waits for its longest load, expected, on hits and on the
        misses of its streams: a load that waits behind the others' L1 cycles
-       does not hide an earlier load's miss. */
+       does not hide an earlier load's miss. The loads of one buffer miss
+       together (a stencil's taps cross into a new line at one step); the
+       streams of different buffers miss each on its own, so the group
+       waits for the longest of the misses that happen, not the longest
+       miss as often as the likeliest stream misses: the naive SGEMM's
+       `#pragma unroll 1` loop, whose B load misses L1 every step and whose
+       A load of four rows a new line in eight, takes 430 cycles a step at
+       n = 1024 with 8x32 blocks ([sources: h200-cal] run21/naive
+       naive_8x32_u1: the rows' long A waits every step, 945 cycles, where B's
+       hits no longer cover them). */
     g->hit = GP_MAX(g->hit, latency - exp + g->busy);
     g->missed = GP_MAX(g->missed, latency - exp + gap + g->busy);
-    if (gap > 0)
-        g->p_miss = GP_MAX(g->p_miss, GP_MIN(exp / gap, 1.0));
+    if (gap > 0) {
+        double p = GP_MIN(exp / gap, 1.0), w = latency - exp + gap + g->busy;
+        uint32_t i;
+        for (i = 0; i < g->n_miss && g->miss_buf[i] != buffer; i++)
+            ;
+        if (i == g->n_miss && g->n_miss < GP_GROUP_LINES) {
+            g->miss_buf[i] = buffer;
+            g->miss_p[i] = p;
+            g->miss_wait[i] = w;
+            g->n_miss++;
+        } else { /* the buffer's stream (past GP_GROUP_LINES buffers: the last one's) */
+            i = GP_MIN(i, g->n_miss - 1);
+            g->miss_p[i] = GP_MAX(g->miss_p[i], p);
+            g->miss_wait[i] = GP_MAX(g->miss_wait[i], w);
+        }
+    }
     g->gap = g->missed - g->hit;
-    g->exp = g->p_miss * g->gap;
+    g->exp = GP_MAX(0.0, group_expected(g) - g->hit);
     g->latency = g->hit + g->exp;
     g->busy += busy;
     g->regs += regs;
@@ -1299,7 +1347,7 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
                                      ? cx->dev->l1_return_cycles * hit1
                                      : 0;
                     /* the values, and a row's address while its taps issue */
-                    group_add(cx, &g, count / ilp * c.latency_cycles, exp, gap,
+                    group_add(cx, &g, op->access.buffer, count / ilp * c.latency_cycles, exp, gap,
                               regs + row_address_regs(cx, ops, n, i), miss,
                               count * GP_MAX(gp_access_uniform(&op->access)
                                                  ? c.pipe_cycles[GP_PIPE_L1]

@@ -16,6 +16,7 @@
 #include "blockcost.h"
 #include "device.h"
 #include "fitted.h"
+#include "gpuperf/gpuperf.h"
 #include "occupancy.h"
 
 static gp_device_t g_dev;
@@ -977,6 +978,56 @@ static gp_kernel_t launch_of(const gp_op_t *ops, uint32_t n, uint32_t threads, u
     return k;
 }
 
+/* SM cycles a step of scripts/validation/naive.lua's `#pragma unroll 1`
+   k loop (bench_naive's k_naive<.., 1>) for n x n and blocks bx wide:
+   the launch's time over its n steps and its waves of blocks. */
+static double naive_step_cycles(const char *n, const char *bx)
+{
+    gp_param_t kv[] = {{"n", n}, {"bx", bx}, {"unroll", "1"}, {"regs", "16"}};
+    gp_run_cmd_t c;
+    gp_error_t err;
+    gp_gpu_t *gpu;
+    gp_run_t *run;
+    double cycles;
+    if (gp_gpu_open("h200-sxm", &gpu, &err))
+        fail_msg("%s", err.msg);
+    if (gp_run_script(gpu, GP_SOURCE_DIR "/scripts/validation/naive.lua", kv, 4, NULL, &run,
+                      &err))
+        fail_msg("%s", err.msg);
+    assert_int_equal(gp_run_count(run), 2); /* the flush, the launch */
+    assert_int_equal(gp_run_cmd(run, 1, &c), 0);
+    cycles = c.time_us * g_dev.core_clock_mhz / atof(n) / GP_MAX(c.waves, 1.0);
+    gp_run_free(run);
+    gp_gpu_close(gpu);
+    return cycles;
+}
+
+/* The 8 warps of a 32x8 block read one line of B a step: each waits for
+   the line's fill, L2 or beyond, however much of B the block's earlier
+   steps left in its L1 (n = 256: a block's 32 KiB column of B fits; the
+   H200 takes 660 to 680 cycles a step, [sources: h200-cal] run21/naive). */
+static void test_block_warps_wait_together(void **state)
+{
+    (void)state;
+    assert_true(naive_step_cycles("256", "32") > g_dev.l2_hit_cycles);
+    assert_true(naive_step_cycles("256", "16") > g_dev.l2_hit_cycles);
+}
+
+/* A group of loads of two buffers that miss L1 each on its own waits for
+   the longest miss that happens: 8x32 blocks miss B every step, an L2
+   round trip at n = 1024 (the later waves), and their A load's four rows
+   one new line in eight steps; a step stays below a DRAM round trip (the
+   H200: 430 cycles, run21/naive naive_8x32_u1), where the A load's long
+   wait counted every step made it 945. */
+static void test_group_waits_for_misses_that_happen(void **state)
+{
+    double step;
+    (void)state;
+    step = naive_step_cycles("1024", "8");
+    assert_true(step > g_dev.l2_hit_cycles);
+    assert_true(step < g_dev.dram_cycles);
+}
+
 /* Op costs kept across residencies (opmemo.c) give the block cost, bit for
    bit, that a walk costing every op again gives: at the residencies the
    engine asks for (full wave, one block fewer, a few SMs), at another L2
@@ -1078,6 +1129,8 @@ int main(void)
         cmocka_unit_test(test_atomic_result_waits),
         cmocka_unit_test(test_taken_branch),
         cmocka_unit_test(test_op_memo_same_costs),
+        cmocka_unit_test(test_block_warps_wait_together),
+        cmocka_unit_test(test_group_waits_for_misses_that_happen),
         cmocka_unit_test(test_pinned_unroll),
         cmocka_unit_test(test_tile_copy_unrolled_four),
         cmocka_unit_test(test_copies_wait_for_their_runs),
