@@ -1408,11 +1408,11 @@ static void sibling_reuse(const gp_kernel_t *k, const gp_op_t *op, const gp_occu
  * at warp 0's step, the block's warps; where besides every warp of the
  * launch touches what the whole grid touches (a walk over pos[j] that no
  * thread index enters), the SM's resident warps of the launch (at most the
- * blocks its share of the grid gives it); 1 otherwise. The re-reads of such warps are hits for the
- * traffic (one fill serves them all, as l1_reuse and sibling_reuse count)
- * but not for the latency: the warps ask for a line within a few cycles of
- * each other, while its first request is still in flight, and each waits
- * for the fill. The H200 shows it ([sources: h200-cal] run10/loopchain
+ * blocks its share of the grid gives it); 1 otherwise. The re-reads of such
+ * warps are hits for the traffic (one fill serves them all, as l1_reuse and
+ * sibling_reuse count) but not for the latency: the warps ask for a line
+ * within a few cycles of each other, while its first request is still in
+ * flight, and each waits for the fill. The H200 shows it ([sources: h200-cal] run10/loopchain
  * loopchain_cycles.csv): a loop of warp-uniform or coalesced loads each
  * touching a new sector takes the same cycles a trip with 1, 2, 4, 8 or 16
  * warps per SM, as one block or four (lc_f4_nc_uni_k0 fp=first: 199.8,
