@@ -1542,6 +1542,94 @@ static double l1_sharers(const gp_device_t *d, const gp_kernel_t *k, const gp_op
     return sms;
 }
 
+/* 1 when every load of op's buffer draws its addresses at random
+   (irm_addresses). */
+static int irm_readers(const gp_kernel_t *k, const gp_op_t *op)
+{
+    uint32_t i;
+    if (!k->ops || op < k->ops || op >= k->ops + k->n_ops)
+        return irm_addresses(k, op);
+    for (i = 0; i < k->n_ops; i++) {
+        const gp_op_t *o = &k->ops[i];
+        if (reads_buffer(o) && o->access.buffer == op->access.buffer && !irm_addresses(k, o))
+            return 0;
+    }
+    return 1;
+}
+
+/*
+ * The L1 hit shares of loads that all draw their addresses at random
+ * (irm_readers): each SM's draws of the buffer fall anywhere in its range,
+ * so the SMs' L1s do not split it between them, and another load's draws
+ * are not re-reads of this one's. A draw hits where its sector is in the
+ * SM's L1:
+ *  - the SM's first draw of each sector misses (of R draws over S sectors,
+ *    S (1 - exp(-R / S)) first touches, [sources: feller1968] ch. IV.2);
+ *  - past the L1's lines, a line is present with the chance C / F (C lines
+ *    the L1 holds a working set in, l1_chase_full_fraction of it; F lines
+ *    the draws reach: with every line drawn alike, each is as likely as
+ *    any other to be among the C held), and a present line holds the
+ *    sector a draw names only where a draw fetched it: a miss brings one
+ *    sector of its line, and the m = C / (F (1 - C / F)) draws a line gets
+ *    while it stays (a line comes in at each line miss) fill the others.
+ * *hit is the share of the draws that hit (the traffic's); *lat_hit the
+ * per-lane share whose n-th power is the chance that a request of n lines
+ * finds them all: the first touches come early in the SM's draws, so that
+ * chance is the mean over the draws of the share then present to the n-th
+ * power, not the mean share's. The H200's gathers of one random word a
+ * lane over 16 KiB to 16 MiB, 8 to 64 warps per SM, hit 94 to 99% of their
+ * sectors up to 128 KiB (all but the first touches; this rule: the same),
+ * 56-58% at 256 KiB (51%), 17-19% at 512 KiB (13%), 7-8% at 1 MiB (6%),
+ * 1.6% at 4 MiB (1.3%) and 0.4% at 16 MiB (0.3%) by ncu's sector hits, and
+ * a trip of one request over 16 KiB at 8 warps per SM takes 113 cycles
+ * where every request waiting its miss would take 300 ([sources: h200-cal]
+ * run29/gfoot). 0 where the rule does not apply.
+ */
+static int irm_l1_hit(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t *op, double l1,
+                      double n, double *hit, double *lat_hit)
+{
+    const gp_access_t *a = &op->access;
+    double sector = d->sector_bytes ? d->sector_bytes : 32;
+    double line = d->l1_line_bytes ? d->l1_line_bytes : 128, per = GP_MAX(1.0, line / sector);
+    double sms = (double)GP_MIN((uint64_t)d->sm_count, GP_MAX(k->total_blocks, (uint64_t)1));
+    double full = d->l1_chase_full_fraction > 0 ? GP_MIN(d->l1_chase_full_fraction, 1.0) : 1.0;
+    double draws = 0, secs, lines, cap, first, pl, q = 1, steady, sum = 0;
+    uint32_t i;
+    if (!a->sample || !a->sample->drawn || !irm_readers(k, op) || !(l1 > 0) ||
+        !k->ops || op < k->ops || op >= k->ops + k->n_ops)
+        return 0;
+    for (i = 0; i < k->n_ops; i++) {
+        const gp_op_t *o = &k->ops[i];
+        if (reads_buffer(o) && o->access.buffer == a->buffer)
+            draws += gp_op_grid_bytes(k, o) / (o->access.elem_bytes ? o->access.elem_bytes : 4) *
+                     lane_share(k, &o->access);
+    }
+    draws /= sms; /* an SM's */
+    secs = drawn_units(a, sector);
+    lines = drawn_units(a, line);
+    if (!(draws >= 1) || !(secs >= 1) || !(lines >= 1))
+        return 0;
+    first = secs * -expm1(-draws / secs);
+    cap = l1 * full / line;
+    pl = GP_MIN(1.0, cap / lines);
+    if (pl < 1 && per > 1) {
+        double r = (per - 1) / per, m = cap / (lines * (1 - pl));
+        q = 1 - r * -expm1(m * log(r)) / (m * -log(r));
+    }
+    steady = pl * q;
+    *hit = GP_MIN(1 - first / draws, steady);
+    /* a request waits where any of its n lines misses: the first touches
+       come early in the SM's draws, so the requests late in them find
+       their sectors, and the chance that all n hit is the mean over the
+       draws of the present share to the n-th power (32 midpoints) */
+    for (i = 0; i < 32; i++) {
+        double x = (i + 0.5) / 32, present = GP_MIN(-expm1(-x * draws / secs), steady);
+        sum += pow(present, GP_MAX(n, 1.0));
+    }
+    *lat_hit = pow(sum / 32, 1 / GP_MAX(n, 1.0));
+    return 1;
+}
+
 /*
  * Long re-use in an SM's L1 of `l1` bytes: the buffer's re-reads, where an
  * SM re-reads what it touched itself (l1_sharers) at the distance of its own
@@ -2961,6 +3049,17 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
                     if (w > 1)
                         far1l = GP_MAX(0.0, 1 - w * (1 - far1l));
                 }
+                {
+                    /* loads that all draw their addresses: the SM's own
+                       draws, by sectors and lines (irm_l1_hit) */
+                    double hi, hl;
+                    if (irm_l1_hit(d, k, at, l1,
+                                   a->pattern == GP_PATTERN_RANDOM ? GP_MAX(1.0, txn) : 1.0, &hi,
+                                   &hl)) {
+                        far1 = hi;
+                        far1l = hl;
+                    }
+                }
                 h1 = GP_MAX(near_hit, far1);
                 l1h = GP_MAX(near_hit, far1l);
                 /* every unit the warp touches first at an iteration
@@ -3111,21 +3210,27 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
     }
 
     out->pipe_cycles[GP_PIPE_LDST] = (double)d->warp_size / d->ldst_lanes;
-    /* the L1 data path moves one line per clock, or for loads what the
-       card is measured to return per clock (l1_load_bytes_per_cycle): a
-       load's rate with its own address arithmetic (the mlp rows' IMAD.WIDE
-       a load). A load addressed at an immediate offset from a sibling's
-       register has none, and the L1 returns its lines at one a clock
+    /* the L1 data path moves a line of a request's data a clock; a load
+       with its own address arithmetic holds it at least what the card is
+       measured to return a line a clock (l1_load_bytes_per_cycle, the mlp
+       rows' IMAD.WIDE a load), a request of a line or less that share of
+       it: the arithmetic is the instruction's, not its lines'. A load
+       addressed at an immediate offset from a sibling's register has none
        ([sources: h200-cal] run14/addr: 1.08 SM cycles a line at 64 warps
-       per SM for LDG at immediate offsets, 2.21 with an IMAD.WIDE a load) */
-    out->pipe_cycles[GP_PIPE_L1] =
-        cached || sp == GP_SPACE_LOCAL
-            ? l1_data_bytes(d, a, act, txn * seg, seg) /
-                  (op->kind == GP_OP_LOAD && d->l1_load_bytes_per_cycle > 0 &&
-                           !offset_sibling(k, op)
-                       ? GP_MIN(d->l1_load_bytes_per_cycle, (double)d->l1_line_bytes)
-                       : (double)d->l1_line_bytes)
-            : 0;
+       per SM for LDG at immediate offsets, 2.21 with an IMAD.WIDE a load;
+       run29/gfoot: 32 random words a request, each address its own
+       IMAD.WIDE, 9.7 SM cycles a request from L1 at 64 warps per SM, their
+       32 sectors' bytes at that rate would be 16.6; run19/misalign: a
+       float4 request 4.03) */
+    {
+        double line = d->l1_line_bytes ? (double)d->l1_line_bytes : 128;
+        double data = cached || sp == GP_SPACE_LOCAL ? l1_data_bytes(d, a, act, txn * seg, seg) : 0;
+        double arith = op->kind == GP_OP_LOAD && d->l1_load_bytes_per_cycle > 0 &&
+                               !offset_sibling(k, op)
+                           ? GP_MIN(data, line) / GP_MIN(d->l1_load_bytes_per_cycle, line)
+                           : 0;
+        out->pipe_cycles[GP_PIPE_L1] = GP_MAX(data / line, arith);
+    }
     if (cached && op->kind == GP_OP_LOAD && out->pipe_cycles[GP_PIPE_L1] > 0) {
         /* a request of scattered lines: a pass per line on one bank column,
            and the lines themselves ([sources: h200-cal] chase rows); the

@@ -696,8 +696,10 @@ static void test_lanes_on_their_own_lines(void **state)
 }
 
 /* A warp reading word 0 of 32 lines (128 bytes apart) holds the L1 a bank
-   pass per line; 132 bytes apart (a bank each) only its sectors' bytes; a
-   device without the keys keeps the bytes rule. */
+   pass per line; 132 bytes apart (a bank each) only its sectors' bytes, a
+   line's worth a clock (its address arithmetic is the instruction's, at
+   most a line's time at l1_load_bytes_per_cycle); a device without the
+   keys keeps the bytes rule. */
 static void test_bank_passes_hold_l1(void **state)
 {
     fix_t f;
@@ -712,7 +714,8 @@ static void test_bank_passes_hold_l1(void **state)
     assert_true(fabs(same.pipe_cycles[GP_PIPE_L1] - 32 * f.dev.l1_bank_pass_issue_cycles) < 1e-9);
     f.ops[1].access.stride_elems = 33;
     spread = cost(&f);
-    bytes_rule = 32 * 32 / f.dev.l1_load_bytes_per_cycle;
+    bytes_rule = 32 * 32 / (double)f.dev.l1_line_bytes;
+    assert_true(bytes_rule > 128 / f.dev.l1_load_bytes_per_cycle);
     assert_true(fabs(spread.pipe_cycles[GP_PIPE_L1] - bytes_rule) < 1e-9);
     assert_true(same.latency_cycles >= spread.latency_cycles);
     f.ops[1].access.stride_elems = 32;

@@ -1303,17 +1303,20 @@ static void test_store_burst_after_barrier(void **state)
     assert_true(fabs(c.store_cycles - merged) < 1e-9);
 }
 
-/* Four scalar loads of a thread's consecutive words: the first computes
-   its address and the L1 returns its lines at l1_load_bytes_per_cycle; the
-   other three are addressed at immediate offsets from its register and
-   come at a line a clock. A lone load keeps the measured rate. */
+/* Four scalar loads of a thread's consecutive bytes (a line a request):
+   the first computes its address and the L1 returns its line at
+   l1_load_bytes_per_cycle; the other three are addressed at immediate
+   offsets from its register and come at a line a clock. A lone load keeps
+   the measured rate. Requests of four lines (consecutive words) take a
+   line a clock either way: the first's arithmetic is the instruction's,
+   under its lines' time. */
 static void test_offset_sibling_l1_rate(void **state)
 {
     sib_fix_t f;
     gp_op_cost_t first, next;
     double lines;
     (void)state;
-    sib_setup(&f, GP_OP_LOAD, 4, 4, 4, 0, 0);
+    sib_setup(&f, GP_OP_LOAD, 4, 1, 4, 0, 0);
     assert_true(f.d.l1_load_bytes_per_cycle > 0 &&
                 f.d.l1_load_bytes_per_cycle < f.d.l1_line_bytes);
     first = sib_cost(&f, 0);
@@ -1323,7 +1326,7 @@ static void test_offset_sibling_l1_rate(void **state)
     assert_true(fabs(next.pipe_cycles[GP_PIPE_L1] - lines) < 1e-9);
     /* op 0 alone on buffer 0, ops 1..3 on buffer 1: op 1 is the first of
        its buffer's loads and pays the measured rate like op 0 */
-    sib_setup(&f, GP_OP_LOAD, 4, 4, 4, 3, 0);
+    sib_setup(&f, GP_OP_LOAD, 4, 1, 4, 3, 0);
     first = sib_cost(&f, 0);
     assert_true(fabs(first.pipe_cycles[GP_PIPE_L1] - lines * f.d.l1_line_bytes /
                                                          f.d.l1_load_bytes_per_cycle) < 1e-9);
@@ -1331,6 +1334,12 @@ static void test_offset_sibling_l1_rate(void **state)
     assert_true(fabs(next.pipe_cycles[GP_PIPE_L1] - first.pipe_cycles[GP_PIPE_L1]) < 1e-9);
     next = sib_cost(&f, 3);
     assert_true(fabs(next.pipe_cycles[GP_PIPE_L1] - lines) < 1e-9);
+    /* four lines a request: a line a clock, the first as its siblings */
+    sib_setup(&f, GP_OP_LOAD, 4, 4, 4, 0, 0);
+    first = sib_cost(&f, 0);
+    next = sib_cost(&f, 2);
+    assert_true(fabs(first.pipe_cycles[GP_PIPE_L1] - 4) < 1e-9);
+    assert_true(fabs(next.pipe_cycles[GP_PIPE_L1] - 4) < 1e-9);
 }
 
 /* One lane per warp stores a word, the next warp the next word (a warp
