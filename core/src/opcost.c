@@ -1542,13 +1542,11 @@ static double l1_sharers(const gp_device_t *d, const gp_kernel_t *k, const gp_op
     return sms;
 }
 
-/* 1 when every load of op's buffer draws its addresses at random
-   (irm_addresses). */
+/* 1 when every load of op's buffer (op one of k's ops) draws its
+   addresses at random (irm_addresses). */
 static int irm_readers(const gp_kernel_t *k, const gp_op_t *op)
 {
     uint32_t i;
-    if (!k->ops || op < k->ops || op >= k->ops + k->n_ops)
-        return irm_addresses(k, op);
     for (i = 0; i < k->n_ops; i++) {
         const gp_op_t *o = &k->ops[i];
         if (reads_buffer(o) && o->access.buffer == op->access.buffer && !irm_addresses(k, o))
@@ -1593,18 +1591,13 @@ static int irm_l1_hit(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t 
     double line = d->l1_line_bytes ? d->l1_line_bytes : 128, per = GP_MAX(1.0, line / sector);
     double sms = (double)GP_MIN((uint64_t)d->sm_count, GP_MAX(k->total_blocks, (uint64_t)1));
     double full = d->l1_chase_full_fraction > 0 ? GP_MIN(d->l1_chase_full_fraction, 1.0) : 1.0;
-    double draws = 0, secs, lines, cap, first, pl, q = 1, steady, sum = 0;
+    double draws, secs, lines, cap, first, pl, q = 1, steady, sum = 0;
     uint32_t i;
-    if (!a->sample || !a->sample->drawn || !irm_readers(k, op) || !(l1 > 0) ||
-        !k->ops || op < k->ops || op >= k->ops + k->n_ops)
+    if (!k->ops || op < k->ops || op >= k->ops + k->n_ops || !a->sample || !a->sample->drawn ||
+        !irm_readers(k, op) || !(l1 > 0))
         return 0;
-    for (i = 0; i < k->n_ops; i++) {
-        const gp_op_t *o = &k->ops[i];
-        if (reads_buffer(o) && o->access.buffer == a->buffer)
-            draws += gp_op_grid_bytes(k, o) / (o->access.elem_bytes ? o->access.elem_bytes : 4) *
-                     lane_share(k, &o->access);
-    }
-    draws /= sms; /* an SM's */
+    /* an SM's draws of the buffer: its loads' requested elements */
+    draws = buffer_reads(k, op, sector) / (a->elem_bytes ? a->elem_bytes : 4) / sms;
     secs = drawn_units(a, sector);
     lines = drawn_units(a, line);
     if (!(draws >= 1) || !(secs >= 1) || !(lines >= 1))
@@ -2933,6 +2926,7 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
     double txn, bytes, h1 = 0, h2 = 0, l1h = 0, l2h = 0, lbytes, dram_fetch, dbytes, l2_lat, mem_lat;
     double near = 0, near_dist = 0, cold = 0, near_hit = 0, l2_near = 0, dram_lat, fp;
     double stream = 0; /* the misses are a stream's new units (stream_miss) */
+    double req_n;      /* the lines whose lane hits a request's all-hit chance compounds */
     double req_lines = 0, req_passes = 0, req_runs = 0, req_lone = 0, chase_h = -1, chase_cold = 0,
            chase_warps = 1, chase_dram_lanes = 0;
     double l2cap = res->l2_capacity_bytes > 0 ? res->l2_capacity_bytes : (double)d->l2_bytes;
@@ -2964,6 +2958,9 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
                              &(gp_coalesce_rule_t){r->coalesce_threads, seg, min_seg,
                                                    r->strict_coalescing},
                              &bytes);
+    /* a random request waits where any of its lines misses (a drawn chase's
+       shares are its warps' steps already: chase_dram_share, chase_l1_hit) */
+    req_n = a->pattern == GP_PATTERN_RANDOM && !drawn_chase(k, op) ? GP_MAX(1.0, txn) : 1.0;
 
     /* what a miss in L1 asks of L2: whole L1 lines where lines are fetched */
     lbytes = bytes;
@@ -3053,9 +3050,7 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
                     /* loads that all draw their addresses: the SM's own
                        draws, by sectors and lines (irm_l1_hit) */
                     double hi, hl;
-                    if (irm_l1_hit(d, k, at, l1,
-                                   a->pattern == GP_PATTERN_RANDOM ? GP_MAX(1.0, txn) : 1.0, &hi,
-                                   &hl)) {
+                    if (irm_l1_hit(d, k, at, l1, req_n, &hi, &hl)) {
                         far1 = hi;
                         far1l = hl;
                     }
@@ -3178,10 +3173,9 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
         }
     }
     if (sp != GP_SPACE_CONSTANT) {
-        /* a drawn chase's shares are its warps' steps (chase_dram_share,
-           chase_l1_hit's first touches): its request waits for its slowest
-           lane where the L1 edge rule gives a lane's share (the re-visits) */
-        double n = a->pattern == GP_PATTERN_RANDOM && !drawn_chase(k, op) ? GP_MAX(1.0, txn) : 1.0;
+        /* a drawn chase's request waits for its slowest lane where the L1
+           edge rule gives a lane's share (the re-visits) */
+        double n = req_n;
         double below = r->has_l2 ? 1 - (1 - l1h) * (1 - l2h) : l1h; /* L1 or L2 */
         out->l1_hit = pow(l1h, n);
         if (chase_h >= 0) /* the re-visits lane by lane, the first laps together */
