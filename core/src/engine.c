@@ -1425,9 +1425,15 @@ static int sim_init(sim_t *s)
     s->child = malloc(max_nodes * sizeof *s->child);
     if (!s->child)
         return gp_err_set(s->err, "out of memory");
-    for (d = 0; d < s->n_dev; d++)
+    for (d = 0; d < s->n_dev; d++) {
         if (gp_eng_gpu_init(s, &s->gpus[d]) || gp_eng_l2_init(s, &s->gpus[d]))
             return -1;
+        /* the buffers the script states in this GPU's L2 at the start, in
+           the order declared (the last the most recently used) */
+        for (i = 0; i < wl->n_buffers; i++)
+            if (wl->buffers[i].in_l2 && wl->buffers[i].l2_device == d)
+                gp_eng_l2_touch(s, &s->gpus[d], i, (double)wl->buffers[i].bytes);
+    }
     return 0;
 }
 

@@ -582,7 +582,22 @@ static int sb_gpuperf_index(lua_State *L)
 
 /* ----------------------------------------------------- buffers, streams */
 
-/* gpuperf.buffer(name, bytes) -> handle */
+/* Optional boolean field `key` of the options table at idx: 1 or 0 (absent:
+   0); anything else fails, saying what it means (`expected`). */
+static uint32_t sb_bool_field(const sb_ctx_t *c, int idx, const char *key, const char *expected)
+{
+    lua_State *L = c->L;
+    uint32_t v;
+    lua_getfield(L, idx, key);
+    if (!lua_isnil(L, -1) && lua_type(L, -1) != LUA_TBOOLEAN)
+        sb_fail_value(c, lua_gettop(L), key, expected);
+    v = (uint32_t)lua_toboolean(L, -1);
+    lua_pop(L, 1);
+    return v;
+}
+
+/* gpuperf.buffer(name, bytes [, {in_l2 = b, device = d}]) -> handle: with
+   in_l2, the buffer starts in device d's L2 (0 by default) */
 static int l_buffer(lua_State *L)
 {
     sb_eval_t *ev = sb_ev(L);
@@ -590,10 +605,31 @@ static int l_buffer(lua_State *L)
     gp_buffer_t *b;
     const char *name = sb_check_name(&c, 1, "name");
     uint64_t bytes;
-    uint32_t i;
+    uint32_t i, in_l2 = 0, l2_device = 0;
     c.fmt = "gpuperf.buffer '%s'";
     c.arg = name;
     bytes = sb_check_uint(&c, 2, "bytes", 1, GP_SCRIPT_MAX_COUNT);
+    if (lua_gettop(L) > 3)
+        sb_fail(&c, "takes (name, bytes [, {in_l2 = b, device = d}]), got %d arguments",
+                lua_gettop(L));
+    if (!lua_isnoneornil(L, 3)) {
+        static const char *const keys[] = {"in_l2", "device", NULL};
+        if (!sb_is_plain(L, 3))
+            sb_fail_value(&c, 3, "options", "a table {in_l2 = true, device = d}");
+        sb_check_keys(&c, 3, keys, 0);
+        in_l2 = sb_bool_field(&c, 3, "in_l2",
+                              "true (the buffer starts in the L2, as a benchmark's warm-up "
+                              "runs leave it) or false (it starts in device memory, the "
+                              "default)");
+        lua_getfield(L, 3, "device");
+        if (!lua_isnil(L, -1)) {
+            if (!in_l2)
+                sb_fail(&c, "device names the GPU whose L2 holds the buffer: it needs "
+                            "in_l2 = true");
+            l2_device = sb_device_arg(&c, lua_gettop(L), "device");
+        }
+        lua_settop(L, 2);
+    }
     for (i = 0; i < ev->wl.n_buffers; i++)
         if (strcmp(ev->wl.buffers[i].name, name) == 0)
             sb_fail(&c, "a buffer named '%s' already exists (line %u)", name,
@@ -605,6 +641,8 @@ static int l_buffer(lua_State *L)
     gp_strlcpy(b->name, name, sizeof b->name);
     b->bytes = bytes;
     b->line = (uint32_t)sb_line(L, 1);
+    b->in_l2 = in_l2;
+    b->l2_device = l2_device;
     sb_push_handle(L, SB_BUFFER, ev->wl.n_buffers++, name, bytes);
     return 1;
 }
@@ -924,15 +962,10 @@ static int l_flush_l2(lua_State *L)
                     "got %d arguments",
                 lua_gettop(L));
     sb_stream_opts_keys(&c, 1, keys, &stream, &device);
-    if (lua_istable(L, 1)) {
-        lua_getfield(L, 1, "clean");
-        if (!lua_isnil(L, -1) && lua_type(L, -1) != LUA_TBOOLEAN)
-            sb_fail_value(&c, lua_gettop(L), "clean",
-                          "true (the scratch buffer is read: the L2 is left clean) or false "
-                          "(written: left dirty, the default)");
-        clean = (uint32_t)lua_toboolean(L, -1);
-        lua_pop(L, 1);
-    }
+    if (lua_istable(L, 1))
+        clean = sb_bool_field(&c, 1, "clean",
+                              "true (the scratch buffer is read: the L2 is left clean) or "
+                              "false (written: left dirty, the default)");
     cmd = sb_cmd_new(L, GP_CMD_FLUSH_L2, stream);
     cmd->device = device;
     cmd->flush_clean = clean;

@@ -20,6 +20,8 @@ typedef struct gp_buffer {
     char name[GP_WL_NAME_MAX];
     uint64_t bytes;
     uint32_t line;
+    uint32_t in_l2;     /* 1: in the L2 of device l2_device when the script starts */
+    uint32_t l2_device;
 } gp_buffer_t;
 
 /* A stream. Stream 0 is the default (legacy, synchronising) stream, one per

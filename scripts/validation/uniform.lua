@@ -27,9 +27,9 @@
 -- (LDG.E.128 for float4) with immediate offsets from one pointer.
 local kind  = gpuperf.param("kind", "ind", "ind | chn | mix")
 local res   = gpuperf.param("res", "l1", "l1 | l2")
--- reps: the bench re-reads x that its warm-ups and earlier repetitions left in L2;
--- here `reps` launches, the first from a cold L2, and the table's divide_by
-local reps  = gpuperf.param("reps", 1, "launches (res = l2: warm L2 after the first)")
+-- The bench times each launch after two warm-ups without a flush: x and B start in
+-- L2 (in_l2); `reps` launches and the table's divide_by
+local reps  = gpuperf.param("reps", 1, "launches")
 local vec   = gpuperf.param("vec", 1, "1 (float) or 4 (float4)")
 local na    = gpuperf.param("na", 1, "addresses (lane groups) per warp: 1, 2, 4, 8 or 32")
 local same  = gpuperf.param("same", 0, "1: the na addresses are consecutive words of one row")
@@ -59,8 +59,8 @@ else
 end
 local bt = warps <= 4 and 32 * warps or 128
 local grid = sms * (warps <= 4 and 1 or floor(warps / 4))
-local x = gpuperf.buffer("x", 32 * 2^20)
-local B = gpuperf.buffer("B", 4 * 256 * 32)
+local x = gpuperf.buffer("x", 32 * 2^20, {in_l2 = true})
+local B = gpuperf.buffer("B", 4 * 256 * 32, {in_l2 = true})
 local out = gpuperf.buffer("out", 4 * grid * bt)
 
 -- element (in units of vec floats) of copy q of trip j

@@ -113,6 +113,51 @@ expect_status 0
 if grep -q '"name":"flush_l2","cat":"flush","ph":"i"' "$TMP/l2trace.json"; then ok
 else bad "the trace lacks the flush instant"; fi
 
+case_ "a buffer declared in_l2 starts in the L2: warm and faster from the first launch"
+cat >"$TMP/inl2.lua" <<'LUA'
+local warm = gpuperf.param("warm", 0, "1: a starts in the L2")
+local a = gpuperf.buffer("a", 2^23, {in_l2 = warm == 1})
+local k = gpuperf.kernel{name = "read", grid = 2^23 / 1024, block = 256, regs = 16,
+  work = {gpuperf.load{a}}}
+gpuperf.launch(k)
+gpuperf.flush_l2()
+gpuperf.launch(k)
+LUA
+gp predict --device h200-sxm "$TMP/inl2.lua" -p warm=0 --json
+expect_status 0
+expect_json .launches[0].l2_warm_bytes 0
+cold_us=$(json .launches[0].time_us)
+gp predict --device h200-sxm "$TMP/inl2.lua" -p warm=1 --json
+expect_status 0
+expect_json .launches[0].l2_warm_bytes 8388608
+expect_json .launches[0].dram_bytes 0
+expect_json .launches[2].l2_warm_bytes 0
+expect_between "$(json .launches[0].time_us)" 0 "$(awk -v t="$cold_us" 'BEGIN { print 0.95 * t }')"
+# a buffer larger than the L2 holds what the L2 does, on the device named
+cat >"$TMP/inl2big.lua" <<'LUA'
+local a = gpuperf.buffer("a", 2^30, {in_l2 = true, device = 1})
+gpuperf.launch{name = "read", grid = 2^14, block = 256, regs = 16, device = 1,
+  work = {gpuperf.load{a, footprint = 2^30}}}
+gpuperf.launch{name = "read0", grid = 2^14, block = 256, regs = 16, device = 0,
+  work = {gpuperf.load{a, footprint = 2^30}}}
+LUA
+gp predict --device h200-sxm --gpus 2 "$TMP/inl2big.lua" --json
+expect_status 0
+expect_json .launches[0].l2_warm_bytes 62914560
+expect_json .launches[1].l2_warm_bytes 0
+printf 'local a = gpuperf.buffer("a", 64, {in_l2 = "yes"})\n' >"$TMP/inl2bad.lua"
+gp predict --device h200-sxm "$TMP/inl2bad.lua"
+expect_status 1
+expect_err "inl2bad.lua:1: gpuperf.buffer 'a': 'in_l2' must be true (the buffer starts in the L2"
+printf 'local a = gpuperf.buffer("a", 64, {device = 0})\n' >"$TMP/inl2dev.lua"
+gp predict --device h200-sxm "$TMP/inl2dev.lua"
+expect_status 1
+expect_err "inl2dev.lua:1: gpuperf.buffer 'a': device names the GPU whose L2 holds the buffer: it needs in_l2 = true"
+printf 'local a = gpuperf.buffer("a", 64, {in_l2 = true, device = 2})\n' >"$TMP/inl2dev2.lua"
+gp predict --device h200-sxm --gpus 2 "$TMP/inl2dev2.lua"
+expect_status 1
+expect_err "inl2dev2.lua:1: gpuperf.buffer 'a': 'device' must be"
+
 case_ "a graph of 1000 tiny launches predicts well under 1000 stream launches"
 cat >"$TMP/tiny.lua" <<'LUA'
 local mode = gpuperf.param("mode", "graph", "graph or stream")
