@@ -14,8 +14,8 @@
 -- gathers). Blocks of 256 threads, `bpsm` per SM on every SM, pinned with dynamic
 -- shared memory (bpsm = 8: none).
 --   ws = dram  n = 2^26 (256 MiB each), the 1 GiB memset flush before the launch
---   ws = l2    n = 2^21 (8 MiB each), no flush: the bench's warm-ups leave both in L2;
---              here `reps` launches, the first from a cold L2, and the table's divide_by
+--   ws = l2    n = 2^21 (8 MiB each), no flush: the bench's warm-ups leave both in L2
+--              (in_l2); `reps` launches and the table's divide_by
 -- SASS (validation/h200/measured/run27/depgather/sass_depgather.txt.gz), a trip of dep:
 -- IMAD.WIDE.U32 (the index's address), LDG, IMAD.WIDE (the gather's), LDG, IADD3 (the
 -- next i), IMAD.IADD (acc), the counter and branch; the LCG kinds an IMAD, a SHF and a
@@ -26,10 +26,11 @@ local u     = gpuperf.param("u", 1, "copies of the loop a trip: 1 or 4")
 local bpsm  = gpuperf.param("bpsm", 1, "blocks of 256 threads per SM: 1, 2, 4 or 8")
 local trips = gpuperf.param("trips", 64, "trips per thread")
 local regs  = gpuperf.param("regs", 22, "registers per thread, as ptxas reports")
-local reps  = gpuperf.param("reps", 1, "launches (ws = l2: the first starts cold)")
+local reps  = gpuperf.param("reps", 1, "launches")
 assert(kind == "dep" or kind == "indep" or kind == "gonly" or kind == "ionly" or kind == "gplain",
        "kind must be dep, indep, gonly, ionly or gplain, got '" .. tostring(kind) .. "'")
 assert(ws == "dram" or ws == "l2", "ws must be dram or l2, got '" .. tostring(ws) .. "'")
+local warm = {in_l2 = ws == "l2"}  -- the bench's warm-ups leave the data in L2
 assert(u == 1 or u == 4, "u must be 1 or 4")
 
 local d = gpuperf.device
@@ -38,9 +39,9 @@ local n = ws == "dram" and 2^26 or 2^21
 local grid = sms * bpsm
 local G = grid * 256
 local dyn = require("lib_pin")(bpsm)  -- bpsm blocks an SM (dyn_smem_for_bpsm)
-local idx = gpuperf.buffer("idx", 4 * n)
-local p = gpuperf.buffer("p", 4 * n)
-local out = gpuperf.buffer("out", 4 * G)
+local idx = gpuperf.buffer("idx", 4 * n, warm)
+local p = gpuperf.buffer("p", 4 * n, warm)
+local out = gpuperf.buffer("out", 4 * G, warm)
 
 local function index_load()
   return gpuperf.load{idx, space = "texture", index = function(t) return (t.gx + t.k * G) % n end}

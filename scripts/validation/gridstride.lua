@@ -12,8 +12,8 @@
 --         model tells the grid-stride loop from that
 -- `bpsm` blocks of `block` threads per SM (dynamic shared memory `dyn` pins them).
 -- ws = dram: the L2 holds none of the buffer (1 GiB, read at most once); ws = l2: a
--- 16 MiB buffer warm from the launches before (bench: 2 warm-ups; here `reps`
--- launches, divide_by). Per-thread instructions from the SASS
+-- 16 MiB buffer warm from the launches before (bench: 2 warm-ups; here in_l2, and
+-- `reps` launches, divide_by). Per-thread instructions from the SASS
 -- (validation/h200/measured/run10/gridstride/sass_counts_gridstride.txt).
 local kernel = gpuperf.param("kernel", "gs", "gs | near | nat")
 local block  = gpuperf.param("block", 256, "threads per block")
@@ -25,11 +25,12 @@ local ws     = gpuperf.param("ws", "dram", "dram (cold) | l2 (warm)")
 local n      = gpuperf.param("n", 2^28, "nat: u32 elements")
 local dyn    = gpuperf.param("dyn", 0, "dynamic shared memory per block, bytes (pins blocks per SM)")
 local regs   = gpuperf.param("regs", 16, "registers per thread, as ptxas reports")
-local reps   = gpuperf.param("reps", 1, "launches, each timed alone (ws = l2: the first starts cold)")
+local reps   = gpuperf.param("reps", 1, "launches, each timed alone")
 local flush  = gpuperf.param("flush", ws == "dram" and "clean" or "none",
                              "clean: a read of the 1 GiB scratch before the launch (ws = dram) | " ..
                              "dirty: the usual 1 GiB cudaMemset (nat) | none")
 assert(ws == "dram" or ws == "l2", "ws must be dram or l2, got '" .. tostring(ws) .. "'")
+local warm = {in_l2 = ws == "l2"}  -- the bench's warm-ups leave the data in L2
 assert(width == 4 or width == 16, "width must be 4 or 16")
 
 local sms = gpuperf.device.sm_count
@@ -41,8 +42,8 @@ local work, name
 if kernel == "gs" or kernel == "near" then
   local nf = ws == "dram" and 2^28 or 2^22   -- floats in the buffer
   local nv = nf * 4 / width                  -- elements of `width` bytes
-  local a = gpuperf.buffer("a", 4 * nf)
-  local out = gpuperf.buffer("out", 4 * T)
+  local a = gpuperf.buffer("a", 4 * nf, warm)
+  local out = gpuperf.buffer("out", 4 * T, warm)
   local body = { gpuperf.int(2 * L + 2) }    -- per load LOP3 + IMAD.WIDE; counter, compare
   for j = 0, L - 1 do
     local idx
@@ -58,8 +59,8 @@ if kernel == "gs" or kernel == "near" then
            gpuperf.store{out} }
   name = kernel .. width .. "_l" .. L
 elseif kernel == "nat" then
-  local x = gpuperf.buffer("in", 4 * n)
-  local out = gpuperf.buffer("out", 4 * T)
+  local x = gpuperf.buffer("in", 4 * n, warm)
+  local out = gpuperf.buffer("out", 4 * T, warm)
   work = {
     gpuperf.int(3),
     gpuperf.loop{n / T, var = "k", body = {

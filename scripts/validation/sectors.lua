@@ -17,7 +17,7 @@
 --                  block's 32 groups (lane = group): g = block 32 + lane, g K + w
 -- ws = dram: 256 MiB in, 256 MiB out, L2 flushed before every launch; ws = l2:
 -- 8 MiB each, each launch covers them 16 times (thread t works on t modulo the
--- data's threads), L2 warm (bench: 2 warm-ups; here `reps` launches, divide_by).
+-- data's threads), L2 warm (bench: 2 warm-ups; here in_l2, and `reps` launches, divide_by).
 local case = gpuperf.param("case", "copy_scalar", "the bench_sectors row name")
 local E    = gpuperf.param("E", 4, "bytes per element: 4 or 8")
 local K    = gpuperf.param("K", 4, "elements per thread: 1, 2, 4, 8 (K E <= 32)")
@@ -25,16 +25,17 @@ local G    = gpuperf.param("G", 1, "spread rows: threads interleaved (1..32)")
 local fma  = gpuperf.param("work", 0, "copy_far: dependent FFMAs between elements")
 local ws   = gpuperf.param("ws", "dram", "dram (256 MiB, cold) | l2 (8 MiB x 16, warm)")
 local regs = gpuperf.param("regs", 16, "registers per thread, as ptxas reports")
-local reps = gpuperf.param("reps", 1, "launches (ws = l2: the first starts cold)")
+local reps = gpuperf.param("reps", 1, "launches")
 assert(E == 4 or E == 8, "E must be 4 or 8, got " .. tostring(E))
 assert(K == 1 or K == 2 or K == 4 or K == 8, "K must be 1, 2, 4 or 8, got " .. tostring(K))
 assert(K * E <= 32, "K * E must be at most 32")
 assert(ws == "dram" or ws == "l2", "ws must be dram or l2, got '" .. tostring(ws) .. "'")
+local warm = {in_l2 = ws == "l2"}  -- the bench's warm-ups leave the data in L2
 local bytes = ws == "dram" and 256 * 2^20 or 8 * 2^20
 local rep = ws == "dram" and 1 or 16
 local n = bytes / E                    -- elements of each array
-local src = gpuperf.buffer("in", bytes)
-local dst = gpuperf.buffer("out", bytes)
+local src = gpuperf.buffer("in", bytes, warm)
+local dst = gpuperf.buffer("out", bytes, warm)
 
 -- element i of thread t (modulo the data's threads) with G threads interleaved
 local function elem(t, i, per, g)

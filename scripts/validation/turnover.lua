@@ -11,8 +11,8 @@
 -- One element per thread (n elements, `block` threads a block) except gsum (132 B
 -- blocks of 256 threads). `dyn` bytes of dynamic shared memory pin the blocks per SM.
 -- ws = dram: the L2 flushed before every launch (1 GiB buffers); ws = l2: the data
--- (8 to 32 MiB) warm from the launches before (bench: 2 warm-ups; here `reps`
--- launches, divide_by). Per-thread instructions from the SASS
+-- (8 to 32 MiB) warm from the launches before (bench: 2 warm-ups; here in_l2,
+-- and `reps` launches, divide_by). Per-thread instructions from the SASS
 -- (validation/h200/measured/run9/turnover/sass_counts_turnover.txt): the index is
 -- S2R, IMAD and IMAD.WIDE per pointer (3 to 4 integer instructions), each further load
 -- of ld-k an IADD3, LOP3 and IMAD.WIDE; the loads are LDG.E.CONSTANT (const __restrict__).
@@ -29,21 +29,22 @@ local passes = gpuperf.param("passes", 1, "gsum: reads of the buffer per launch"
 local iters  = gpuperf.param("iters", 0, "fma: dependent FMAs per thread")
 local st     = gpuperf.param("store", 1, "fma: 1 stores the result, 0 does not")
 local regs   = gpuperf.param("regs", 16, "registers per thread, as ptxas reports")
-local reps   = gpuperf.param("reps", 1, "launches, each timed alone (ws = l2: the first starts cold)")
+local reps   = gpuperf.param("reps", 1, "launches, each timed alone")
 assert(ws == "dram" or ws == "l2", "ws must be dram or l2, got '" .. tostring(ws) .. "'")
+local warm = {in_l2 = ws == "l2"}  -- the bench's warm-ups leave the data in L2
 
 local texture = "texture"  -- const __restrict__ loads (LDG.E.CONSTANT)
 local exit = gpuperf.branch(1)
 local name, grid, work = kernel, nil, nil
 
 if kernel == "store" then
-  local out = gpuperf.buffer("out", 4 * n)
+  local out = gpuperf.buffer("out", 4 * n, warm)
   grid = n / block
   work = { gpuperf.int(4), gpuperf.store{out}, exit }
 elseif kernel == "copy" or kernel == "ld2" or kernel == "ld4" or kernel == "ld8" then
   local k = kernel == "copy" and 1 or tonumber(kernel:sub(3))
-  local a = gpuperf.buffer("a", 4 * n * k)
-  local out = gpuperf.buffer("out", 4 * n)
+  local a = gpuperf.buffer("a", 4 * n * k, warm)
+  local out = gpuperf.buffer("out", 4 * n, warm)
   grid = n / block
   work = { gpuperf.int(3) }
   for j = 0, k - 1 do
@@ -55,13 +56,13 @@ elseif kernel == "copy" or kernel == "ld2" or kernel == "ld4" or kernel == "ld8"
   work[#work + 1] = gpuperf.store{out}
   work[#work + 1] = exit
 elseif kernel == "add2" then
-  local a, b = gpuperf.buffer("a", 4 * n), gpuperf.buffer("b", 4 * n)
-  local out = gpuperf.buffer("out", 4 * n)
+  local a, b = gpuperf.buffer("a", 4 * n, warm), gpuperf.buffer("b", 4 * n, warm)
+  local out = gpuperf.buffer("out", 4 * n, warm)
   grid = n / block
   work = { gpuperf.int(4), gpuperf.load{a, space = texture}, gpuperf.load{b, space = texture},
            gpuperf.fp32(1), gpuperf.store{out}, exit }
 elseif kernel == "copy16" then
-  local a, out = gpuperf.buffer("a", 16 * n), gpuperf.buffer("out", 16 * n)
+  local a, out = gpuperf.buffer("a", 16 * n, warm), gpuperf.buffer("out", 16 * n, warm)
   grid = n / block
   work = { gpuperf.int(3), gpuperf.load{a, bytes = 16, space = texture},
            gpuperf.store{out, bytes = 16}, exit }
@@ -72,8 +73,8 @@ elseif kernel == "gsum" then
   local T = grid * block
   local nv = n * 4 / width                     -- elements of `width` bytes
   local trips = math.floor(nv * passes / (T * L))
-  local a = gpuperf.buffer("a", 4 * n)
-  local out = gpuperf.buffer("out", 4 * T)
+  local a = gpuperf.buffer("a", 4 * n, warm)
+  local out = gpuperf.buffer("out", 4 * T, warm)
   local body = { gpuperf.int(2 * L + 2) }      -- per load LOP3 + IMAD.WIDE; counter, compare
   for j = 0, L - 1 do
     body[#body + 1] = gpuperf.load{a, bytes = width, space = texture,
@@ -84,7 +85,7 @@ elseif kernel == "gsum" then
            gpuperf.store{out}, exit }
   name = "gsum" .. width .. "_l" .. L
 elseif kernel == "fma" then
-  local out = gpuperf.buffer("out", 4 * n)
+  local out = gpuperf.buffer("out", 4 * n, warm)
   grid = n / block
   work = { gpuperf.int(4), gpuperf.fp32(1) }
   if iters > 0 then work[#work + 1] = gpuperf.loop(iters, { gpuperf.fp32(1) }) end

@@ -119,8 +119,9 @@ case_ "H200 table, all rows: accuracy gate"
 # 9.046% over 4753 rows. 2026-12-04: the loopchain and uniform scripts state
 # the warm L2 their benches time (gpuperf.buffer in_l2) instead of a first
 # launch from a cold L2: 9.046 -> 9.050% (worse; the cold launch had hidden
-# part of those rows' under-prediction).
-gp validate validation/h200/calibration.csv --max-mape 9.06 --min-within-2x 0.990 --json
+# part of those rows' under-prediction), and the depgather, gridstride,
+# sectors, stage, turnover and attnq scripts' warm rows too: 9.050 -> 9.044%.
+gp validate validation/h200/calibration.csv --max-mape 9.05 --min-within-2x 0.990 --json
 expect_status 0
 n=$(json .overall.rows)
 expect_between "$n" 122 5000
@@ -228,8 +229,10 @@ case_ "H200 gridstride family: accuracy gate"
 # (blockcost.c): 7.7 -> 7.0%.
 # 2026-12-03: a read request of one sector of a line takes the L2
 # sparse_read_l2_bytes, and the L2 meets the core term with a knee of p = 4
-# (GP_KNEE_P_L2): 7.00 -> 5.96%.
-gp validate validation/h200/calibration.csv --family gridstride --max-mape 6.0 --min-within-2x 1
+# (GP_KNEE_P_L2): 7.00 -> 5.96%. 2026-12-04: the ws=l2 rows' buffers start in
+# the L2 (in_l2), as the bench times them after its warm-ups, not from a cold
+# first launch: 5.96 -> 6.18% (worse: those rows -9..-6%).
+gp validate validation/h200/calibration.csv --family gridstride --max-mape 6.2 --min-within-2x 1
 expect_status 0
 
 # Chains of small kernels in a stream and in a graph, 1 to 8 side by side: the
@@ -491,7 +494,10 @@ case_ "H200 depgather family: accuracy gate"
 # the l1cap rows): 19.0 -> 5.7%.
 # 2026-12-04: loads that all draw hit the L1 by each SM's own draws (the
 # gfoot rows): 5.68 -> 5.81% (worse).
-gp validate validation/h200/calibration.csv --family depgather --max-mape 5.85 --min-within-2x 1
+# 2026-12-04: the ws=l2 rows' idx and p start in the L2 (in_l2), as the bench
+# times them after its warm-ups, not from a cold first launch: 5.81 -> 6.92%
+# (worse: those rows -14..-5%, the cold launch had covered them).
+gp validate validation/h200/calibration.csv --family depgather --max-mape 6.95 --min-within-2x 1
 expect_status 0
 
 # Random gathers against the L1's size (bench_l1cap, run28): with a 28 KiB L1
@@ -722,9 +728,11 @@ expect_status 0
 # stencil from the tile, 1-D blocks of 128..1024 threads and 2-D tiles of
 # 32x8..32x32, DRAM and L2. No rule of its own: 7.9%, all 50 within 1.5x; the
 # worst are the L2 rows of 512 and 1024 threads (+16..+27%, as turnover's) and
-# st2d 16x16 from DRAM (-18%).
+# st2d 16x16 from DRAM (-18%). 2026-12-04: the L2 rows' a and out start in the
+# L2 (in_l2), as the bench times them after its warm-ups, not from a cold
+# first launch: 7.80 -> 4.34%.
 case_ "H200 stage family: accuracy gate"
-gp validate validation/h200/calibration.csv --family stage --max-mape 7.9 --min-within 1.5:1
+gp validate validation/h200/calibration.csv --family stage --max-mape 4.4 --min-within 1.5:1
 expect_status 0
 
 # The naive family (bench_naive, run21): the naive SGEMM, blocks of 32x8, 16x16
@@ -781,7 +789,7 @@ expect_status 0
 case_ "stage, naive, tpose and st3d scripts: bad parameters"
 gp predict --device h200-sxm scripts/validation/stage.lua -p kernel=foo
 expect_status 1
-expect_err "stage.lua:109: kernel must be copy, bar, smem, smem5, copy2d, smem2d or st2d, got 'foo'"
+expect_err "stage.lua:110: kernel must be copy, bar, smem, smem5, copy2d, smem2d or st2d, got 'foo'"
 gp predict --device h200-sxm scripts/validation/stage.lua -p kernel=st2d -p n=8200
 expect_status 1
 expect_err "n must be a multiple of bx and by"
