@@ -194,6 +194,8 @@ static const key_spec_t SCHEMA[] = {
     {"latency", "dram_lines_log2_cycles", T_F64, OFF(dram_lines_log2_cycles), OPT, 0, 1e5, "cycles a warp request served by DRAM waits per doubling of its lines (its slowest lane), and a batch of loads per doubling of the random lines they draw; 0: none"},
     {"latency", "l1_miss_hold_l2_cycles", T_F64, OFF(l1_miss_hold_l2_cycles), OPT, 0, 1e5, "cycles a load's miss holds its L1 line when the L2 serves it, under load (the L1's lines over it bound the misses in flight); 0: no bound"},
     {"latency", "l1_miss_hold_dram_cycles", T_F64, OFF(l1_miss_hold_dram_cycles), OPT, 0, 1e5, "the same when DRAM serves it"},
+    {"latency", "l2_slowest_sm_ratio", T_F64, OFF(l2_slowest_sm_ratio), OPT, 0, 2, "the slowest SM's L2 hit latency over l2_hit_cycles (0: 1)"},
+    {"latency", "dram_slowest_sm_ratio", T_F64, OFF(dram_slowest_sm_ratio), OPT, 0, 2, "the slowest SM's DRAM latency over dram_cycles (0: 1)"},
     {"latency", "dram_drawn_line_cycles", T_F64, OFF(dram_drawn_line_cycles), OPT, 0, 1e4, "cycles a warp's loads in flight together that draw their lines at random wait per drawn line beyond the most one load draws (beside dram_lines_log2_cycles); 0: none"},
     {"throughput", "l1_bank_pass_issue_cycles", T_F64, OFF(l1_bank_pass_issue_cycles), OPT, 0, 1e3, "SM cycles the L1 is busy per bank pass of a request (lines at one offset); 0: not known"},
     {"latency", "l1_uniform_hit_cycles", T_F64, OFF(l1_uniform_hit_cycles), OPT, 0, 1e4, "cycles of a warp-uniform global load (all lanes one address, 4 bytes) that hits L1; 0: l1_hit_cycles"},
@@ -540,6 +542,16 @@ static int check_consistency(parse_state_t *st, gp_device_t *d)
           (unsigned long long)d->shared_memory_per_sm_bytes);
     CHECK(d->max_registers_per_block <= d->registers_per_sm, "sm",
           "max_registers_per_block", "max_registers_per_block exceeds registers_per_sm");
+    CHECK(d->l2_slowest_sm_ratio == 0 || d->l2_slowest_sm_ratio >= 1, "latency",
+          "l2_slowest_sm_ratio",
+          "l2_slowest_sm_ratio = %g: the slowest SM is no faster than a typical one (1 or "
+          "more; 0: not known)",
+          d->l2_slowest_sm_ratio);
+    CHECK(d->dram_slowest_sm_ratio == 0 || d->dram_slowest_sm_ratio >= 1, "latency",
+          "dram_slowest_sm_ratio",
+          "dram_slowest_sm_ratio = %g: the slowest SM is no faster than a typical one (1 or "
+          "more; 0: not known)",
+          d->dram_slowest_sm_ratio);
     CHECK(d->fp64_lanes == 0 || d->fp64_cycles > 0, "latency", "fp64_cycles",
           "fp64_lanes is %g but [latency] fp64_cycles is missing", d->fp64_lanes);
     CHECK((d->l1_chase_full_fraction > 0) == (d->l1_chase_none_fraction > 0) &&

@@ -1642,6 +1642,27 @@ static void l1_reuse(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t *
     *own = share_hit(k, op, l1 * sharers, d->sector_bytes, 0, 0, 0, 0, 0, NULL, share, 0);
 }
 
+/*
+ * How far a launch's memory latencies stand from a typical SM's toward the
+ * slowest SM's: 0 for one SM, 1 for all of them. The SMs sit at different
+ * distances from the L2 and the memory controllers, and a launch whose SMs
+ * all wait on loads ends when the slowest ends: one warp per SM chasing
+ * pointers through 4 or 16 MiB takes 272 to 295 cycles a hop by SM, median
+ * 282, and the launch the slowest SM's time ([sources: h200-cal]
+ * run7/chase/chase_cycles.csv: events less the launch latency 1.045 to 1.056
+ * times the median, the slowest SM 1.045 to 1.053). k SMs whose latencies
+ * spread evenly between the fastest and the slowest end, as expected, at
+ * the k-th of k + 1 even steps: k / (k + 1) of the spread, from 1/2 (one SM,
+ * the typical figure) to sm_count / (sm_count + 1) (all: the slowest).
+ */
+static double slowest_sm(const gp_device_t *d, const gp_kernel_t *k)
+{
+    double n = (double)d->sm_count, used = GP_MIN(n, (double)k->total_blocks);
+    if (!(n > 1) || !(used > 1))
+        return 0;
+    return (used / (used + 1) - 0.5) / (n / (n + 1) - 0.5);
+}
+
 /* Hit rate of a second-level cache that sees a first level's misses (miss1 =
    1 - hit1 of all reads) when `miss2` of all reads miss both. */
 static double after_l1(double miss2, double hit1)
@@ -3140,6 +3161,12 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
     dram_lat = a->pattern == GP_PATTERN_RANDOM && d->dram_random_cycles > 0
                    ? d->dram_random_cycles
                    : d->dram_cycles;
+    {
+        /* the launch ends with its slowest SM (slowest_sm) */
+        double g = slowest_sm(d, k);
+        l2_lat *= 1 + g * (GP_MAX(d->l2_slowest_sm_ratio, 1.0) - 1);
+        dram_lat *= 1 + g * (GP_MAX(d->dram_slowest_sm_ratio, 1.0) - 1);
+    }
     if (a->pattern == GP_PATTERN_RANDOM && d->tlb_reach_bytes > 0 && d->tlb_miss_cycles > 0 &&
         fp > (double)d->tlb_reach_bytes) {
         double miss = 1.0 - (double)d->tlb_reach_bytes / fp;

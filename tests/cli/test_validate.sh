@@ -121,7 +121,9 @@ case_ "H200 table, all rows: accuracy gate"
 # launch from a cold L2: 9.046 -> 9.050% (worse; the cold launch had hidden
 # part of those rows' under-prediction), and the depgather, gridstride,
 # sectors, stage, turnover and attnq scripts' warm rows too: 9.050 -> 9.044%.
-gp validate validation/h200/calibration.csv --max-mape 9.05 --min-within-2x 0.990 --json
+# 2026-12-04: a launch over many SMs waits the slowest SM's L2 and DRAM latency
+# (l2_slowest_sm_ratio, dram_slowest_sm_ratio, run7 chase): 9.044 -> 8.832%.
+gp validate validation/h200/calibration.csv --max-mape 8.84 --min-within-2x 0.990 --json
 expect_status 0
 n=$(json .overall.rows)
 expect_between "$n" 122 5000
@@ -182,7 +184,9 @@ case_ "H200 mlp family: accuracy gate"
 # 2026-12-03: a read request of one sector of a line takes the L2
 # sparse_read_l2_bytes, and the L2 meets the core term with a knee of p = 4
 # (GP_KNEE_P_L2): 8.14 -> 7.69%.
-gp validate validation/h200/calibration.csv --family mlp --max-mape 7.7 --min-within-2x 1
+# 2026-12-04: a launch over many SMs waits the slowest SM's L2 and DRAM latency
+# (l2_slowest_sm_ratio, dram_slowest_sm_ratio, run7 chase): 7.69 -> 7.79% (worse).
+gp validate validation/h200/calibration.csv --family mlp --max-mape 7.8 --min-within-2x 1
 expect_status 0
 
 # Partial sectors (bench_sectors): K scalar loads or stores per thread whose
@@ -509,7 +513,9 @@ case_ "H200 l1cap family: accuracy gate"
 # 2026-12-03: the L1's lines bound the misses in flight (l1_miss_hold_*_cycles,
 # the l1cap rows): 10.7 -> 4.9%. 2026-12-04: loads that all draw hit the L1
 # by each SM's own draws (the gfoot rows): 4.88 -> 4.94% (worse).
-gp validate validation/h200/calibration.csv --family l1cap --max-mape 4.95 --min-within-2x 1
+# 2026-12-04: a launch over many SMs waits the slowest SM's L2 and DRAM latency
+# (l2_slowest_sm_ratio, dram_slowest_sm_ratio, run7 chase): 4.94 -> 5.08% (worse).
+gp validate validation/h200/calibration.csv --family l1cap --max-mape 5.1 --min-within-2x 1
 expect_status 0
 
 # Loops that store into the buffer they load from (bench_alias, run10): a trip
@@ -666,7 +672,9 @@ case_ "H200 guard family: accuracy gate"
 # (GP_KNEE_P_L2): 20.22 -> 18.11%. 2026-12-04: loads that all draw hit the L1
 # by each SM's own draws, first touches by sectors (the gfoot rows): 18.11 ->
 # 8.17%.
-gp validate validation/h200/calibration.csv --family guard --max-mape 8.2 --min-within-2x 1
+# 2026-12-04: a launch over many SMs waits the slowest SM's L2 and DRAM latency
+# (l2_slowest_sm_ratio, dram_slowest_sm_ratio, run7 chase): 8.17 -> 8.84% (worse).
+gp validate validation/h200/calibration.csv --family guard --max-mape 8.85 --min-within-2x 1
 expect_status 0
 
 # Rows read in two or three passes (bench_passes, run16): a pass re-reads its
@@ -706,7 +714,9 @@ expect_status 0
 # the count allows two (1 and 4 warps, 4 and 8 copies: +7..+70%), and the
 # issue-bound 16-warp rows (-30..+9%).
 case_ "H200 overlap family: accuracy gate"
-gp validate validation/h200/calibration.csv --family overlap --max-mape 15.9 --min-within-2x 1
+# 2026-12-04: a launch over many SMs waits the slowest SM's L2 and DRAM latency
+# (l2_slowest_sm_ratio, dram_slowest_sm_ratio, run7 chase): 15.87 -> 16.02% (worse).
+gp validate validation/h200/calibration.csv --family overlap --max-mape 16.05 --min-within-2x 1
 expect_status 0
 
 # The misalign family (bench_misalign, run19): 16 coalesced L1-hit loads a trip
@@ -876,7 +886,9 @@ expect_err "set must be row3, col3z, yz9, plane9, cross7 or cube27, got 'star'"
 # within 2x; open: the 8-warp rows over 1 to 16 MiB (+57..+133%: a gather's L2
 # first touches counted by elements) and 64 MiB at 64 warps (-52%).
 case_ "H200 gfoot family: accuracy gate"
-gp validate validation/h200/calibration.csv --family gfoot --max-mape 28.85 --min-within-2x 0.92
+# 2026-12-04: a launch over many SMs waits the slowest SM's L2 and DRAM latency
+# (l2_slowest_sm_ratio, dram_slowest_sm_ratio, run7 chase): 28.80 -> 29.27% (worse).
+gp validate validation/h200/calibration.csv --family gfoot --max-mape 29.3 --min-within-2x 0.92
 expect_status 0
 
 case_ "H200 evaluation set: accuracy gate"
@@ -891,7 +903,9 @@ case_ "H200 evaluation set: accuracy gate"
 # within 1.5x. 2026-12-04: loads that all draw hit the L1 by each SM's own
 # draws, and the L1 data path holds a load's address arithmetic once a request
 # (the calibration gfoot rows): 12.85 -> 12.54%, 279 -> 278 within 1.5x (95.9%).
-gp validate validation/h200/evaluation.csv --max-mape 12.55 --min-within-2x 0.98 \
+# 2026-12-04: a launch over many SMs waits the slowest SM's L2 and DRAM latency
+# (the calibration chase cycles, run7): 12.54 -> 12.45%, 278 within 1.5x.
+gp validate validation/h200/evaluation.csv --max-mape 12.46 --min-within-2x 0.98 \
     --min-within 1.5:0.95 --json
 expect_status 0
 n=$(json .overall.rows)

@@ -390,6 +390,69 @@ static void test_request_tlb_wait(void **state)
     assert_true(fabs(c.latency_cycles - c0.latency_cycles) < 1e-9);
 }
 
+/* Latency of a coalesced 4-byte load in a launch of `blocks` blocks of one
+   warp, the L2 cold. */
+static double load_latency_blocks(const gp_device_t *d, const gp_generation_t *g, uint64_t blocks)
+{
+    gp_kernel_t k;
+    gp_occupancy_t o;
+    gp_residency_t r;
+    gp_op_cost_t c;
+    gp_op_t op = op_of(GP_OP_LOAD);
+    char msg[256];
+    op.space = GP_SPACE_GLOBAL;
+    op.access.elem_bytes = 4;
+    op.access.pattern = GP_PATTERN_UNIT;
+    op.access.buffer = 0;
+    op.access.footprint_bytes = blocks * 128;
+    memset(&k, 0, sizeof k);
+    memset(&o, 0, sizeof o);
+    memset(&r, 0, sizeof r);
+    k.name = "k";
+    k.launch.threads_per_block = 32;
+    k.launch.block.x = 32;
+    k.launch.grid.x = (uint32_t)blocks;
+    k.total_blocks = blocks;
+    k.ops = &op;
+    k.n_ops = 1;
+    o.warps_per_block = 1;
+    o.blocks_per_sm = 1;
+    o.active_warps = 1;
+    o.max_warps = 64;
+    r.blocks = 1;
+    r.active_sms = (uint32_t)GP_MIN((double)blocks, (double)d->sm_count);
+    r.dram_share = r.l2_share = 1.0 / d->sm_count;
+    assert_int_equal(gp_op_cost_default(g, d, &k, &op, &o, &r, &c, msg, sizeof msg), 0);
+    return c.latency_cycles;
+}
+
+/* A launch whose SMs all wait on loads ends with the slowest SM: over every
+   SM a load waits the slowest SM's DRAM latency (dram_slowest_sm_ratio, the
+   run7 chase cycles), on one SM a typical one's, and between, the expected
+   slowest of the SMs it runs on; a card without the keys has every SM
+   alike. */
+static void test_slowest_sm_latency(void **state)
+{
+    gp_device_t d, none;
+    const gp_arch_t *a;
+    const gp_generation_t *g;
+    double one, two, all, all0, one0;
+    (void)state;
+    open_dev("h200-sxm", &d, &a, &g);
+    assert_true(d.l2_slowest_sm_ratio > 1 && d.dram_slowest_sm_ratio > 1);
+    none = d;
+    none.l2_slowest_sm_ratio = none.dram_slowest_sm_ratio = 0;
+    one = load_latency_blocks(&d, g, 1);
+    two = load_latency_blocks(&d, g, 2);
+    all = load_latency_blocks(&d, g, 16384);
+    one0 = load_latency_blocks(&none, g, 1);
+    all0 = load_latency_blocks(&none, g, 16384);
+    assert_true(fabs(one - one0) < 1e-9);  /* one SM: the typical latency */
+    assert_true(one < two && two < all);   /* more SMs, a slower slowest */
+    /* a cold coalesced load misses to DRAM: all SMs, the slowest's latency */
+    assert_true(fabs(all / all0 - d.dram_slowest_sm_ratio) < 0.01);
+}
+
 /* A gather whose lanes each read one sector of a line of their own costs
    the L2 sparse_read_l2_bytes a line that misses L1 (run10/scatter ws=l2:
    87 lines a clock), as L2 time beside its sectors' bytes, not as bytes in
@@ -1423,6 +1486,7 @@ int main(void)
         cmocka_unit_test(test_drawn_stores),
         cmocka_unit_test(test_atomic_hot_line),
         cmocka_unit_test(test_request_tlb_wait),
+        cmocka_unit_test(test_slowest_sm_latency),
         cmocka_unit_test(test_sfu_call_latency),
         cmocka_unit_test(test_store_path_requests),
         cmocka_unit_test(test_block_completes_stores),
