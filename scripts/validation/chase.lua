@@ -1,6 +1,7 @@
 -- chase.lua: loads whose lanes touch many lines (validation/h200/bench/bench_chase.cu)
 --
--- kind = "chase" (k_chase): one block per SM of `warps` warps; lanes 0..lanes-1 of
+-- kind = "chase" (k_chase): one block per SM of `warps` warps (`blocks` of them:
+-- bench_spread's k_spread, one warp on each of k SMs); lanes 0..lanes-1 of
 -- every warp follow a pointer chain (p = *p, ld.global.ca.u64), the other lanes
 -- return at once. The chain is one random cycle through all `footprint / node`
 -- nodes of a buffer (node = 128: one node per line, each pointer at the start of
@@ -27,6 +28,8 @@ local warps    = gpuperf.param("warps", 1, "chase: warps per block (one block pe
 local warm     = gpuperf.param("warm", 0, "chase: hops before the timed ones")
 local hops     = gpuperf.param("hops", 4096, "chase: timed hops")
 local smem     = gpuperf.param("smem", 0, "chase: dynamic shared memory per block, bytes")
+local blocks   = gpuperf.param("blocks", gpuperf.device.sm_count,
+                               "chase: blocks, one per SM (default: every SM)")
 local m        = gpuperf.param("m", 32, "gather: lines per request")
 local ws       = gpuperf.param("ws", 2^14, "gather: working set, bytes")
 local requests = gpuperf.param("requests", 1024, "gather: loads per warp")
@@ -41,14 +44,15 @@ if kind == "chase" then
   assert(lanes >= 1 and lanes <= 32, "lanes must be 1..32")
   local words = fp / 8
   local nodes = gpuperf.buffer("nodes", fp)
-  local start = gpuperf.buffer("start", 8 * sms * 32 * warps)
-  local out = gpuperf.buffer("out", 8 * sms * 32 * warps)
-  local cyc = gpuperf.buffer("cycles", 8 * sms * 32 * warps)
+  assert(blocks >= 1 and blocks <= sms, "blocks must be 1.." .. sms .. " (one per SM)")
+  local start = gpuperf.buffer("start", 8 * blocks * 32 * warps)
+  local out = gpuperf.buffer("out", 8 * blocks * 32 * warps)
+  local cyc = gpuperf.buffer("cycles", 8 * blocks * 32 * warps)
   -- a hop reads the pointer of a node drawn from the cycle: for 128-byte nodes
   -- the first 8 bytes of a line, for 8-byte nodes any 8 bytes of the buffer
   local step = node / 8
   local kernel = gpuperf.kernel{
-    name = "k_chase", grid = sms, block = 32 * warps, regs = regs,
+    name = "k_chase", grid = blocks, block = 32 * warps, regs = regs,
     dynamic_smem = smem, carveout = 0,
     work = {
       gpuperf.load{start, bytes = 8, index = function(t)
