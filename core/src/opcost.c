@@ -1643,17 +1643,17 @@ static void l1_reuse(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t *
 }
 
 /*
- * How far a launch's memory latencies stand from a typical SM's toward the
- * slowest SM's: 0 for one SM, 1 for all of them. The SMs sit at different
- * distances from the L2 and the memory controllers, and a launch whose SMs
- * all wait on loads ends when the slowest ends: one warp per SM chasing
- * pointers through 4 or 16 MiB takes 272 to 295 cycles a hop by SM, median
- * 282, and the launch the slowest SM's time ([sources: h200-cal]
- * run7/chase/chase_cycles.csv: events less the launch latency 1.045 to 1.056
- * times the median, the slowest SM 1.045 to 1.053). k SMs whose latencies
- * spread evenly between the fastest and the slowest end, as expected, at
- * the k-th of k + 1 even steps: k / (k + 1) of the spread, from 1/2 (one SM,
- * the typical figure) to sm_count / (sm_count + 1) (all: the slowest).
+ * How far a launch's memory latencies stand from a single SM's toward those
+ * of a launch on every SM (l2_slowest_sm_ratio, dram_slowest_sm_ratio): 0
+ * for one SM, 1 for all of them. The SMs sit at different distances from
+ * the L2 and the memory controllers, and a launch whose SMs all wait on
+ * loads ends when the slowest ends: one lane of one warp per SM chasing
+ * pointers through 4 MiB takes 272 to 296 cycles a hop by SM, median 282,
+ * and the launch the slowest SM's time ([sources: h200-cal] run30/spread,
+ * run7/chase). k SMs whose latencies spread evenly between the fastest and
+ * the slowest end, as expected, at the k-th of k + 1 even steps
+ * ([sources: david2003]): k / (k + 1) of the spread, from 1/2 (one SM, a
+ * typical figure) to sm_count / (sm_count + 1) (all: the slowest).
  */
 static double slowest_sm(const gp_device_t *d, const gp_kernel_t *k)
 {

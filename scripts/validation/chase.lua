@@ -81,7 +81,13 @@ if kind == "chase" then
                  local i = t.k * 1024 * 256 + t.gx
                  if i >= words then return nil end
                  return i end} }} } }
-  for _ = 1, reps do gpuperf.launch(kernel); gpuperf.synchronize() end
+  -- bench_spread's cold rows write the benches' 1 GiB scratch before every launch
+  local flush = gpuperf.param("flush", 0, "chase: 1 flushes the L2 before every launch")
+  for _ = 1, reps do
+    if flush == 1 then gpuperf.flush_l2() end
+    gpuperf.launch(kernel)
+    gpuperf.synchronize()
+  end
 elseif kind == "gather" then
   assert(m >= 1 and m <= 32 and 32 % m == 0, "m must divide 32")
   local lines = ws / 128

@@ -124,7 +124,9 @@ case_ "H200 table, all rows: accuracy gate"
 # 2026-12-04: a launch over many SMs waits the slowest SM's L2 and DRAM latency
 # (l2_slowest_sm_ratio, dram_slowest_sm_ratio, run7 chase): 9.044 -> 8.832%.
 # 2026-12-04: the 8 `spread` rows (run30) join at 1.2%: 8.819% over 4761 rows.
-gp validate validation/h200/calibration.csv --max-mape 8.83 --min-within-2x 0.990 --json
+# 2026-12-04: the slowest-SM ratios re-set from the spread rows on one SM and on
+# all 132 (1.056, 1.040), 8 flushed DRAM rows join: 8.769% over 4769 rows.
+gp validate validation/h200/calibration.csv --max-mape 8.78 --min-within-2x 0.990 --json
 expect_status 0
 n=$(json .overall.rows)
 expect_between "$n" 122 5000
@@ -399,7 +401,9 @@ expect_status 0
 case_ "H200 tiles2 family: accuracy gate"
 # 2026-12-04: the L1 data path holds a load's address arithmetic once a
 # request (the gfoot rows): 9.82 -> 9.95% (worse).
-gp validate validation/h200/calibration.csv --family tiles2 --max-mape 9.96 --min-within-2x 1
+# 2026-12-04: the slowest-SM ratios re-set from the spread rows (1.056, 1.040):
+# 9.95 -> 9.965% (worse).
+gp validate validation/h200/calibration.csv --family tiles2 --max-mape 9.97 --min-within-2x 1
 expect_status 0
 
 # What tiles2 leaves open (bench_tiles3, run9): a WMMA tile loop from shared
@@ -516,7 +520,9 @@ case_ "H200 l1cap family: accuracy gate"
 # by each SM's own draws (the gfoot rows): 4.88 -> 4.94% (worse).
 # 2026-12-04: a launch over many SMs waits the slowest SM's L2 and DRAM latency
 # (l2_slowest_sm_ratio, dram_slowest_sm_ratio, run7 chase): 4.94 -> 5.08% (worse).
-gp validate validation/h200/calibration.csv --family l1cap --max-mape 5.1 --min-within-2x 1
+# 2026-12-04: the slowest-SM ratios re-set from the spread rows (1.056, 1.040):
+# 5.08 -> 5.12% (worse).
+gp validate validation/h200/calibration.csv --family l1cap --max-mape 5.13 --min-within-2x 1
 expect_status 0
 
 # Loops that store into the buffer they load from (bench_alias, run10): a trip
@@ -675,7 +681,9 @@ case_ "H200 guard family: accuracy gate"
 # 8.17%.
 # 2026-12-04: a launch over many SMs waits the slowest SM's L2 and DRAM latency
 # (l2_slowest_sm_ratio, dram_slowest_sm_ratio, run7 chase): 8.17 -> 8.84% (worse).
-gp validate validation/h200/calibration.csv --family guard --max-mape 8.85 --min-within-2x 1
+# 2026-12-04: the slowest-SM ratios re-set from the spread rows (1.056, 1.040):
+# 8.84 -> 9.17% (worse).
+gp validate validation/h200/calibration.csv --family guard --max-mape 9.2 --min-within-2x 1
 expect_status 0
 
 # Rows read in two or three passes (bench_passes, run16): a pass re-reads its
@@ -889,7 +897,9 @@ expect_err "set must be row3, col3z, yz9, plane9, cross7 or cube27, got 'star'"
 case_ "H200 gfoot family: accuracy gate"
 # 2026-12-04: a launch over many SMs waits the slowest SM's L2 and DRAM latency
 # (l2_slowest_sm_ratio, dram_slowest_sm_ratio, run7 chase): 28.80 -> 29.27% (worse).
-gp validate validation/h200/calibration.csv --family gfoot --max-mape 29.3 --min-within-2x 0.92
+# 2026-12-04: the slowest-SM ratios re-set from the spread rows (1.056, 1.040):
+# 29.27 -> 29.46% (worse).
+gp validate validation/h200/calibration.csv --family gfoot --max-mape 29.5 --min-within-2x 0.92
 expect_status 0
 
 # The spread family (bench_spread, run30): one lane of one warp on each of k = 1
@@ -897,7 +907,9 @@ expect_status 0
 # SM's time (282 cycles a hop on one SM, 298 from 33 on). It tests the rule
 # that raises a launch's latencies toward the slowest SM's with the SMs it
 # spans (l2_slowest_sm_ratio, set from the run7 chase cycles before it ran):
-# 1.2%, 3.4% with every SM alike.
+# 1.2%, 3.4% with every SM alike. 2026-12-04: 8 rows through 1 GiB behind the
+# flush join; the one-SM and 132-SM rows now set the ratios (1.056, 1.040) and
+# the rows between test the shape: 1.3% over 16 rows, 3.5% with every SM alike.
 case_ "H200 spread family: accuracy gate"
 gp validate validation/h200/calibration.csv --family spread --max-mape 1.5 --min-within 1.05:1
 expect_status 0
@@ -915,8 +927,9 @@ case_ "H200 evaluation set: accuracy gate"
 # draws, and the L1 data path holds a load's address arithmetic once a request
 # (the calibration gfoot rows): 12.85 -> 12.54%, 279 -> 278 within 1.5x (95.9%).
 # 2026-12-04: a launch over many SMs waits the slowest SM's L2 and DRAM latency
-# (the calibration chase cycles, run7): 12.54 -> 12.45%, 278 within 1.5x.
-gp validate validation/h200/evaluation.csv --max-mape 12.46 --min-within-2x 0.98 \
+# (the calibration chase cycles, run7): 12.54 -> 12.45%, 278 within 1.5x; with
+# the ratios re-set from the calibration spread rows: 12.43%.
+gp validate validation/h200/evaluation.csv --max-mape 12.44 --min-within-2x 0.98 \
     --min-within 1.5:0.95 --json
 expect_status 0
 n=$(json .overall.rows)

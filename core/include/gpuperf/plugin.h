@@ -385,11 +385,11 @@ typedef struct gp_device {
        the L2 serves it, and when DRAM does, under load: the L1's lines over
        these bound the misses an SM has in flight; 0: not known (no bound) */
     double l1_miss_hold_l2_cycles, l1_miss_hold_dram_cycles;
-    /* [latency], added within ABI 2: the slowest SM's L2 hit and DRAM
-       latencies over those of a typical one (l2_hit_cycles, dram_cycles):
-       the SMs sit at different distances from the L2 and the memory
-       controllers, and a launch whose SMs all wait on loads ends with the
-       slowest of them; 0: not known (1, every SM alike) */
+    /* [latency], added within ABI 2: the L2 hit and DRAM latencies of a
+       launch on every SM over those of one on a single SM (l2_hit_cycles,
+       dram_cycles): the SMs sit at different distances from the L2 and the
+       memory controllers, and a launch whose SMs all wait on loads ends
+       with the slowest of them; 0: not known (1, every SM alike) */
     double l2_slowest_sm_ratio, dram_slowest_sm_ratio;
 } gp_device_t;
 

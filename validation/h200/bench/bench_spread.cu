@@ -4,9 +4,10 @@
 // pointers, ld.global.ca) on k blocks of one warp, lane 0 of each chasing from its own
 // place on the cycle (the others return at once), k = 1, 2, 4, 8, 16, 33, 66 and 132:
 // one block per SM, so that the launch runs on k SMs. Footprints 4 MiB (the L2 holds
-// the chain: linked on the device, then the two warm-up launches) and 1 GiB (DRAM),
-// 4096 timed hops, no warm hops. Each block records its SM (%smid) and its clock64
-// cycles per hop; the event time covers the launch.
+// the chain: linked on the device, then the two warm-up launches; rows chase_node128)
+// and 1 GiB with the benches' 1 GiB memset flush before every launch (DRAM; rows
+// cold_node128), 4096 timed hops, no warm hops. Each block records its SM (%smid) and
+// its clock64 cycles per hop; the event time covers the launch.
 //
 // Output: OUT.csv (calibration columns; median_us is event time) and OUT_sm.csv (per
 // row and block: the SM it ran on and its cycles per hop, and the row's event time).
@@ -75,11 +76,11 @@ int main(int argc, char **argv) {
       CK(cudaMemcpy(d_start, h_start.data(), (size_t)k * 8, cudaMemcpyHostToDevice));
       Row r;
       r.family = "spread";
-      r.name = "chase_node128";
+      r.name = fi ? "cold_node128" : "chase_node128";
       r.params = "footprint=" + fp_name(F) + " blocks=" + std::to_string(k) +
-                 " hops=" + std::to_string(hops);
+                 " hops=" + std::to_string(hops) + (fi ? " flushed" : "");
       row_shape(r, k_spread, dim3(k), dim3(32), 0);
-      r.t = time_case(b, 7, false, [&] {
+      r.t = time_case(b, 7, fi == 1, [&] {
         k_spread<<<k, 32, 0, b.stream>>>(d_start, hops, d_out, d_cyc, d_sm);
       });
       r.bytes = (u64)k * hops * 8;
