@@ -1994,6 +1994,71 @@ static double chase_run(Ctx &c, u64 base, int warm, int hops, bool l2_only, bool
 // timed hops, so every line is an L2 hit and only the translation changes.
 static const size_t kKiB = 1024, kMiB = kKiB * kKiB, kGiB = kKiB * kMiB, kPage = 2 * kMiB;
 
+// Lane 0 of each block follows the chain from start[block] for `hops` hops; cyc[block]
+// gets its clock64 cycles (the last address goes to sink, so the chase is not dropped).
+__global__ void k_spread(const u64 *start, int hops, long long *cyc, u64 *sink) {
+  if (threadIdx.x != 0) return;
+  u64 p = start[blockIdx.x];
+  long long t0 = clock64();
+  for (int i = 0; i < hops; ++i) p = load_ca(p);
+  long long t1 = clock64();
+  cyc[blockIdx.x] = t1 - t0;
+  if (p == 1) *sink = p;
+}
+
+// A launch whose SMs all wait on loads ends with its slowest SM (l2_slowest_sm_ratio,
+// dram_slowest_sm_ratio): lane 0 of one block on each SM follows a random cycle of
+// 128-byte nodes from its own place on it, 4096 hops; the slowest block's clock64 cycles
+// per hop with a block on every SM over a single block's. Through 4 MiB after an untimed
+// launch that walks the same nodes (L2 hits), and through 1 GiB (at most an eighth of the
+// device memory) behind the 1 GiB flush (DRAM). Median of 3.
+static void measure_spread(Ctx &c, Ext &x) {
+  const int S = c.prop.multiProcessorCount, hops = 4096;
+  const size_t big = std::min<size_t>(kGiB, c.prop.totalGlobalMem / 8) / kPage * kPage;
+  char *buf = nullptr;
+  u64 *d_start = nullptr;
+  long long *d_cyc = nullptr;
+  CK(cudaMalloc(&buf, big + kPage));
+  CK(cudaMalloc(&d_start, S * sizeof(u64)));
+  CK(cudaMalloc(&d_cyc, S * sizeof(long long)));
+  const u64 base = ((u64)buf + kPage - 1) & ~(u64)(kPage - 1);
+  std::vector<long long> cyc(S);
+  for (int level = 0; level < 2; ++level) {
+    const size_t fp = level ? big : 4 * kMiB, n = fp / 128;
+    std::vector<uint32_t> o = sattolo(n, 0x5d7ead00ull + n);
+    std::vector<u64> offs(n), start(S);
+    for (size_t k = 0; k < n; ++k) offs[k] = (u64)o[k] * 128;
+    build_offsets(base, offs);
+    for (int b = 0; b < S; ++b) start[b] = base + offs[(size_t)b * (n / S) % n];
+    CK(cudaMemcpy(d_start, start.data(), S * sizeof(u64), cudaMemcpyHostToDevice));
+    double per[2];
+    for (int all = 0; all < 2; ++all) {
+      const int k = all ? S : 1;
+      std::vector<double> v;
+      for (int r = 0; r < 3; ++r) {
+        if (level) CK(cudaMemsetAsync(c.scratch, r, size_t(1) << 30, c.s));
+        else k_spread<<<k, 32, 0, c.s>>>(d_start, hops, d_cyc, c.d_sink);  // the lap into L2
+        k_spread<<<k, 32, 0, c.s>>>(d_start, hops, d_cyc, c.d_sink);
+        CK_LAUNCH();
+        CK(cudaStreamSynchronize(c.s));
+        CK(cudaMemcpy(cyc.data(), d_cyc, k * sizeof(long long), cudaMemcpyDeviceToHost));
+        v.push_back((double)*std::max_element(cyc.begin(), cyc.begin() + k) / hops);
+      }
+      per[all] = median(v);
+      x.raw.row("spread", level ? "dram" : "l2", "footprint_bytes", (double)fp, "blocks", k,
+                "slowest_cycles_per_hop", per[all], "cycles");
+    }
+    fprintf(stderr, "  %s chase, slowest of %d SMs over one: %.1f / %.1f cycles a hop\n",
+            level ? "DRAM" : "L2", S, per[1], per[0]);
+    x.key(level ? "dram_slowest_sm_ratio" : "l2_slowest_sm_ratio", per[1] / per[0], 3,
+          level ? "random chase behind the flush, the slowest block of one per SM over one block"
+                : "random chase through 4 MiB, the slowest block of one per SM over one block");
+  }
+  CK(cudaFree(d_cyc));
+  CK(cudaFree(d_start));
+  CK(cudaFree(buf));
+}
+
 // The chase buffer: min(64 GiB, half the device memory), 2 MiB aligned at `base`.
 struct ChaseBuf {
   char *buf = nullptr;
@@ -2160,6 +2225,7 @@ static const char *cal_section(const std::string &k) {
       k == "block_slot_overhead_cycles")
     return "launch";
   if (k == "tlb_reach_bytes" || ends("_per_cycle")) return "memory";
+  if (ends("_slowest_sm_ratio")) return "latency";
   if (k.compare(0, 14, "shared_atomic_") == 0 || ends("_lanes")) return "throughput";
   if (ends("_cycles")) return "latency";
   return nullptr;
@@ -2339,7 +2405,7 @@ static std::string write_ini(const IniInputs &in) {
 
 // Phases of the extended measurements that --only can select, in run order.
 static const char *const kPhases[] = {"barrier", "block_start", "atomic_global", "atomic_shared",
-                                      "instruction", "graph", "chase", "tlb"};
+                                      "instruction", "graph", "chase", "spread", "tlb"};
 static const int kNumPhases = sizeof kPhases / sizeof kPhases[0];
 
 // Parse --only's comma-separated phase list into `on`; false (after a message naming the
@@ -2379,8 +2445,9 @@ static void usage(FILE *out) {
           "                        chases) to FILE as CSV\n"
           "  --only LIST           run only these extended phases (comma-separated: barrier,\n"
           "                        block_start, atomic_global, atomic_shared, instruction,\n"
-          "                        graph, chase, tlb) and skip the core measurements; needs\n"
-          "                        --raw (the derived keys go there as 'key' rows); no\n"
+          "                        graph, chase, spread, tlb) and skip the core\n"
+          "                        measurements; needs --raw (the derived keys go there\n"
+          "                        as 'key' rows); no\n"
           "                        INI is written\n");
 }
 
@@ -2499,6 +2566,7 @@ int main(int argc, char **argv) {
     else if (ph == "instruction") measure_instructions(c, a, x);
     else if (ph == "graph") measure_graphs(c, x);
     else if (ph == "chase") measure_chase_curve(c, x);
+    else if (ph == "spread") measure_spread(c, x);
     else measure_tlb(c, x);
     phase(kPhases[k], t0);
   }
