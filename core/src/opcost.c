@@ -271,6 +271,14 @@ static int drawn_chase(const gp_kernel_t *k, const gp_op_t *op)
     return drawn_range(&op->access) > 0 && chases(k, op);
 }
 
+/* A load whose lanes draw their addresses over a known range, a chase or a
+   gather alike: each lane reads where it drew, as independent of the
+   others' as of its own earlier draws. */
+static int drawn_read(const gp_kernel_t *k, const gp_op_t *op)
+{
+    return drawn_range(&op->access) > 0 && (op->kind == GP_OP_LOAD || chases(k, op));
+}
+
 int gp_sample_lanes(const gp_lane_sample_t *s, double *lanes, double *issuing)
 {
     uint32_t iw, l;
@@ -840,24 +848,25 @@ static double warp_lanes(const gp_kernel_t *k, const gp_access_t *a)
 }
 
 /*
- * first_share for a drawn chase through a cache shared by the whole launch
- * (the L2): the launch's lanes draw fetched_bytes / `unit` times (of its
- * thread slots, those that run) from the range's units (drawn_units); `h`
- * the hit of a re-visit. -1 where op is not a drawn chase.
+ * first_share for drawn reads (drawn_read: a chase or a gather) through a
+ * cache shared by the whole launch (the L2): the launch's lanes draw once a
+ * read (fetched_bytes over the `unit` a chase's read fetches, over the
+ * element a gather's counts; of its thread slots, those that run) from the range's units (drawn_units); `h` the hit of a re-visit. -1
+ * where op's reads are not drawn.
  */
-static double chase_first_share(const gp_kernel_t *k, const gp_op_t *op, double unit, double h,
+static double drawn_first_share(const gp_kernel_t *k, const gp_op_t *op, double unit, double h,
                                 double *lanes_out)
 {
     const gp_access_t *a = &op->access;
     double e = a->elem_bytes ? a->elem_bytes : 4, draws, ru, m, slots;
     if (lanes_out)
         *lanes_out = 1;
-    if (!drawn_chase(k, op) || !(unit > e))
+    if (!drawn_read(k, op) || !(unit > e))
         return -1;
     m = warp_lanes(k, a);
     slots = GP_MIN(a->sample && a->sample->lanes ? (double)a->sample->lanes : 32.0,
                    GP_MAX(1.0, (double)k->launch.threads_per_block));
-    draws = fetched_bytes(k, op, unit) / unit * GP_MIN(1.0, m / slots);
+    draws = fetched_bytes(k, op, unit) / (chases(k, op) ? unit : e) * GP_MIN(1.0, m / slots);
     ru = drawn_units(a, unit);
     if (!(draws > 0))
         return -1;
@@ -865,30 +874,39 @@ static double chase_first_share(const gp_kernel_t *k, const gp_op_t *op, double 
 }
 
 /*
- * The share of a drawn chase's steps whose warp waits on DRAM, for its
- * latency (chase_first_share over the L2): its lanes' first touches of the
+ * The share of a drawn chase's steps (or a drawn gather's requests: each
+ * waits for its slowest lane as a chase's step does) whose warp waits on
+ * DRAM, for its latency (drawn_first_share over the L2): its lanes' first
+ * touches of the
  * DRAM's fetch granules (what a miss brings into the L2: the H200's chase
  * of 32-byte nodes finds the other node of a 64-byte granule in L2, [sources:
  * h200-cal] cold rows), less what an earlier launch left warm, and the
  * re-visits the L2 no longer holds (lru_hit at the footprint's distance, in
  * the 128-byte lines the draws occupy: a chase through 64 MiB of 128- or
  * 32-byte nodes keeps nothing of it in the 60 MiB L2 of the H200).
+ * A gather's first touches come early, most of them in the launch's first
+ * trips, so the share of requests that wait on DRAM is not the share of
+ * their lanes compounded over the request (1 - (1 - miss)^lanes at the
+ * launch's average miss): bench_gfoot's 8 warps per SM gathering 4 bytes a
+ * lane from 4 MiB, 1 of 8 lanes a first touch of its sector on average,
+ * take 65 us, not the 155 us of every request waiting on DRAM ([sources:
+ * h200-cal] run29/gfoot w=8 rows, 16 KiB to 16 MiB).
  * `*lanes_out` (may be NULL): the lanes of such a step that wait on DRAM.
- * -1 where op is not a drawn chase.
+ * -1 where op's reads are not drawn (drawn_read).
  */
-static double chase_dram_share(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t *op,
+static double drawn_dram_share(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t *op,
                                double l2cap, double *lanes_out)
 {
     double su = d->sector_bytes ? d->sector_bytes : 32, fu = GP_MAX(su, d->dram_fetch_bytes);
     double fp, w = 0, f;
     if (lanes_out)
         *lanes_out = 0;
-    if (!drawn_chase(k, op))
+    if (!drawn_read(k, op))
         return -1;
     /* the lines the draws occupy in the L2 (a line per node however few of
        its sectors are fetched) */
     fp = fetched_footprint(k, op, GP_MAX(su, (double)d->l1_line_bytes));
-    f = chase_first_share(
+    f = drawn_first_share(
         k, op, fu, lru_hit(reread_distance(k, op, fp, 0, 1, 0), l2cap, !irm_addresses(k, op)),
         lanes_out);
     if (f < 0) {
@@ -2949,7 +2967,7 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
     double stream = 0; /* the misses are a stream's new units (stream_miss) */
     double req_n;      /* the lines whose lane hits a request's all-hit chance compounds */
     double req_lines = 0, req_passes = 0, req_runs = 0, req_lone = 0, chase_h = -1, chase_cold = 0,
-           chase_warps = 1, chase_dram_lanes = 0;
+           chase_warps = 1, chase_dram_lanes = 0, drawn_dram = -1;
     double l2cap = res->l2_capacity_bytes > 0 ? res->l2_capacity_bytes : (double)d->l2_bytes;
     double held = resident_blocks(d, occ); /* blocks the GPU holds at once */
     int is_store = op->kind == GP_OP_STORE, is_atomic = op->kind == GP_OP_ATOMIC;
@@ -2980,7 +2998,7 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
                                                    r->strict_coalescing},
                              &bytes);
     /* a random request waits where any of its lines misses (a drawn chase's
-       shares are its warps' steps already: chase_dram_share, chase_l1_hit) */
+       shares are its warps' steps already: drawn_dram_share, chase_l1_hit) */
     req_n = a->pattern == GP_PATTERN_RANDOM && !drawn_chase(k, op) ? GP_MAX(1.0, txn) : 1.0;
 
     /* what a miss in L1 asks of L2: whole L1 lines where lines are fetched */
@@ -3100,7 +3118,7 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
                 (1 - near) * (1 - l2_reuse_hit(k, at, l2cap, d->sector_bytes, 1, 1, held, &cold));
             double m2l =
                 (1 - near) * (1 - l2_reuse_hit(k, at, l2cap, d->sector_bytes, 0, 1, held, NULL));
-            double cm = chase_dram_share(d, k, at, l2cap, &chase_dram_lanes);
+            double cm = drawn_dram_share(d, k, at, l2cap, &chase_dram_lanes);
             if (life > 0) {
                 /* the blocks' own re-reads: the SMs' resident blocks together */
                 double fl = life * lru_hit(life_dist * life_sms, l2cap, 0);
@@ -3114,8 +3132,9 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
                 double fresh = warp_fresh(k, at, d->sector_bytes);
                 m2l = fresh * m2 + (1 - fresh) * m2l;
             }
-            if (cm >= 0) /* a drawn chase's warps: by their slowest lanes */
-                m2l = (1 - near) * cm;
+            if (cm >= 0) /* drawn reads' warps (a chase's steps, a gather's
+                            requests): by their slowest lanes */
+                m2l = drawn_dram = (1 - near) * cm;
             h2 = after_l1(m2, h1);
             l2h = after_l1(m2l, l1h);
         } else if (r->has_l2) {
@@ -3208,6 +3227,8 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
         if (chase_h >= 0) /* the re-visits lane by lane, the first laps together */
             out->l1_hit = (1 - chase_cold) * pow(chase_h, GP_MAX(1.0, req_lines / chase_warps));
         out->dram_hit = 1 - pow(below, n);
+        if (n > 1 && drawn_dram >= 0 && !is_atomic) /* a drawn gather's requests */
+            out->dram_hit = GP_MIN(drawn_dram, 1 - out->l1_hit);
         out->l2_hit = GP_MAX(0.0, 1 - out->l1_hit - out->dram_hit);
         if (((a->pattern == GP_PATTERN_RANDOM && n > 1) || chase_h >= 0) && !is_atomic)
             out->latency_cycles =

@@ -126,7 +126,9 @@ case_ "H200 table, all rows: accuracy gate"
 # 2026-12-04: the 8 `spread` rows (run30) join at 1.2%: 8.819% over 4761 rows.
 # 2026-12-04: the slowest-SM ratios re-set from the spread rows on one SM and on
 # all 132 (1.056, 1.040), 8 flushed DRAM rows join: 8.769% over 4769 rows.
-gp validate validation/h200/calibration.csv --max-mape 8.78 --min-within-2x 0.990 --json
+# 2026-12-04: a drawn gather's requests wait on DRAM by the launch's first
+# touches as a drawn chase's steps do (the gfoot rows): 8.769 -> 8.545%.
+gp validate validation/h200/calibration.csv --max-mape 8.55 --min-within-2x 0.990 --json
 expect_status 0
 n=$(json .overall.rows)
 expect_between "$n" 122 5000
@@ -628,8 +630,12 @@ case_ "H200 tlb family: accuracy gate"
 # already slow, +5.9..+11.0% -> +6.2..+11.3%).
 # 2026-12-03: a read request of one sector of a line takes the L2
 # sparse_read_l2_bytes, and the L2 meets the core term with a knee of p = 4
-# (GP_KNEE_P_L2): 11.61 -> 11.89% (worse).
-gp validate validation/h200/calibration.csv --family tlb --max-mape 11.9 --min-within-2x 1
+# (GP_KNEE_P_L2): 11.61 -> 11.89% (worse). 2026-12-04: the slowest-SM
+# rule: 11.89 -> 11.32%. 2026-12-04: a drawn gather's requests wait on DRAM by
+# the launch's first touches and, there, for their lanes that miss (the gfoot
+# rows): 11.32 -> 11.58% (worse: gather_lat over 64 MiB -1.3 -> -9.3%, the L2
+# keeping more of 64 MiB than the card does).
+gp validate validation/h200/calibration.csv --family tlb --max-mape 11.6 --min-within-2x 1
 expect_status 0
 
 # A kernel writing or reading 4 to 96 MiB, then a kernel reading it (bench_wback,
@@ -682,8 +688,9 @@ case_ "H200 guard family: accuracy gate"
 # 2026-12-04: a launch over many SMs waits the slowest SM's L2 and DRAM latency
 # (l2_slowest_sm_ratio, dram_slowest_sm_ratio, run7 chase): 8.17 -> 8.84% (worse).
 # 2026-12-04: the slowest-SM ratios re-set from the spread rows (1.056, 1.040):
-# 8.84 -> 9.17% (worse).
-gp validate validation/h200/calibration.csv --family guard --max-mape 9.2 --min-within-2x 1
+# 8.84 -> 9.17% (worse). 2026-12-04: a drawn gather's requests wait on DRAM by
+# the launch's first touches (the gfoot rows): 9.17 -> 4.29%.
+gp validate validation/h200/calibration.csv --family guard --max-mape 4.3 --min-within-2x 1
 expect_status 0
 
 # Rows read in two or three passes (bench_passes, run16): a pass re-reads its
@@ -891,15 +898,20 @@ expect_err "set must be row3, col3z, yz9, plane9, cross7 or cube27, got 'star'"
 # to 128 KiB the L1 misses only each SM's first touch of a sector, beyond it
 # keeps about a quarter of its share of the lines' sectors (opcost.c
 # irm_l1_hit); a request of 32 random words takes the L1 9.7 SM cycles at 64
-# warps per SM (its address arithmetic once a request). Today 28.8%, 61 of 66
-# within 2x; open: the 8-warp rows over 1 to 16 MiB (+57..+133%: a gather's L2
-# first touches counted by elements) and 64 MiB at 64 warps (-52%).
+# warps per SM (its address arithmetic once a request). 28.8% when it came in,
+# 61 of 66 within 2x; open: the 64 MiB rows at 64 warps (-52%: the L2 keeps
+# 30% of a 64 MiB buffer's reads, the model more) and the L1-resident rows at
+# 32 and 64 warps (-17..-25%).
 case_ "H200 gfoot family: accuracy gate"
 # 2026-12-04: a launch over many SMs waits the slowest SM's L2 and DRAM latency
 # (l2_slowest_sm_ratio, dram_slowest_sm_ratio, run7 chase): 28.80 -> 29.27% (worse).
 # 2026-12-04: the slowest-SM ratios re-set from the spread rows (1.056, 1.040):
-# 29.27 -> 29.46% (worse).
-gp validate validation/h200/calibration.csv --family gfoot --max-mape 29.5 --min-within-2x 0.92
+# 29.27 -> 29.46% (worse). 2026-12-04: a drawn gather's requests wait on DRAM
+# by the launch's first touches, not the lanes' average share of them
+# compounded over the request (the 8-warp rows over 512 KiB to 4 MiB,
+# +24..+139% -> -2..+5%; at 16 MiB +132, +64% -> +39, +51%): 29.46 ->
+# 14.77%, 64 of 66 within 2x.
+gp validate validation/h200/calibration.csv --family gfoot --max-mape 14.8 --min-within-2x 0.96
 expect_status 0
 
 # The spread family (bench_spread, run30): one lane of one warp on each of k = 1
@@ -928,8 +940,11 @@ case_ "H200 evaluation set: accuracy gate"
 # (the calibration gfoot rows): 12.85 -> 12.54%, 279 -> 278 within 1.5x (95.9%).
 # 2026-12-04: a launch over many SMs waits the slowest SM's L2 and DRAM latency
 # (the calibration chase cycles, run7): 12.54 -> 12.45%, 278 within 1.5x; with
-# the ratios re-set from the calibration spread rows: 12.43%.
-gp validate validation/h200/evaluation.csv --max-mape 12.44 --min-within-2x 0.98 \
+# the ratios re-set from the calibration spread rows: 12.43%. 2026-12-04: a
+# drawn gather's requests wait on DRAM by the launch's first touches (the
+# calibration gfoot rows): 12.43 -> 12.48% (worse: BFS 13.0 -> 15.4%, CSR
+# SpMV 13.1 -> 16.4%; ELL SpMV 13.0 -> 6.5%), 278 -> 277 within 1.5x.
+gp validate validation/h200/evaluation.csv --max-mape 12.49 --min-within-2x 0.98 \
     --min-within 1.5:0.95 --json
 expect_status 0
 n=$(json .overall.rows)
