@@ -279,6 +279,43 @@ static int drawn_read(const gp_kernel_t *k, const gp_op_t *op)
     return drawn_range(&op->access) > 0 && (op->kind == GP_OP_LOAD || chases(k, op));
 }
 
+/*
+ * The L2 hit of a re-visit by reads drawn at random over `dist` bytes of
+ * GP_L2_LINE_BYTES lines (the independent reference model) in `cap` bytes.
+ * Two things keep it below the capacity's share of the lines (lru_hit's
+ * cap / dist):
+ *  - the L2 keeps lines, each with the fetch granules (dram_fetch_bytes)
+ *    that misses brought: a draw finds its line while the line's draws
+ *    come within the characteristic time T of the cache (Che's
+ *    approximation, [sources: che2002]: a line is held where it was
+ *    touched within T, so cap / dist = 1 - e^{-T/n} over n lines), and its
+ *    granule where that granule's draws do, 1 - e^{-T/(n g)} = 1 - (1 -
+ *    cap / dist)^{1/g}, g the granules of a line the draws reach;
+ *  - each L2 partition keeps its own copy of what its SMs read ([sources:
+ *    wp-a100]), so draws from every SM keep their lines in
+ *    l2_drawn_capacity_fraction of the capacity.
+ * The H200's gathers of a random word a lane over 64 MiB hit 29.3 to 30.1%
+ * (ncu, [sources: h200-cal] run29/gfoot): 0.554 of the 60 MiB with g = 2
+ * (a 64-byte granule of a 128-byte line); 16 MiB hits all but its first
+ * touches.
+ */
+static double drawn_keep(const gp_device_t *d, const gp_access_t *a, double dist, double cap)
+{
+    double line = GP_L2_LINE_BYTES, g = 1, ul, ug;
+    double fetch = GP_MIN(GP_MAX((double)d->sector_bytes, (double)d->dram_fetch_bytes), line);
+    if (d->l2_drawn_capacity_fraction > 0)
+        cap *= d->l2_drawn_capacity_fraction;
+    if (!(dist > 0) || dist <= cap)
+        return 1;
+    if (!(cap > 0))
+        return 0;
+    ul = drawn_units(a, line);
+    ug = fetch > 0 ? drawn_units(a, fetch) : 0;
+    if (ul > 0 && ug > ul)
+        g = GP_MIN(ug / ul, line / fetch);
+    return 1 - pow(1 - cap / dist, 1 / g);
+}
+
 int gp_sample_lanes(const gp_lane_sample_t *s, double *lanes, double *issuing)
 {
     uint32_t iw, l;
@@ -907,7 +944,9 @@ static double drawn_dram_share(const gp_device_t *d, const gp_kernel_t *k, const
        its sectors are fetched) */
     fp = fetched_footprint(k, op, GP_MAX(su, (double)d->l1_line_bytes));
     f = drawn_first_share(
-        k, op, fu, lru_hit(reread_distance(k, op, fp, 0, 1, 0), l2cap, !irm_addresses(k, op)),
+        k, op, fu,
+        irm_addresses(k, op) ? drawn_keep(d, &op->access, reread_distance(k, op, fp, 0, 1, 0), l2cap)
+                             : lru_hit(reread_distance(k, op, fp, 0, 1, 0), l2cap, 1),
         lanes_out);
     if (f < 0) {
         if (lanes_out)
@@ -1130,24 +1169,24 @@ static double warp_fresh(const gp_kernel_t *k, const gp_op_t *op, double unit)
    0: not counted). */
 static double share_hit(const gp_kernel_t *k, const gp_op_t *op, double cache, double unit,
                         int whole_buffer, int warm, int spread, int near, double held,
-                        double *cold, double share, double line);
+                        double *cold, double share, const gp_device_t *l2);
 
 static double reuse_hit(const gp_kernel_t *k, const gp_op_t *op, double cache, double unit,
                         int whole_buffer, int warm, int spread, double *cold)
 {
-    return share_hit(k, op, cache, unit, whole_buffer, warm, spread, 0, 0, cold, 1, 0);
+    return share_hit(k, op, cache, unit, whole_buffer, warm, spread, 0, 0, cold, 1, NULL);
 }
 
-/* reuse_hit for the grid's L2, whose capacity holds lines
+/* reuse_hit for device d's L2, whose capacity holds lines
    (GP_L2_LINE_BYTES): a drawn read's re-reads come back at the distance of
-   the lines its draws land on, not of the sectors it fetches; at the
-   distance the sampled addresses say, the GPU holding `held` blocks at
-   once. */
-static double l2_reuse_hit(const gp_kernel_t *k, const gp_op_t *op, double cache, double unit,
-                           int whole_buffer, int warm, double held, double *cold)
+   the lines its draws land on, not of the sectors it fetches, and hit as
+   drawn_keep says; at the distance the sampled addresses say, the GPU
+   holding `held` blocks at once. */
+static double l2_reuse_hit(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t *op,
+                           double cache, double unit, int whole_buffer, int warm, double held,
+                           double *cold)
 {
-    return share_hit(k, op, cache, unit, whole_buffer, warm, 0, 1, held, cold, 1,
-                     GP_L2_LINE_BYTES);
+    return share_hit(k, op, cache, unit, whole_buffer, warm, 0, 1, held, cold, 1, d);
 }
 
 /* Blocks of op's launch the GPU holds at once (its SMs full). */
@@ -1167,9 +1206,9 @@ static double resident_blocks(const gp_device_t *d, const gp_occupancy_t *occ)
  */
 static double share_hit(const gp_kernel_t *k, const gp_op_t *op, double cache, double unit,
                         int whole_buffer, int warm, int spread, int near, double held,
-                        double *cold, double share, double line)
+                        double *cold, double share, const gp_device_t *l2)
 {
-    double footprint = fetched_footprint(k, op, unit);
+    double footprint = fetched_footprint(k, op, unit), line = l2 ? GP_L2_LINE_BYTES : 0;
     /* the bytes of cache the footprint takes (`reach`): its lines where the
        cache keeps lines (drawn reads: fetched_footprint by the lines they
        land on; the others' footprints are their bytes whatever the unit) */
@@ -1189,7 +1228,7 @@ static double share_hit(const gp_kernel_t *k, const gp_op_t *op, double cache, d
         w = GP_MIN(1.0, warm_bytes(k, op->access.buffer) /
                             GP_MAX(footprint, drawn_extent(&op->access)));
     if (!whole_buffer || !reads_buffer(op) || op < k->ops || op >= k->ops + k->n_ops) {
-        double acc = fetched_bytes(k, op, unit), re, first_reads = footprint;
+        double acc = fetched_bytes(k, op, unit), re, first_reads = footprint, dist;
         if (!whole_buffer) /* the re-reads' distance stays the grid's footprint */
             first_reads = latency_footprint(k, op, unit);
         first_reads *= GP_MAX(share, 1.0); /* the SMs' own first touches */
@@ -1197,7 +1236,9 @@ static double share_hit(const gp_kernel_t *k, const gp_op_t *op, double cache, d
             return 0;
         re = acc > first_reads ? (acc - first_reads) / acc : 0;
         reach = by_line ? GP_MAX(footprint, fetched_footprint(k, op, line)) : footprint;
-        return re * lru_hit(reread_distance(k, op, reach, 0, near, 0), cache, cyclic) +
+        dist = reread_distance(k, op, reach, 0, near, 0);
+        return re * (by_line && !cyclic ? drawn_keep(l2, &op->access, dist, cache)
+                                        : lru_hit(dist, cache, cyclic)) +
                (1 - re) * w;
     }
     for (i = 0; i < k->n_ops; i++) {
@@ -1234,7 +1275,8 @@ static double share_hit(const gp_kernel_t *k, const gp_op_t *op, double cache, d
         keep = 1;
     else {
         double dist = reread_distance(k, op, reach, 1, near, held);
-        keep = lru_hit(dist, cache, cyclic);
+        keep = by_line && !cyclic ? drawn_keep(l2, &op->access, dist, cache)
+                                  : lru_hit(dist, cache, cyclic);
         if (dist < footprint) /* the addresses said: the first reads' share */
             *cold = first_reach * (1 - w) / mine;
     }
@@ -1656,8 +1698,8 @@ static void l1_reuse(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t *
 {
     double sms, sharers = l1_sharers(d, k, op, d->sector_bytes, &sms);
     double share = sms / GP_MAX(sharers, 1.0);
-    *whole = share_hit(k, op, l1 * sharers, d->sector_bytes, 1, 0, 0, 0, held, NULL, share, 0);
-    *own = share_hit(k, op, l1 * sharers, d->sector_bytes, 0, 0, 0, 0, 0, NULL, share, 0);
+    *whole = share_hit(k, op, l1 * sharers, d->sector_bytes, 1, 0, 0, 0, held, NULL, share, NULL);
+    *own = share_hit(k, op, l1 * sharers, d->sector_bytes, 0, 0, 0, 0, 0, NULL, share, NULL);
 }
 
 /*
@@ -2902,7 +2944,7 @@ static void sibling_traffic(const gp_device_t *d, const gp_kernel_t *k, const gp
         return;
     }
     if ((u.share < 1 || ud.share < 1) && u.disjoint) {
-        double h1 = 0, h2 = l2_reuse_hit(k, op, l2cap, unit, 0, 1, resident_blocks(d, occ), NULL);
+        double h1 = 0, h2 = l2_reuse_hit(d, k, op, l2cap, unit, 0, 1, resident_blocks(d, occ), NULL);
         if (cached) {
             double l1 = op->space == GP_SPACE_TEXTURE && d->readonly_cache_bytes
                             ? (double)d->readonly_cache_bytes
@@ -3115,9 +3157,9 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
            within any L2) */
         if (r->has_l2 && sp != GP_SPACE_CONSTANT && !(sp == GP_SPACE_LOCAL)) {
             double m2 =
-                (1 - near) * (1 - l2_reuse_hit(k, at, l2cap, d->sector_bytes, 1, 1, held, &cold));
+                (1 - near) * (1 - l2_reuse_hit(d, k, at, l2cap, d->sector_bytes, 1, 1, held, &cold));
             double m2l =
-                (1 - near) * (1 - l2_reuse_hit(k, at, l2cap, d->sector_bytes, 0, 1, held, NULL));
+                (1 - near) * (1 - l2_reuse_hit(d, k, at, l2cap, d->sector_bytes, 0, 1, held, NULL));
             double cm = drawn_dram_share(d, k, at, l2cap, &chase_dram_lanes);
             if (life > 0) {
                 /* the blocks' own re-reads: the SMs' resident blocks together */
@@ -3138,8 +3180,8 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
             h2 = after_l1(m2, h1);
             l2h = after_l1(m2l, l1h);
         } else if (r->has_l2) {
-            h2 = after_l1(1.0 - l2_reuse_hit(k, at, l2cap, d->sector_bytes, 1, 1, held, NULL), h1);
-            l2h = after_l1(1.0 - l2_reuse_hit(k, at, l2cap, d->sector_bytes, 0, 1, held, NULL),
+            h2 = after_l1(1.0 - l2_reuse_hit(d, k, at, l2cap, d->sector_bytes, 1, 1, held, NULL), h1);
+            l2h = after_l1(1.0 - l2_reuse_hit(d, k, at, l2cap, d->sector_bytes, 0, 1, held, NULL),
                            l1h);
         }
     }
@@ -3410,7 +3452,7 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
             out->dram_bytes =
                 r->atomics_in_l2
                     ? (a->atomic_scope == GP_ATOMIC_DISTINCT && !a->bins
-                           ? (1 - l2_reuse_hit(k, at, l2cap, d->sector_bytes, 1, 1, held, NULL)) * 2 * dbytes
+                           ? (1 - l2_reuse_hit(d, k, at, l2cap, d->sector_bytes, 1, 1, held, NULL)) * 2 * dbytes
                            : 0)
                     : gpu * per_cycle_bytes + ret_bytes;
             out->transactions = gpu;
@@ -3432,7 +3474,7 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
         default:
             out->l2_bytes = r->atomics_in_l2 ? 2 * bytes : 0; /* read and write */
             out->dram_bytes = r->atomics_in_l2
-                                  ? (1 - l2_reuse_hit(k, at, l2cap, d->sector_bytes, 1, 1, held, NULL)) * 2 * dbytes
+                                  ? (1 - l2_reuse_hit(d, k, at, l2cap, d->sector_bytes, 1, 1, held, NULL)) * 2 * dbytes
                                   : 2 * bytes;
             break;
         }

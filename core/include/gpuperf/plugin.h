@@ -391,6 +391,11 @@ typedef struct gp_device {
        memory controllers, and a launch whose SMs all wait on loads ends
        with the slowest of them; 0: not known (1, every SM alike) */
     double l2_slowest_sm_ratio, dram_slowest_sm_ratio;
+    /* [memory], added within ABI 2: the share of the L2's capacity that
+       reads drawn at random from every SM keep their lines in (each L2
+       partition keeps its own copy of the lines its SMs read); 0: not
+       known (the whole L2) */
+    double l2_drawn_capacity_fraction;
 } gp_device_t;
 
 /* ------------------------------------------------------------------------ */
