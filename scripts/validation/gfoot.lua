@@ -13,11 +13,16 @@
 -- LCG), SHF and LOP3 (the word), IMAD.WIDE (the address) and LDG.E; per trip the loads'
 -- sum (IADD3s of three), the counter, compare and branch. ptxas: 14 registers (L = 1),
 -- 21 (L = 4).
+-- draw = uniform: the second sweep (GFOOT_SET=l2, rows `gather_u`, run31): the word is
+-- __umulhi(x, n), uniform over the n words whatever n (IMAD.HI for SHF and LOP3;
+-- 20 registers at L = 4).
 local fp    = gpuperf.param("fp", 256, "footprint in KiB (the buffer's size)")
 local w     = gpuperf.param("w", 8, "warps per SM: 8, 32 or 64 (1, 4 or 8 blocks of 256)")
 local L     = gpuperf.param("L", 1, "independent loads a trip")
 local trips = gpuperf.param("trips", 256, "trips per thread")
 local regs  = gpuperf.param("regs", 14, "registers per thread, as ptxas reports")
+local draw  = gpuperf.param("draw", "mask", "mask: word (x >> 7) & (n - 1); uniform: __umulhi(x, n)")
+assert(draw == "mask" or draw == "uniform", "draw must be mask or uniform, got " .. tostring(draw))
 assert(w == 8 or w == 32 or w == 64, "w must be 8, 32 or 64, got " .. tostring(w))
 local n = fp * 1024 / 4
 assert(n >= 1 and n == math.floor(n), "fp must be a whole number of 4-byte words")
@@ -30,7 +35,9 @@ while m > 0 do
   m, b = math.floor(m / 2), b * 2
 end
 local reach = 2 ^ #bits
+if draw == "uniform" then reach, bits = n, nil end
 local function word(r)
+  if not bits then return r end
   local v = 0
   for i = 1, #bits do
     if r % 2 == 1 then v = v + bits[i] end
@@ -42,7 +49,7 @@ end
 local p = gpuperf.buffer("p", 4 * n)
 local body = {}
 for _ = 1, L do
-  body[#body + 1] = gpuperf.int(4)             -- IMAD, SHF, LOP3, IMAD.WIDE
+  body[#body + 1] = gpuperf.int(bits and 4 or 3) -- IMAD, SHF, LOP3 (uniform: IMAD.HI), IMAD.WIDE
   body[#body + 1] = gpuperf.load{p, index = function(t) return word(gpuperf.random(0, reach - 1)) end}
 end
 body[#body + 1] = gpuperf.int(math.max(1, L / 2))  -- the sum

@@ -130,7 +130,9 @@ case_ "H200 table, all rows: accuracy gate"
 # touches as a drawn chase's steps do (the gfoot rows): 8.769 -> 8.545%.
 # 2026-12-04: a drawn read re-visits the L2 by
 # granules, in l2_drawn_capacity_fraction of it (run29 gfoot ncu hits): 8.545 -> 8.472%.
-gp validate validation/h200/calibration.csv --max-mape 8.48 --min-within-2x 0.990 --json
+# 2026-12-04: the 20 `gfoot` gather_u rows (run31, 16 to 128 MiB) join at 13.3%
+# (24.3% without that rule): 8.492% over 4789 rows.
+gp validate validation/h200/calibration.csv --max-mape 8.50 --min-within-2x 0.990 --json
 expect_status 0
 n=$(json .overall.rows)
 expect_between "$n" 122 5000
@@ -921,8 +923,11 @@ case_ "H200 gfoot family: accuracy gate"
 # 14.77%, 64 of 66 within 2x. 2026-12-04: a drawn read re-visits the L2 by
 # granules, in l2_drawn_capacity_fraction of it (run29 gfoot ncu hits):
 # 14.77 -> 14.18% (64 MiB at 64 warps -52 -> +17%; **worse** at 32 warps -18
-# -> +29%: the traffic's first touches, counted by elements).
-gp validate validation/h200/calibration.csv --family gfoot --max-mape 14.2 --min-within-2x 0.96
+# -> +29%: the traffic's first touches, counted by elements). 2026-12-04: the
+# 20 gather_u rows (run31: uniform draws over 16 to 128 MiB, 32 and 64 warps)
+# join at 13.3%, the rule unchanged (24.3% without it; their ncu re-visit hits
+# from 40 to 128 MiB within 0.6 points of it): 14.18 -> 13.99% over 86 rows.
+gp validate validation/h200/calibration.csv --family gfoot --max-mape 14.0 --min-within-2x 0.97
 expect_status 0
 
 # The spread family (bench_spread, run30): one lane of one warp on each of k = 1

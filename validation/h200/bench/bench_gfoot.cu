@@ -13,12 +13,17 @@
 // Rows: event time (median of 5 after 2 warm-ups); the side table gfoot_cycles.csv has
 // the clock64 cycles per trip of each warp's loop (median, p10, p90 over the warps).
 //
+// GFOOT_SET=l2: the second sweep (rows `gather_u`), how much of a buffer near the L2's
+// size the gathers of every SM keep in it: footprints of 16 to 128 MiB in 8 MiB steps
+// to 64, then 80, 96 and 128, 32 and 64 warps per SM, L = 4; each lane's word is
+// __umulhi(x, n), uniform over the n words whatever n (the mask needs a power of two).
+//
 // usage: bench_gfoot OUT.csv SIDE.csv [device]
 //        GFOOT_PROFILE=1 bench_gfoot OUT.csv SIDE.csv [device]: one launch of each case
 //        behind its flush, for ncu (run_gfoot.sh)
 #include "common.cuh"
 
-template <int L>
+template <int L, int U>
 __global__ void __launch_bounds__(256) k_gfoot(const int *p, unsigned mask, int trips, int *out,
                                                long long *cyc) {
   const unsigned g = blockIdx.x * blockDim.x + threadIdx.x;
@@ -31,7 +36,7 @@ __global__ void __launch_bounds__(256) k_gfoot(const int *p, unsigned mask, int 
 #pragma unroll
     for (int j = 0; j < L; ++j) {
       x = x * 1664525u + 1013904223u;
-      v[j] = (unsigned)p[(x >> 7) & mask];
+      v[j] = (unsigned)p[U ? __umulhi(x, mask) : (x >> 7) & mask];  // U: mask is n
     }
 #pragma unroll
     for (int j = 0; j < L; ++j) acc += v[j];
@@ -44,7 +49,9 @@ __global__ void __launch_bounds__(256) k_gfoot(const int *p, unsigned mask, int 
 
 typedef void (*GatherK)(const int *, unsigned, int, int *, long long *);
 
-static GatherK kernel_for(int L) { return L == 1 ? k_gfoot<1> : k_gfoot<4>; }
+static GatherK kernel_for(int L, bool u) {
+  return u ? k_gfoot<4, 1> : L == 1 ? k_gfoot<1, 0> : k_gfoot<4, 0>;
+}
 
 int main(int argc, char **argv) {
   Bench b;
@@ -52,8 +59,9 @@ int main(int argc, char **argv) {
                                "family,name,params,blocks,warps,trips,cyc_med,cyc_p10,cyc_p90,"
                                "cyc_per_trip,cyc_per_load\n");
   const bool profile = getenv("GFOOT_PROFILE") != nullptr;
+  const bool u = getenv("GFOOT_SET") && !strcmp(getenv("GFOOT_SET"), "l2");
   const int SMS = b.sm_count;
-  const size_t nmax = size_t(1) << 24;  // 64 MiB of int
+  const size_t nmax = size_t(1) << (u ? 25 : 24);  // 64 (128) MiB of int
   int *p, *out;
   long long *cyc;
   CK(cudaMalloc(&p, nmax * 4));
@@ -62,24 +70,28 @@ int main(int argc, char **argv) {
   CK(cudaMalloc(&out, maxthreads * 4));
   CK(cudaMalloc(&cyc, sizeof(long long) * maxthreads / 32));
   for (int L : {1, 4})
-    CK(cudaFuncSetAttribute((const void *)kernel_for(L),
+    CK(cudaFuncSetAttribute((const void *)kernel_for(L, u),
                             cudaFuncAttributePreferredSharedMemoryCarveout, 0));
 
   // footprints in KiB
-  const int kib[] = {16, 64, 128, 192, 256, 384, 512, 1024, 4096, 16384, 65536};
+  const std::vector<int> kib =
+      u ? std::vector<int>{16384, 24576, 32768, 40960, 49152, 57344, 65536, 81920, 98304, 131072}
+        : std::vector<int>{16, 64, 128, 192, 256, 384, 512, 1024, 4096, 16384, 65536};
+  const std::vector<int> Ls = u ? std::vector<int>{4} : std::vector<int>{1, 4};
+  const std::vector<int> bpsms = u ? std::vector<int>{4, 8} : std::vector<int>{1, 4, 8};
   std::vector<long long> hc(maxthreads / 32);
   std::vector<int> ho(maxthreads);
-  for (int L : {1, 4})
-    for (int bpsm : {1, 4, 8})
+  for (int L : Ls)
+    for (int bpsm : bpsms)
       for (int f : kib) {
         const size_t n = (size_t)f * 1024 / 4;
-        const unsigned mask = (unsigned)(n - 1);
+        const unsigned mask = (unsigned)(u ? n : n - 1);
         const int grid = SMS * bpsm, block = 256, warps = grid * block / 32;
         const int trips = 256 / L;
-        GatherK k = kernel_for(L);
+        GatherK k = kernel_for(L, u);
         Row r;
         r.family = "gfoot";
-        r.name = "gather";
+        r.name = u ? "gather_u" : "gather";
         char ps[128];
         snprintf(ps, sizeof ps, "fp=%dK w=%d L=%d trips=%d", f, 8 * bpsm, L, trips);
         r.params = ps;
