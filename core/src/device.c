@@ -205,6 +205,7 @@ static const key_spec_t SCHEMA[] = {
     {"memory", "l1_chase_full_fraction", T_F64, OFF(l1_chase_full_fraction), OPT, 0, 16, "share of the L1 data capacity a chase through drawn addresses fills with every hop a hit; 0: the footprint rule"},
     {"memory", "l1_chase_none_fraction", T_F64, OFF(l1_chase_none_fraction), OPT, 0, 16, "share of the L1 data capacity from which such a chase gets no L1 hits; 0: the footprint rule"},
     {"memory", "l2_drawn_capacity_fraction", T_F64, OFF(l2_drawn_capacity_fraction), OPT, 0, 1, "share of the L2's capacity that reads drawn at random from every SM keep their lines in; 0: not known (the whole L2)"},
+    {"memory", "l2_drawn_ways", T_F64, OFF(l2_drawn_ways), OPT, 0, 65536, "lines a set of that share holds for such reads (lines fall into sets at random); 0: not known (one set)"},
     {"memory", "l2_flush_dirty_fraction", T_F64, OFF(l2_flush_dirty_fraction), OPT, 0, 1, "share of the L2 a scratch write larger than the L2 (gpuperf.flush_l2) leaves dirty, written back as a launch's own lines push it out; 0: not known (clean)"},
     {"latency", "tlb_miss_cycles", T_F64, OFF(tlb_miss_cycles), OPT, 0, 1e6, "extra cycles of an address-translation miss"},
     {"latency", "tlb_reach_bytes", T_U64, OFF(tlb_reach_bytes), OPT, 0, BIG, "bytes mapped without a TLB miss; 0: not known (no misses)"},

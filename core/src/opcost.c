@@ -279,6 +279,14 @@ static int drawn_read(const gp_kernel_t *k, const gp_op_t *op)
     return drawn_range(&op->access) > 0 && (op->kind == GP_OP_LOAD || chases(k, op));
 }
 
+/* The hit of a re-visit to a set that `m` lines share, with room for
+   `ways` of them (Che's characteristic time within the set, drawn_keep),
+   for a granule of the g of a line the draws reach. */
+static double set_keep(double m, double ways, double g)
+{
+    return m <= ways ? 1 : 1 - pow(1 - ways / m, 1 / g);
+}
+
 /*
  * The L2 hit of a re-visit by reads drawn at random over `dist` bytes of
  * GP_L2_LINE_BYTES lines (the independent reference model) in `cap` bytes.
@@ -293,19 +301,26 @@ static int drawn_read(const gp_kernel_t *k, const gp_op_t *op)
  *    cap / dist)^{1/g}, g the granules of a line the draws reach;
  *  - each L2 partition keeps its own copy of what its SMs read ([sources:
  *    wp-a100]), so draws from every SM keep their lines in
- *    l2_drawn_capacity_fraction of the capacity.
- * The H200's gathers of a random word a lane over 64 MiB hit 29.3 to 30.1%
- * (ncu, [sources: h200-cal] run29/gfoot): 0.554 of the 60 MiB with g = 2
- * (a 64-byte granule of a 128-byte line); 16 MiB hits all but its first
- * touches.
+ *    l2_drawn_capacity_fraction of the capacity;
+ *  - lines fall into sets of l2_drawn_ways lines at random, so a set holds
+ *    the m lines the draws reach in it (Poisson about the mean F / sets;
+ *    a re-visit's set, by the m of it, size-biased) with set_keep: the edge
+ *    at the capacity is soft ([sources: feller1968] ch. VI.5, the Poisson
+ *    approximation).
+ * The H200's gathers of a random word a lane over 16 to 128 MiB, their
+ * re-visits' L2 hits (ncu, [sources: h200-cal] run29/gfoot, run31/gfoot):
+ * 0.547 of the 60 MiB in sets of 40 lines with g = 2 (a 64-byte granule of
+ * a 128-byte line), least squares over the 20 run31 cases (0.5 points;
+ * 85% of the re-visits hit at 32 MiB, 59% at 40, 31% at 64, 13% at 128).
  */
 static double drawn_keep(const gp_device_t *d, const gp_access_t *a, double dist, double cap)
 {
-    double line = GP_L2_LINE_BYTES, g = 1, ul, ug;
+    double line = GP_L2_LINE_BYTES, g = 1, ul, ug, ways = d->l2_drawn_ways, lam, p, h = 0;
     double fetch = GP_MIN(GP_MAX((double)d->sector_bytes, (double)d->dram_fetch_bytes), line);
+    uint32_t j;
     if (d->l2_drawn_capacity_fraction > 0)
         cap *= d->l2_drawn_capacity_fraction;
-    if (!(dist > 0) || dist <= cap)
+    if (!(dist > 0) || (dist <= cap && !(ways > 0)))
         return 1;
     if (!(cap > 0))
         return 0;
@@ -313,7 +328,20 @@ static double drawn_keep(const gp_device_t *d, const gp_access_t *a, double dist
     ug = fetch > 0 ? drawn_units(a, fetch) : 0;
     if (ul > 0 && ug > ul)
         g = GP_MIN(ug / ul, line / fetch);
-    return 1 - pow(1 - cap / dist, 1 / g);
+    /* the other lines in a re-visit's set: Poisson, mean lam; past 8 sets'
+       room the spread no longer matters (one set of the whole capacity) */
+    lam = ways > 0 ? dist / cap * ways : 0;
+    if (!(ways > 0) || lam > 8 * ways)
+        return set_keep(dist / cap, 1, g);
+    /* from 12 standard deviations below the mean (what lies below weighs
+       nothing), the first term in logarithms so that it does not underflow */
+    j = (uint32_t)GP_MAX(0.0, floor(lam - 12 * sqrt(lam) - 12));
+    p = exp(-lam + j * log(lam) - lgamma(j + 1.0));
+    for (; j <= lam + 12 * sqrt(lam) + 12; j++) {
+        h += p * set_keep(j + 1, ways, g);
+        p *= lam / (j + 1);
+    }
+    return GP_MIN(h, 1.0);
 }
 
 int gp_sample_lanes(const gp_lane_sample_t *s, double *lanes, double *issuing)

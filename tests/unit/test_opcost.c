@@ -554,6 +554,7 @@ static void test_drawn_l2_granules(void **state)
     f = d.l2_drawn_capacity_fraction;
     assert_true(f > 0 && f < 1 && d.dram_fetch_bytes == 64);
     d.l2_bytes = range / 16 * 15;
+    d.l2_drawn_ways = 0; /* one set: the sharp edge */
     whole = d;
     whole.l2_drawn_capacity_fraction = 0;
     none = d;
@@ -569,6 +570,17 @@ static void test_drawn_l2_granules(void **state)
     assert_true(c0.dram_bytes > c2.dram_bytes && c2.dram_bytes > c1.dram_bytes);
     assert_true(r > 0.1 && r < 1);
     assert_true(fabs(1 - c2.dram_bytes / c0.dram_bytes - r * k2) < 1e-3 * r * k2);
+    /* lines fall into sets of l2_drawn_ways at random: within the share's
+       capacity some sets overflow (fewer hits than one set gives), and
+       sets of many ways come back to the one set's hits */
+    d.l2_bytes = range * 2;
+    c1 = drawn_load_cost(&d, g, off, range); /* 8 MiB in f x 16 MiB: one set holds it */
+    d.l2_drawn_ways = 40;
+    c2 = drawn_load_cost(&d, g, off, range);
+    d.l2_drawn_ways = 1e4;
+    c0 = drawn_load_cost(&d, g, off, range);
+    assert_true(c2.dram_bytes > c1.dram_bytes * 1.01);
+    assert_true(fabs(c0.dram_bytes - c1.dram_bytes) < 1e-6 * c1.dram_bytes + 1e-9);
 }
 
 /* Random stores (run12 scatterw): each line a warp writes is an isolated

@@ -396,6 +396,11 @@ typedef struct gp_device {
        partition keeps its own copy of the lines its SMs read); 0: not
        known (the whole L2) */
     double l2_drawn_capacity_fraction;
+    /* [memory], added within ABI 2: the lines a set of that share holds
+       for such reads (the ways, as the softness of the capacity's edge
+       measures them: lines fall into sets at random); 0: not known (one
+       set, a sharp edge) */
+    double l2_drawn_ways;
 } gp_device_t;
 
 /* ------------------------------------------------------------------------ */
