@@ -290,7 +290,7 @@ static double set_keep(double m, double ways, double g)
 /*
  * The L2 hit of a re-visit by reads drawn at random over `dist` bytes of
  * GP_L2_LINE_BYTES lines (the independent reference model) in `cap` bytes.
- * Two things keep it below the capacity's share of the lines (lru_hit's
+ * Three things keep it below the capacity's share of the lines (lru_hit's
  * cap / dist):
  *  - the L2 keeps lines, each with the fetch granules (dram_fetch_bytes)
  *    that misses brought: a draw finds its line while the line's draws
