@@ -916,8 +916,9 @@ static double warp_lanes(const gp_kernel_t *k, const gp_access_t *a)
  * first_share for drawn reads (drawn_read: a chase or a gather) through a
  * cache shared by the whole launch (the L2): the launch's lanes draw once a
  * read (fetched_bytes over the `unit` a chase's read fetches, over the
- * element a gather's counts; of its thread slots, those that run) from the range's units (drawn_units); `h` the hit of a re-visit. -1
- * where op's reads are not drawn.
+ * element a gather's counts; of its thread slots, those that run) from the
+ * range's units (drawn_units); `h` the hit of a re-visit. -1 where op's
+ * reads are not drawn.
  */
 static double drawn_first_share(const gp_kernel_t *k, const gp_op_t *op, double unit, double h,
                                 double *lanes_out)
@@ -942,13 +943,14 @@ static double drawn_first_share(const gp_kernel_t *k, const gp_op_t *op, double 
  * The share of a drawn chase's steps (or a drawn gather's requests: each
  * waits for its slowest lane as a chase's step does) whose warp waits on
  * DRAM, for its latency (drawn_first_share over the L2): its lanes' first
- * touches of the
- * DRAM's fetch granules (what a miss brings into the L2: the H200's chase
- * of 32-byte nodes finds the other node of a 64-byte granule in L2, [sources:
- * h200-cal] cold rows), less what an earlier launch left warm, and the
- * re-visits the L2 no longer holds (lru_hit at the footprint's distance, in
- * the 128-byte lines the draws occupy: a chase through 64 MiB of 128- or
- * 32-byte nodes keeps nothing of it in the 60 MiB L2 of the H200).
+ * touches of the DRAM's fetch granules (what a miss brings into the L2:
+ * the H200's chase of 32-byte nodes finds the other node of a 64-byte
+ * granule in L2, [sources: h200-cal] cold rows), less what an earlier
+ * launch left warm, and the re-visits the L2 no longer holds, at the
+ * distance of the 128-byte lines the draws occupy (a chase's re-visits
+ * come in cycles, lru_hit: a chase through 64 MiB of 128- or 32-byte nodes
+ * keeps nothing of it in the 60 MiB L2 of the H200; a gather's are
+ * independent draws, drawn_keep).
  * A gather's first touches come early, most of them in the launch's first
  * trips, so the share of requests that wait on DRAM is not the share of
  * their lanes compounded over the request (1 - (1 - miss)^lanes at the
@@ -963,7 +965,7 @@ static double drawn_dram_share(const gp_device_t *d, const gp_kernel_t *k, const
                                double l2cap, double *lanes_out)
 {
     double su = d->sector_bytes ? d->sector_bytes : 32, fu = GP_MAX(su, d->dram_fetch_bytes);
-    double fp, w = 0, f;
+    double fp, dist, w = 0, f;
     if (lanes_out)
         *lanes_out = 0;
     if (!drawn_read(k, op))
@@ -971,11 +973,11 @@ static double drawn_dram_share(const gp_device_t *d, const gp_kernel_t *k, const
     /* the lines the draws occupy in the L2 (a line per node however few of
        its sectors are fetched) */
     fp = fetched_footprint(k, op, GP_MAX(su, (double)d->l1_line_bytes));
-    f = drawn_first_share(
-        k, op, fu,
-        irm_addresses(k, op) ? drawn_keep(d, &op->access, reread_distance(k, op, fp, 0, 1, 0), l2cap)
-                             : lru_hit(reread_distance(k, op, fp, 0, 1, 0), l2cap, 1),
-        lanes_out);
+    dist = reread_distance(k, op, fp, 0, 1, 0);
+    f = drawn_first_share(k, op, fu,
+                          irm_addresses(k, op) ? drawn_keep(d, &op->access, dist, l2cap)
+                                               : lru_hit(dist, l2cap, 1),
+                          lanes_out);
     if (f < 0) {
         if (lanes_out)
             *lanes_out = 0;

@@ -48,6 +48,7 @@ bad_device negative.ini "a negative count" "6: [device] sm_count = -132: out of 
 bad_device nul.ini "a NUL byte inside a value" "9: binary data (byte 0x00) in a device file"
 bad_device overflow.ini "an expression whose value overflows" "44: [latency] dram_cycles: '2^2000': the value is not finite"
 bad_device range.ini "a warp of 1000 threads" "9: [sm] warp_size = 1000: out of range (1 to 64)"
+bad_device l2-drawn-share.ini "an L2 share for drawn reads above the whole L2" "38: [memory] l2_drawn_capacity_fraction = 1.5: out of range (0 to 1)"
 bad_device slowest-sm.ini "a slowest SM faster than a typical one" "45: l2_slowest_sm_ratio = 0.95: the slowest SM is no faster than a typical one (1 or more; 0: not known)"
 bad_device syntax.ini "a line that is not key = value" "9: syntax error: expected [section], key = value or a ; comment"
 bad_device tensor-clock.ini "a tensor clock above the core clock" "8: tensor_clock_mhz 2500 exceeds core_clock_mhz 1980 (it is the lower clock a kernel issuing tensor-core instructions runs at; leave it out where there is none)"

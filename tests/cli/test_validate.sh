@@ -128,8 +128,8 @@ case_ "H200 table, all rows: accuracy gate"
 # all 132 (1.056, 1.040), 8 flushed DRAM rows join: 8.769% over 4769 rows.
 # 2026-12-04: a drawn gather's requests wait on DRAM by the launch's first
 # touches as a drawn chase's steps do (the gfoot rows): 8.769 -> 8.545%.
-# 2026-12-04: a drawn read re-visits the L2 by
-# granules, in l2_drawn_capacity_fraction of it (run29 gfoot ncu hits): 8.545 -> 8.472%.
+# 2026-12-04: a drawn read re-visits the L2 by granules, in
+# l2_drawn_capacity_fraction of it (run29 gfoot ncu hits): 8.545 -> 8.472%.
 # 2026-12-04: the 20 `gfoot` gather_u rows (run31, 16 to 128 MiB) join at 13.3%
 # (24.3% without that rule): 8.492% over 4789 rows. 2026-12-04: lines fall into
 # sets of l2_drawn_ways (40) at random, the share re-set to 0.547 (least squares
@@ -494,8 +494,8 @@ case_ "H200 scatter family: accuracy gate"
 # 2026-12-03: a read request of one sector of a line takes the L2
 # sparse_read_l2_bytes, and the L2 meets the core term with a knee of p = 4
 # (GP_KNEE_P_L2): 7.77 -> 7.13%. 2026-12-04: the slowest-SM rule: 7.13 ->
-# 6.32%. 2026-12-04: a drawn read re-visits the L2 by
-# granules, in l2_drawn_capacity_fraction of it (run29 gfoot ncu hits): 6.32 -> 6.12%.
+# 6.32%. 2026-12-04: a drawn read re-visits the L2 by granules, in
+# l2_drawn_capacity_fraction of it (run29 gfoot ncu hits): 6.32 -> 6.12%.
 gp validate validation/h200/calibration.csv --family scatter --max-mape 6.13 --min-within-2x 1
 expect_status 0
 
@@ -532,8 +532,9 @@ case_ "H200 l1cap family: accuracy gate"
 # (l2_slowest_sm_ratio, dram_slowest_sm_ratio, run7 chase): 4.94 -> 5.08% (worse).
 # 2026-12-04: the slowest-SM ratios re-set from the spread rows (1.056, 1.040):
 # 5.08 -> 5.12% (worse). 2026-12-04: a drawn gather's requests wait on DRAM by
-# the launch's first touches: 5.12 -> 5.07%. 2026-12-04: a drawn read re-visits the L2 by
-# granules, in l2_drawn_capacity_fraction of it (run29 gfoot ncu hits): 5.07 -> 4.32%.
+# the launch's first touches: 5.12 -> 5.07%. 2026-12-04: a drawn read
+# re-visits the L2 by granules, in l2_drawn_capacity_fraction of it (run29
+# gfoot ncu hits): 5.07 -> 4.32%.
 gp validate validation/h200/calibration.csv --family l1cap --max-mape 4.33 --min-within-2x 1
 expect_status 0
 
@@ -644,9 +645,9 @@ case_ "H200 tlb family: accuracy gate"
 # rule: 11.89 -> 11.32%. 2026-12-04: a drawn gather's requests wait on DRAM by
 # the launch's first touches and, there, for their lanes that miss (the gfoot
 # rows): 11.32 -> 11.58% (worse: gather_lat over 64 MiB -1.3 -> -9.3%, the L2
-# keeping more of 64 MiB than the card does). 2026-12-04: a drawn read re-visits the L2 by
-# granules, in l2_drawn_capacity_fraction of it (run29 gfoot ncu hits):
-# 11.58 -> 8.03% (gather_thr over 64 MiB at 64 warps -40.7 -> +0.1%).
+# keeping more of 64 MiB than the card does). 2026-12-04: a drawn read
+# re-visits the L2 by granules, in l2_drawn_capacity_fraction of it (run29
+# gfoot ncu hits): 11.58 -> 8.03% (gather_thr over 64 MiB at 64 warps -40.7 -> +0.1%).
 # 2026-12-04: sets of l2_drawn_ways (40), the share 0.547: 8.03 -> 8.05% (worse).
 gp validate validation/h200/calibration.csv --family tlb --max-mape 8.06 --min-within-2x 1
 expect_status 0
