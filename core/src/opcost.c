@@ -896,6 +896,52 @@ static double first_share(double x, double m, double h, double *lanes_out)
     return f;
 }
 
+/*
+ * first_share for a chase that walks a cycle (a linked structure: a lane
+ * visits no node twice before it has been round the whole cycle, which
+ * draws with replacement would): the launch's n lanes start at random
+ * places on one cycle of the range's units and take `a` of it each (a
+ * step of a lane, 1 / units; a = x / n). A lane's steps find new units
+ * until it reaches the place another lane started from, the gap ahead of
+ * it (one of n spacings of the circle); a step of a warp of m lanes waits beyond the
+ * cache while the widest of its lanes' gaps lasts. The share of the steps
+ * that do is E[min(a, M)] / a, M the widest of m of the n spacings:
+ *   E[min(a, M)] = sum_{j=1..m} (-1)^(j+1) C(m, j) (1 - (1 - j min(a, 1/j))^n) / (j n)
+ * (inclusion and exclusion over the m gaps: j given spacings of n random
+ * points on a circle all exceed u with probability (1 - j u)^(n - 1), the
+ * terms of Stevens' formula for n arcs covering the circle, [sources:
+ * stevens1939]); re-visits held with probability h as first_share has
+ * them. One lane (m = n = 1) finds a new unit at every step of its first
+ * lap: bench_coldlanes' lone lane takes 683 to 686 cycles a hop through
+ * 256 KiB in 2048 hops and through 1 MiB in 8192 (a lap), where draws
+ * would re-visit 37% ([sources: h200-cal] run32/coldlanes; bench_cold's
+ * cycle rows, run10/cold, against its hashed `draw` rows). `*lanes_out`
+ * (may be NULL): the lanes of such a step that wait, a lane's share
+ * E[min(a, g)] / a (g one spacing), h-weighted as in first_share, over the
+ * steps' share.
+ */
+static double cycle_share(double x, double m, double n, double h, double *lanes_out)
+{
+    double a, s = 0, c = 1, q, f, hm;
+    uint32_t j, mm = (uint32_t)GP_MAX(1.0, GP_MIN(m, 32.0));
+    n = GP_MAX(n, (double)mm);
+    a = x / n;
+    if (lanes_out)
+        *lanes_out = mm;
+    if (!(a > 0))
+        return 1;
+    for (j = 1; j <= mm; j++) {
+        c *= (double)(mm - j + 1) / j; /* C(m, j) */
+        s += (j & 1 ? c : -c) * -expm1(n * log1p(-GP_MIN(1.0, j * a))) / (j * n);
+    }
+    q = -expm1(n * log1p(-GP_MIN(1.0, a))) / (n * a);
+    hm = pow(h, mm);
+    f = GP_MIN(1.0, 1 - hm + hm * GP_MAX(0.0, GP_MIN(1.0, s / a)));
+    if (lanes_out && f > 0)
+        *lanes_out = GP_MAX(1.0, GP_MIN((double)mm, mm * (h * q + 1 - h) / f));
+    return f;
+}
+
 /* Lanes of a warp that run op: the sample's first warp's active lanes, or
    the block's threads up to a warp of 32 where there is no sample. */
 static double warp_lanes(const gp_kernel_t *k, const gp_access_t *a)
@@ -916,9 +962,12 @@ static double warp_lanes(const gp_kernel_t *k, const gp_access_t *a)
  * first_share for drawn reads (drawn_read: a chase or a gather) through a
  * cache shared by the whole launch (the L2): the launch's lanes draw once a
  * read (fetched_bytes over the `unit` a chase's read fetches, over the
- * element a gather's counts; of its thread slots, those that run) from the
- * range's units (drawn_units); `h` the hit of a re-visit. -1 where op's
- * reads are not drawn.
+ * element a gather's counts: the reads of the lanes that run, which
+ * request_bytes has already counted) from the range's units (drawn_units);
+ * `h` the hit of a re-visit. A chase walks a cycle (cycle_share, its n
+ * lanes those of the launch's warps) unless its script says its steps draw
+ * afresh (gp_op_t.chase_draws); a gather's reads are independent draws.
+ * -1 where op's reads are not drawn.
  */
 static double drawn_first_share(const gp_kernel_t *k, const gp_op_t *op, double unit, double h,
                                 double *lanes_out)
@@ -932,10 +981,15 @@ static double drawn_first_share(const gp_kernel_t *k, const gp_op_t *op, double 
     m = warp_lanes(k, a);
     slots = GP_MIN(a->sample && a->sample->lanes ? (double)a->sample->lanes : 32.0,
                    GP_MAX(1.0, (double)k->launch.threads_per_block));
-    draws = fetched_bytes(k, op, unit) / (chases(k, op) ? unit : e) * GP_MIN(1.0, m / slots);
+    draws = fetched_bytes(k, op, unit) / (chases(k, op) ? unit : e);
     ru = drawn_units(a, unit);
     if (!(draws > 0))
         return -1;
+    if (chases(k, op) && !op->chase_draws)
+        return cycle_share(ru > 1 ? draws / ru : draws, m,
+                           (double)k->total_blocks *
+                               ceil((double)k->launch.threads_per_block / slots) * m,
+                           ru > 1 ? h : 1, lanes_out);
     return first_share(ru > 1 ? draws / ru : draws, m, ru > 1 ? h : 1, lanes_out);
 }
 
@@ -2355,8 +2409,9 @@ static void lines_latency(const gp_device_t *d, double lines, double passes, dou
  * from l1_chase_none_fraction on none does (a re-visit comes after every
  * other line of the cycle), linearly between; the first touch of each
  * sector by the SM misses (`*cold`: the share of the warps' steps that wait
- * on one, first_share with the SM's lanes: a warp's step misses while any
- * of its lanes finds a new sector; the re-visits hit or miss lane by lane:
+ * on one, cycle_share with the SM's lanes, first_share where the chase
+ * draws afresh: a warp's step misses while any of its lanes finds a new
+ * sector; the re-visits hit or miss lane by lane:
  * [sources: h200-cal] cold rows, 32 and 128 threads through 16 and 64 KiB,
  * and 8-byte nodes through 16 KiB, chase rows). Returns the re-visits'
  * share that hits. The H200 with the smallest carve-out (256 KiB of L1):
@@ -2390,7 +2445,8 @@ static double chase_l1_hit(const gp_device_t *d, const gp_kernel_t *k, const gp_
        sectors miss on their own first touch), as its warps wait for them */
     su = d->sector_bytes ? GP_MIN((double)d->sector_bytes, line) : line;
     rs = drawn_units(a, su);
-    *cold = rs > 1 ? first_share(sm_draws / rs, sm_lanes / *warps, 1, NULL)
+    *cold = rs > 1 ? op->chase_draws ? first_share(sm_draws / rs, sm_lanes / *warps, 1, NULL)
+                                     : cycle_share(sm_draws / rs, sm_lanes / *warps, sm_lanes, 1, NULL)
                    : GP_MIN(1.0, lines / sm_draws);
     return h;
 }

@@ -69,6 +69,8 @@ static const char *const sb_space_names[] = {"global", "shared", "local", "const
 static const char *const sb_pattern_names[] = {"unit", "stride", "random", "broadcast", NULL};
 static const char *const sb_scope_names[] = {"distinct", "warp", "same", NULL};
 static const char *const sb_atomic_op_names[] = {"add", "inc", "fadd", NULL};
+/* a chase's walk (gp_op_t.chase_draws: the index in this list) */
+static const char *const sb_walk_names[] = {"cycle", "draws", NULL};
 static const char *const sb_tensor_names[] = {"fp16", "bf16", "tf32", "fp64", "int8", "fp8",
                                               NULL};
 
@@ -91,12 +93,13 @@ enum {
     F_RANGE = 1u << 14,
     F_UPDATE = 1u << 15,
     F_RESULT = 1u << 16,
-    F_FROM_DATA = 1u << 17
+    F_FROM_DATA = 1u << 17,
+    F_WALK = 1u << 18
 };
 static const char *const sb_mem_fields[] = {
     "buffer", "bytes", "pattern",   "stride", "offset",  "count", "ilp",   "footprint",
     "space",  "conflicts", "scope", "index",  "depends", "bins",  "range", "update",
-    "result", "from_data", NULL};
+    "result", "from_data", "walk", NULL};
 
 #define SB_ACCESS (F_BYTES | F_PATTERN | F_STRIDE | F_OFFSET | F_COUNT | F_ILP | F_INDEX)
 #define SB_GLOBAL (SB_ACCESS | F_BUFFER | F_FOOTPRINT)
@@ -109,7 +112,7 @@ static const struct sb_memctor {
     int space;
     unsigned fields;
 } sb_memctors[] = {
-    {"load", "load", -1, SB_GLOBAL | F_SPACE | F_DEPENDS | F_RANGE},
+    {"load", "load", -1, SB_GLOBAL | F_SPACE | F_DEPENDS | F_RANGE | F_WALK},
     {"store", "store", -1, SB_GLOBAL | F_SPACE | F_RANGE},
     {"atomic", "atomic", -1,
      F_BUFFER | F_BYTES | F_COUNT | F_ILP | F_FOOTPRINT | F_SPACE | F_SCOPE | F_INDEX | F_BINS |
@@ -128,19 +131,19 @@ static const struct sb_memctor {
 enum sb_fkey {
     K_OP, K_LINE, K_COUNT, K_FLOPS, K_TRIPS, K_PATHS, K_ILP, K_TYPE, K_VAR, K_SPACE, K_BYTES,
     K_BUFFER, K_INDEX, K_PATTERN, K_STRIDE, K_OFFSET, K_FOOTPRINT, K_CONFLICTS, K_SCOPE,
-    K_DEPENDS, K_BINS, K_RANGE, K_UPDATE, K_UNROLL, K_RESULT, K_FROM_DATA, SB_FKEYS
+    K_DEPENDS, K_BINS, K_RANGE, K_UPDATE, K_UNROLL, K_RESULT, K_FROM_DATA, K_WALK, SB_FKEYS
 };
 static const char *const sb_fkey_names[SB_FKEYS] = {
     "op",     "line",  "count",   "flops",  "trips",     "paths",     "ilp",   "type",
     "var",    "space", "bytes",   "buffer", "index",     "pattern",   "stride", "offset",
     "footprint", "conflicts", "scope", "depends", "bins", "range", "update", "unroll",
-    "result", "from_data"};
+    "result", "from_data", "walk"};
 
 /* The sb_fkey named s (of len bytes); -1: none. */
 static int sb_fkey_find(const char *s, size_t len)
 {
     static const unsigned char lens[SB_FKEYS] = {2, 4, 5, 5, 5, 5, 3, 4, 3, 5, 5, 6,
-                                                 5, 7, 6, 6, 9, 9, 5, 7, 4, 5, 6, 6, 6, 9};
+                                                 5, 7, 6, 6, 9, 9, 5, 7, 4, 5, 6, 6, 6, 9, 4};
     int i;
     for (i = 0; i < SB_FKEYS; i++)
         if (lens[i] == len && sb_fkey_names[i][0] == s[0] &&
@@ -420,6 +423,15 @@ static void sb_mem_check(const sb_ctx_t *c, int t, const sb_opspec_t *spec, gp_o
         if (lua_type(L, v) != LUA_TBOOLEAN)
             sb_fail_value(c, v, "depends", "true or false");
         a->depends = (uint32_t)lua_toboolean(L, v);
+    }
+    sb_drop(L, top);
+    /* how a chase's drawn addresses come (the constructors refuse the
+       field on other ops) */
+    if (op->kind == GP_OP_LOAD && sb_get(L, t, K_WALK)) {
+        if (!a->depends)
+            sb_fail(c, "'walk' applies to a chase, a load with depends = true whose index "
+                       "draws from gpuperf.random; add depends = true or drop 'walk'");
+        op->chase_draws = (uint32_t)sb_check_enum(c, v, "walk", sb_walk_names);
     }
     sb_drop(L, top);
     if (op->kind == GP_OP_ATOMIC && sb_get(L, t, K_BINS)) {

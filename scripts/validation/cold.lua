@@ -42,8 +42,8 @@ gpuperf.launch{
     gpuperf.loop(8, {
       gpuperf.loop(steps / 8, {
         gpuperf.int(mode == "draw" and 7 or 3),
-        gpuperf.load{p, depends = true, index = function(t)
-          return gpuperf.random(0, nodes - 1) * words end},
+        gpuperf.load{p, depends = true, walk = mode == "draw" and "draws" or "cycle",
+                     index = function(t) return gpuperf.random(0, nodes - 1) * words end},
       }),
       gpuperf.store{sink, index = function(t) return t.gx end},
       gpuperf.store{seg, bytes = 8, index = function(t) return 9 * t.gx end},

@@ -49,6 +49,21 @@ one=$(t -p case=chase -p bytes=4194304 -p threads=1 -p hops=2^17)
 all=$(t -p case=chase -p bytes=4194304 -p threads=32 -p hops=2^17)
 expect_between "$(awk -v a="$one" -v b="$all" 'BEGIN { print a / b }')" 1 1.6
 
+case_ "a cold chase round a cycle: a lone lane's first lap finds nothing cached"
+# a linked cycle visits no node twice in a lap: one lane through 256 KiB of
+# 128-byte nodes in 2048 hops waits on DRAM every hop (the H200: 683 cycles a
+# hop, validation/h200/measured/run32/coldlanes); drawn afresh (walk = "draws")
+# a third of those hops would re-visit a node
+NAME=coldwalk
+cy=$(t -p case=coldwalk -p bytes=262144 -p hops=2048)
+dr=$(t -p case=coldwalk -p bytes=262144 -p hops=2048 -p walk=draws)
+expect_between "$(echo "$cy" | awk '{ print ($1 - 2.58) * 1980 / 2048 }')" 640 720
+expect_between "$(awk -v a="$dr" -v b="$cy" 'BEGIN { print a / b }')" 0.5 0.85
+# 32 lanes round one cycle of 4 MiB, 8192 hops: a step waits on DRAM until
+# every lane reaches a place another started from (2776.9 us measured)
+cy=$(t -p case=coldwalk -p bytes=4194304 -p hops=8192 -p lanes=32)
+expect_between "$cy" 2500 3050
+
 case_ "re-reading 64 MiB on the 60 MiB L2 gets few hits; 16 MiB hits (loads past L1)"
 gp predict --device h200-sxm $S -p case=reread -p bytes=2^26 -p cache=cg --json
 expect_between "$(json .launches[0].l2_hit_rate)" 0 0.1

@@ -1252,7 +1252,16 @@ static const bad_case_t bad_cases[] = {
     {"bad_result_load.lua",
      "bad_result_load.lua:3: gpuperf.load: unknown field 'result' (accepted: "
      "[1], buffer, bytes, pattern, stride, offset, count, ilp, footprint, "
-     "space, index, depends, range)",
+     "space, index, depends, range, walk)",
+     NULL, 0, 0},
+    {"bad_walk_value.lua",
+     "bad_walk_value.lua:3: gpuperf.load: 'walk' must be one of \"cycle\", "
+     "\"draws\", got \"ring\"",
+     NULL, 0, 0},
+    {"bad_walk_gather.lua",
+     "bad_walk_gather.lua:3: gpuperf.load: 'walk' applies to a chase, a load "
+     "with depends = true whose index draws from gpuperf.random; add depends "
+     "= true or drop 'walk'",
      NULL, 0, 0},
     {"bad_work_not_list.lua",
      "bad_work_not_list.lua:2: launch 'k': work has a non-list entry "

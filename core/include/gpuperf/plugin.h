@@ -631,7 +631,14 @@ typedef struct gp_op {
        default, the MUFU and its guard (sfu_call_cycles) (added within ABI
        2, from the reserved space) */
     uint32_t sfu_bare;
-    uint32_t reserved[4];
+    /* LOAD (a chase: access.depends, addresses drawn from gpuperf.random):
+       1 when each step draws afresh (a hash of the data: a node may come
+       again at any step, as draws with replacement do); 0 (the default):
+       the chase walks a cycle (a linked structure: a lane visits no node
+       twice before it has been round the whole cycle) (added within ABI 2,
+       from the reserved space) */
+    uint32_t chase_draws;
+    uint32_t reserved[3];
 } gp_op_t;
 
 /* A kernel launch as the engine hands it to a plugin. */
