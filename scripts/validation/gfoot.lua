@@ -16,12 +16,16 @@
 -- draw = uniform: the second sweep (GFOOT_SET=l2, rows `gather_u`, run31): the word is
 -- __umulhi(x, n), uniform over the n words whatever n (IMAD.HI for SHF and LOP3;
 -- 20 registers at L = 4).
+-- active < 32: the third sweep (GFOOT_SET=lanes, rows `gather_a`, k_gfoot_a): only the
+-- first `active` lanes of each warp run the loop (draw = uniform, L = 4, 64 trips).
 local fp    = gpuperf.param("fp", 256, "footprint in KiB (the buffer's size)")
 local w     = gpuperf.param("w", 8, "warps per SM: 8, 32 or 64 (1, 4 or 8 blocks of 256)")
 local L     = gpuperf.param("L", 1, "independent loads a trip")
 local trips = gpuperf.param("trips", 256, "trips per thread")
 local regs  = gpuperf.param("regs", 14, "registers per thread, as ptxas reports")
 local draw  = gpuperf.param("draw", "mask", "mask: word (x >> 7) & (n - 1); uniform: __umulhi(x, n)")
+local active = gpuperf.param("active", 32, "lanes of each warp that gather (the others skip the loop)")
+assert(active >= 1 and active <= 32, "active must be 1..32, got " .. tostring(active))
 assert(draw == "mask" or draw == "uniform", "draw must be mask or uniform, got " .. tostring(draw))
 assert(w == 8 or w == 32 or w == 64, "w must be 8, 32 or 64, got " .. tostring(w))
 local n = fp * 1024 / 4
@@ -50,7 +54,9 @@ local p = gpuperf.buffer("p", 4 * n)
 local body = {}
 for _ = 1, L do
   body[#body + 1] = gpuperf.int(bits and 4 or 3) -- IMAD, SHF, LOP3 (uniform: IMAD.HI), IMAD.WIDE
-  body[#body + 1] = gpuperf.load{p, index = function(t) return word(gpuperf.random(0, reach - 1)) end}
+  body[#body + 1] = gpuperf.load{p, index = function(t)
+    if t.lane >= active then return nil end
+    return word(gpuperf.random(0, reach - 1)) end}
 end
 body[#body + 1] = gpuperf.int(math.max(1, L / 2))  -- the sum
 gpuperf.flush_l2()   -- the memset of the 1 GiB scratch before each repetition
