@@ -942,6 +942,15 @@ static double cycle_share(double x, double m, double n, double h, double *lanes_
     return f;
 }
 
+/* The share of a drawn read's steps that find a unit new or gone, and the
+   lanes that do (*lanes_out): cycle_share where a chase walks a cycle,
+   first_share where each step draws afresh (a gather's reads, a chase
+   whose script says walk = "draws"). */
+static double walk_share(int cycle, double x, double m, double n, double h, double *lanes_out)
+{
+    return cycle ? cycle_share(x, m, n, h, lanes_out) : first_share(x, m, h, lanes_out);
+}
+
 /* Lanes of a warp that run op: the sample's first warp's active lanes, or
    the block's threads up to a warp of 32 where there is no sample. */
 static double warp_lanes(const gp_kernel_t *k, const gp_access_t *a)
@@ -973,24 +982,23 @@ static double drawn_first_share(const gp_kernel_t *k, const gp_op_t *op, double 
                                 double *lanes_out)
 {
     const gp_access_t *a = &op->access;
-    double e = a->elem_bytes ? a->elem_bytes : 4, draws, ru, m, slots;
+    double e = a->elem_bytes ? a->elem_bytes : 4, draws, ru, m, slots, lanes;
+    int chase;
     if (lanes_out)
         *lanes_out = 1;
     if (!drawn_read(k, op) || !(unit > e))
         return -1;
+    chase = chases(k, op);
     m = warp_lanes(k, a);
     slots = GP_MIN(a->sample && a->sample->lanes ? (double)a->sample->lanes : 32.0,
                    GP_MAX(1.0, (double)k->launch.threads_per_block));
-    draws = fetched_bytes(k, op, unit) / (chases(k, op) ? unit : e);
+    lanes = (double)k->total_blocks * ceil((double)k->launch.threads_per_block / slots) * m;
+    draws = fetched_bytes(k, op, unit) / (chase ? unit : e);
     ru = drawn_units(a, unit);
     if (!(draws > 0))
         return -1;
-    if (chases(k, op) && !op->chase_draws)
-        return cycle_share(ru > 1 ? draws / ru : draws, m,
-                           (double)k->total_blocks *
-                               ceil((double)k->launch.threads_per_block / slots) * m,
-                           ru > 1 ? h : 1, lanes_out);
-    return first_share(ru > 1 ? draws / ru : draws, m, ru > 1 ? h : 1, lanes_out);
+    return walk_share(chase && !op->chase_draws, ru > 1 ? draws / ru : draws, m, lanes,
+                      ru > 1 ? h : 1, lanes_out);
 }
 
 /*
@@ -2445,8 +2453,8 @@ static double chase_l1_hit(const gp_device_t *d, const gp_kernel_t *k, const gp_
        sectors miss on their own first touch), as its warps wait for them */
     su = d->sector_bytes ? GP_MIN((double)d->sector_bytes, line) : line;
     rs = drawn_units(a, su);
-    *cold = rs > 1 ? op->chase_draws ? first_share(sm_draws / rs, sm_lanes / *warps, 1, NULL)
-                                     : cycle_share(sm_draws / rs, sm_lanes / *warps, sm_lanes, 1, NULL)
+    *cold = rs > 1 ? walk_share(!op->chase_draws, sm_draws / rs, sm_lanes / *warps, sm_lanes, 1,
+                                NULL)
                    : GP_MIN(1.0, lines / sm_draws);
     return h;
 }
