@@ -59,6 +59,7 @@ static const key_spec_t SCHEMA[] = {
     {"sm", "reserved_shared_memory_per_block_bytes", T_U64, OFF(reserved_shared_memory_per_block_bytes), OPT, 0, 1 << 20, "bytes"},
     {"sm", "l1_shared_bytes", T_U64, OFF(l1_shared_bytes), OPT, 0, 1 << 30, "bytes of the unified L1/shared array"},
     {"sm", "l1_bytes", T_U64, OFF(l1_bytes), OPT, 0, 1 << 30, "bytes of a separate L1"},
+    {"sm", "smemless_free_of_carveout", T_U32, OFF(smemless_free_of_carveout), OPT, 0, 1, "1: the carve-out preference does not bound blocks that use no shared memory (measured); 0: not known (cuda_occupancy.h's rule)"},
     {"sm", "max_grid_x", T_U64, OFF(max_grid_x), REQ, 1, 4294967295.0, "blocks"},
     {"sm", "max_grid_y", T_U64, OFF(max_grid_y), REQ, 1, 4294967295.0, "blocks"},
     {"sm", "max_grid_z", T_U64, OFF(max_grid_z), REQ, 1, 4294967295.0, "blocks"},

@@ -32,6 +32,7 @@
 #include <string.h>
 
 #include "engine_internal.h"
+#include "occupancy.h"
 #include "constants.h"
 #include "log.h"
 
@@ -948,6 +949,7 @@ static int activate_kernel(sim_t *s, uint32_t ni)
     if (gp_arch_occupancy(s->arch, s->dev, &c->kernel.launch, &k->occ, s->err))
         return gp_err_prefix(s->err, "%s:%u: launch '%s'", s->wl->script, c->line,
                              c->kernel.name);
+    gp_occupancy_held(s->dev, &c->kernel.launch, &k->occ);
     if (k->occ.blocks_per_sm == 0)
         return gp_err_set(s->err, "%s:%u: launch '%s' cannot run on %s: %s (limit: %s)",
                           s->wl->script, c->line, c->kernel.name, s->dev->name,

@@ -79,6 +79,36 @@ expect_status 0
 expect_json .smem_per_sm_configured 16384
 expect_json .blocks_per_sm 1
 
+case_ "carve-out preference and blocks without shared memory"
+# cuda_occupancy.h: preference 0 is below one block's 1 KiB reservation, so
+# the SM is configured with the 8 KiB step: 8 blocks of 128 threads. The
+# H200 holds 16 (as the warps allow) when the blocks use no shared memory
+# (devices/h200-sxm.ini smemless_free_of_carveout, run35/carve): the
+# calculator keeps NVIDIA's answer, the prediction runs what the SM holds.
+gp occupancy --device h200-sxm --threads 128 --regs 32 --carveout 0 --json
+expect_status 0
+expect_json .blocks_per_sm 8
+expect_json .limiter shared_memory
+cat >"$TMP/carve.lua" <<'LUA'
+local smem = gpuperf.param("smem", 0)
+local x = gpuperf.buffer("x", 4 * 132 * 16 * 128)
+gpuperf.launch{ name = "k", grid = 132 * 16, block = 128, regs = 32, carveout = 0,
+                smem = smem, work = { gpuperf.load{x}, gpuperf.fp32(4) } }
+LUA
+gp predict --device h200-sxm "$TMP/carve.lua" --json
+expect_status 0
+expect_json '.launches[0].blocks_per_sm' 16
+expect_json '.launches[0].limiter' warps
+# 1 KiB of static shared memory: 2 KiB a block against the 8 KiB step
+gp predict --device h200-sxm "$TMP/carve.lua" -p smem=1024 --json
+expect_status 0
+expect_json '.launches[0].blocks_per_sm' 4
+expect_json '.launches[0].limiter' shared_memory
+# a card whose device file does not say it: the calculator's 8
+gp predict --device h100-sxm "$TMP/carve.lua" --json
+expect_status 0
+expect_json '.launches[0].blocks_per_sm' 8
+
 case_ "impossible launch is an answer, exit 0"
 gp occupancy --device h200-sxm --threads 2048 --regs 32 --json
 expect_status 0

@@ -140,6 +140,9 @@ case_ "H200 table, all rows: accuracy gate"
 # hashed rows say walk = "draws"): 8.545 -> 8.359% (coldlanes 3.1%).
 # 2026-12-04: the 40 `gfoot` gather_a rows (run33: 1 to 16 lanes of a warp
 # gathering over 1 to 32 MiB) join at 33.0%: 8.560% over 4901 rows.
+# 2026-12-04: blocks without shared memory are not bound by the carve-out
+# preference on the H200 (run35/carve, smemless_free_of_carveout): the
+# `uniform` 64-warp rows run as one wave, 8.560 -> 8.550%.
 gp validate validation/h200/calibration.csv --max-mape 8.56 --min-within-2x 0.990 --json
 expect_status 0
 n=$(json .overall.rows)

@@ -401,6 +401,12 @@ typedef struct gp_device {
        measures them: lines fall into sets at random); 0: not known (one
        set, a sharp edge) */
     double l2_drawn_ways;
+    /* [sm], added within ABI 2: 1 where the card's driver does not let the
+       carve-out preference bound the blocks of a launch that uses no shared
+       memory (the SM holds them as its other limits allow, where
+       cuda_occupancy.h counts the per-block reservation against the
+       preferred carve-out); 0: not known (the calculator's rule) */
+    uint32_t smemless_free_of_carveout;
 } gp_device_t;
 
 /* ------------------------------------------------------------------------ */
