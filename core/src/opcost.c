@@ -1072,6 +1072,14 @@ static double latency_footprint(const gp_kernel_t *k, const gp_op_t *op, double 
     return threads * unit * GP_MIN(draws, ru * -expm1(draws * log1p(-1.0 / ru)));
 }
 
+/* v mixed into h (a multiply and a shift a word, as splitmix64's finaliser
+   stirs its state). */
+static uint64_t mix64(uint64_t h, uint64_t v)
+{
+    h = (h ^ v) * 0x9E3779B97F4A7C15ull;
+    return h ^ (h >> 29);
+}
+
 /* Sampled warp instances of each op that buffer_footprint compares. */
 #define UNION_WARPS 4
 
@@ -1091,8 +1099,21 @@ static double latency_footprint(const gp_kernel_t *k, const gp_op_t *op, double 
  * has no sample, draws its addresses at random, or the buffer has more
  * loads than NEAR_MAX_OPS.
  */
+/* buffer_footprint's answers, per thread. */
+typedef struct union_memo {
+    uint64_t hash;
+    double footprint;
+    int valid;
+} union_memo_t;
+
+#define UNION_MEMO_SLOTS 16
+static _Thread_local union_memo_t union_memo[UNION_MEMO_SLOTS];
+static _Thread_local uint32_t union_memo_next;
+
 static double buffer_footprint(const gp_kernel_t *k, const gp_op_t *op, double unit)
 {
+    union_memo_t *slot;
+    uint64_t h, bits;
     double widest = 0, sum = 0, uni = 0, fill[NEAR_MAX_OPS];
     int64_t lo[NEAR_MAX_OPS], hi[NEAR_MAX_OPS];
     int64_t *seen = NULL, *cur = NULL, *merged, *tmp;
@@ -1116,6 +1137,27 @@ static double buffer_footprint(const gp_kernel_t *k, const gp_op_t *op, double u
     }
     if (ops < 2 || ops > NEAR_MAX_OPS || !ok || !(widest > 0) || cap == 0)
         return widest;
+    /* every load of the buffer asks for the same union: remembered per
+       thread by a hash of all that decides it */
+    h = mix64(0xcbf29ce484222325ull, (uint64_t)unit);
+    h = mix64(h, op->access.buffer);
+    for (j = 0; j < k->n_ops; j++) {
+        const gp_op_t *o = &k->ops[j];
+        const gp_lane_sample_t *s = o->access.sample;
+        double fp;
+        size_t c;
+        if (!reads_buffer(o) || o->access.buffer != op->access.buffer)
+            continue;
+        fp = fetched_footprint(k, o, unit);
+        memcpy(&bits, &fp, sizeof bits);
+        h = mix64(mix64(h, j), bits);
+        h = mix64(h, ((uint64_t)s->n_warps << 32) | s->lanes);
+        for (c = 0; c < (size_t)s->n_warps * s->lanes; c++)
+            h = mix64(h, (uint64_t)s->byte_offset[c]);
+    }
+    for (j = 0; j < UNION_MEMO_SLOTS; j++)
+        if (union_memo[j].valid && union_memo[j].hash == h)
+            return union_memo[j].footprint;
     seen = malloc(sizeof *seen * cap);
     cur = malloc(sizeof *cur * cap);
     merged = malloc(sizeof *merged * cap);
@@ -1179,7 +1221,11 @@ static double buffer_footprint(const gp_kernel_t *k, const gp_op_t *op, double u
     free(seen);
     free(cur);
     free(merged);
-    return GP_MIN(sum, GP_MAX(widest, uni));
+    slot = &union_memo[union_memo_next++ % UNION_MEMO_SLOTS];
+    slot->hash = h;
+    slot->footprint = GP_MIN(sum, GP_MAX(widest, uni));
+    slot->valid = 1;
+    return slot->footprint;
 }
 
 /*
@@ -2755,13 +2801,91 @@ static double block_store_share(const gp_kernel_t *k, const uint32_t *sib, uint3
     return GP_MIN(1.0, (u0 + (warps - 1) * GP_MAX(0.0, GP_MIN(u0, u01 - u0))) / (warps * u0));
 }
 
+/* What sector_use finds of a group of siblings whichever of them asks (the
+   group's sectors each and together, its lines, whether its bytes are
+   disjoint, the block's share of a store's sectors): every sibling of a
+   group asks for the same, and a group of 64 loads sorts 64 x 32 offsets a
+   sampled warp, so the answers are remembered per thread, by a hash of all
+   that decides them (the sampled offsets included). */
+typedef struct group_use {
+    uint64_t hash;
+    double each, together, all, max_lines, block;
+    int disjoint, valid;
+} group_use_t;
+
+#define GROUP_MEMO_SLOTS 16
+static _Thread_local group_use_t group_memo[GROUP_MEMO_SLOTS];
+static _Thread_local uint32_t group_memo_next;
+
+static uint64_t group_hash(const gp_kernel_t *k, const gp_op_t *op, const uint32_t *sib, uint32_t n,
+                           uint32_t unit, uint32_t line)
+{
+    const gp_lane_sample_t *s0 = op->access.sample;
+    uint64_t h = 0xcbf29ce484222325ull;
+    uint32_t j;
+    size_t m, cnt = (size_t)s0->n_warps * s0->lanes;
+    h = mix64(h, ((uint64_t)unit << 32) | line);
+    h = mix64(h, ((uint64_t)op->access.elem_bytes << 32) | op->kind);
+    h = mix64(h, ((uint64_t)s0->n_warps << 32) | s0->lanes);
+    h = mix64(h, ((uint64_t)n << 32) | (uint32_t)k->launch.threads_per_block);
+    for (j = 0; j < n; j++) {
+        const int64_t *off = k->ops[sib[j]].access.sample->byte_offset;
+        h = mix64(h, sib[j]);
+        for (m = 0; m < cnt; m++)
+            h = mix64(h, (uint64_t)off[m]);
+    }
+    return h;
+}
+
+/* The group part of sector_use for the siblings sib[0..n) into g, `e` room
+   for two instances of their lanes. */
+static void group_use(const gp_kernel_t *k, const gp_op_t *op, const uint32_t *sib, uint32_t n,
+                      uint32_t unit, uint32_t line, int64_t *e, group_use_t *g)
+{
+    const gp_lane_sample_t *s0 = op->access.sample;
+    uint32_t j, w, lanes = s0->lanes, elem = op->access.elem_bytes;
+    g->each = g->together = g->all = g->max_lines = 0;
+    g->disjoint = 1;
+    g->block = 1;
+    for (w = 0; w < s0->n_warps; w++) {
+        size_t ne = 0, m;
+        double secs, pl, secs_all, pl_all;
+        for (j = 0; j < n; j++) {
+            const int64_t *off = k->ops[sib[j]].access.sample->byte_offset + (size_t)w * lanes;
+            size_t start = ne;
+            uint32_t l;
+            double lines_j;
+            for (l = 0; l < lanes; l++)
+                if (off[l] >= 0)
+                    e[ne++] = off[l];
+            ne = start + unique_i64(e + start, ne - start); /* lanes on one element: one access */
+            written_units(e + start, ne - start, elem, unit, line, &secs, &pl);
+            g->each += secs;
+            /* the lines this instruction spans */
+            lines_j = ne > start ? (double)((e[ne - 1] + elem - 1) / line - e[start] / line + 1) : 0;
+            g->max_lines = GP_MAX(g->max_lines, lines_j);
+        }
+        qsort(e, ne, sizeof *e, gp_cmp_i64);
+        for (m = 1; m < ne && g->disjoint; m++)
+            g->disjoint = e[m] - e[m - 1] >= (int64_t)elem;
+        ne = unique_i64(e, ne);
+        written_units(e, ne, elem, unit, line, &secs_all, &pl_all);
+        g->together += secs_all;
+        g->all += secs_all + pl_all;
+    }
+    if (op->kind == GP_OP_STORE)
+        g->block = block_store_share(k, sib, n, unit, line, e);
+}
+
 static void sector_use(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t *op,
                        uint32_t unit, sector_use_t *u)
 {
     const gp_lane_sample_t *s0 = op->access.sample;
-    uint32_t n, i, j, w, lanes, elem = op->access.elem_bytes, *sib = NULL;
+    uint32_t n, i, w, l, lanes, elem = op->access.elem_bytes, *sib = NULL, slot;
     uint32_t line = d->l1_line_bytes ? d->l1_line_bytes : 128;
-    double each = 0, together = 0, own = 0, all = 0, max_lines = 0;
+    double own = 0;
+    uint64_t h;
+    group_use_t *g = NULL, alone;
     int64_t *e;
     u->share = 1;
     u->disjoint = 1;
@@ -2776,49 +2900,49 @@ static void sector_use(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
         free(sib);
         return;
     }
-    for (w = 0; w < s0->n_warps; w++) {
-        size_t ne = 0, m;
-        double secs, pl, secs_all, pl_all;
-        for (j = 0; j < n; j++) {
-            const int64_t *off = k->ops[sib[j]].access.sample->byte_offset + (size_t)w * lanes;
-            size_t start = ne;
-            uint32_t l;
-            double lines_j;
-            for (l = 0; l < lanes; l++)
-                if (off[l] >= 0)
-                    e[ne++] = off[l];
-            ne = start + unique_i64(e + start, ne - start); /* lanes on one element: one access */
-            written_units(e + start, ne - start, elem, unit, line, &secs, &pl);
-            each += secs;
-            if (sib[j] == i)
-                own += secs + pl;
-            /* the lines this instruction spans */
-            lines_j = ne > start ? (double)((e[ne - 1] + elem - 1) / line - e[start] / line + 1) : 0;
-            max_lines = GP_MAX(max_lines, lines_j);
+    if (n == 1) { /* no sibling: nothing to share, nothing worth a hash */
+        group_use(k, op, sib, n, unit, line, e, &alone);
+        g = &alone;
+    } else {
+        h = group_hash(k, op, sib, n, unit, line);
+        for (slot = 0; slot < GROUP_MEMO_SLOTS && !g; slot++)
+            if (group_memo[slot].valid && group_memo[slot].hash == h)
+                g = &group_memo[slot];
+        if (!g) {
+            g = &group_memo[group_memo_next++ % GROUP_MEMO_SLOTS];
+            group_use(k, op, sib, n, unit, line, e, g);
+            g->hash = h;
+            g->valid = 1;
         }
-        qsort(e, ne, sizeof *e, gp_cmp_i64);
-        for (m = 1; m < ne && u->disjoint; m++)
-            u->disjoint = e[m] - e[m - 1] >= (int64_t)elem;
-        ne = unique_i64(e, ne);
-        written_units(e, ne, elem, unit, line, &secs_all, &pl_all);
-        together += secs_all;
-        all += secs_all + pl_all;
     }
-    if (op->kind == GP_OP_STORE)
-        u->block = block_store_share(k, sib, n, unit, line, e);
+    for (w = 0; w < s0->n_warps && n > 1; w++) { /* op's own sectors and partial lines */
+        const int64_t *off = s0->byte_offset + (size_t)w * lanes;
+        size_t ne = 0;
+        double secs, pl;
+        for (l = 0; l < lanes; l++)
+            if (off[l] >= 0)
+                e[ne++] = off[l];
+        ne = unique_i64(e, ne);
+        written_units(e, ne, elem, unit, line, &secs, &pl);
+        own += secs + pl;
+    }
+    if (n == 1) /* op alone: its own are the group's */
+        own = g->all;
     free(e);
-    if (n > 1 && each > 0)
-        u->share = GP_MIN(1.0, together / each);
-    u->merged = op->kind == GP_OP_STORE && n > 1 && max_lines <= GP_STORE_MERGE_LINES &&
+    u->disjoint = g->disjoint;
+    u->block = g->block;
+    if (n > 1 && g->each > 0)
+        u->share = GP_MIN(1.0, g->together / g->each);
+    u->merged = op->kind == GP_OP_STORE && n > 1 && g->max_lines <= GP_STORE_MERGE_LINES &&
                 siblings_adjacent(k, sib, n);
     if (u->merged) {
         /* a block's warps that leave a barrier together issue their stores
            at once, and the SM merges GP_STORE_MERGE_BURST_LINES lines of
            them: the share of the others' stores leaves unmerged */
         double warps = block_warps(k, lanes), m = 1;
-        if (warps > 1 && max_lines > 0 && block_abreast(k, sib[0]))
-            m = GP_MIN(1.0, GP_STORE_MERGE_BURST_LINES / (warps * max_lines));
-        u->requests = (m * all / n + (1 - m) * own) / s0->n_warps;
+        if (warps > 1 && g->max_lines > 0 && block_abreast(k, sib[0]))
+            m = GP_MIN(1.0, GP_STORE_MERGE_BURST_LINES / (warps * g->max_lines));
+        u->requests = (m * g->all / n + (1 - m) * own) / s0->n_warps;
     } else {
         u->requests = own / s0->n_warps;
     }

@@ -1280,6 +1280,32 @@ static void test_sibling_stores_merge(void **state)
     assert_true(fabs(c.dram_bytes - 256) < 1e-6);
 }
 
+/* The group answers opcost.c remembers (sector_use, buffer_footprint) are
+   keyed by what decides them, not by where the kernel lies: the same
+   fixture with each sibling's offsets moved 4 KiB apart (its own sectors,
+   nothing merged) costs each store its 512 bytes, and moved back the four
+   merge to 128 again. */
+static void test_sibling_memo_follows_offsets(void **state)
+{
+    sib_fix_t f;
+    gp_op_cost_t c;
+    uint32_t i, j;
+    (void)state;
+    sib_setup(&f, GP_OP_STORE, 4, 4, 4, 0, 0);
+    c = sib_cost(&f, 0);
+    assert_true(fabs(c.dram_bytes - 128) < 1e-6);
+    for (i = 1; i < 4; i++)
+        for (j = 0; j < 3 * 32; j++)
+            f.off[i][j] += 4096 * (int64_t)i;
+    c = sib_cost(&f, 0);
+    assert_true(fabs(c.dram_bytes - 512) < 1e-6);
+    for (i = 1; i < 4; i++)
+        for (j = 0; j < 3 * 32; j++)
+            f.off[i][j] -= 4096 * (int64_t)i;
+    c = sib_cost(&f, 0);
+    assert_true(fabs(c.dram_bytes - 128) < 1e-6);
+}
+
 /* Stores to another buffer complete nothing: the same offsets in buffer 1
    leave each store its full sectors. */
 static void test_sibling_stores_other_buffer(void **state)
@@ -1572,6 +1598,7 @@ int main(void)
         cmocka_unit_test(test_uniform_load),
         cmocka_unit_test(test_sibling_stores_merge),
         cmocka_unit_test(test_sibling_stores_other_buffer),
+        cmocka_unit_test(test_sibling_memo_follows_offsets),
         cmocka_unit_test(test_loop_stores_merge),
         cmocka_unit_test(test_sibling_loads_hit_l1),
         cmocka_unit_test(test_store_into_warm_l2),
