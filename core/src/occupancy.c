@@ -357,5 +357,6 @@ void gp_occupancy_held(const gp_device_t *dev, const gp_launch_t *l, gp_occupanc
                     GP_MIN(occ->limit_registers, occ->limit_barriers));
     if (blocks <= occ->blocks_per_sm)
         return;
+    occ->limit_shared_memory = UINT32_MAX; /* no limit below the blocks held */
     set_blocks(occ, blocks);
 }
