@@ -1080,6 +1080,17 @@ static uint64_t mix64(uint64_t h, uint64_t v)
     return h ^ (h >> 29);
 }
 
+/* A lane sample mixed into h: its shape and every sampled offset (what the
+   memos of buffer_footprint and sector_use are keyed by besides the op). */
+static uint64_t mix_sample(uint64_t h, const gp_lane_sample_t *s)
+{
+    size_t c, cnt = (size_t)s->n_warps * s->lanes;
+    h = mix64(h, ((uint64_t)s->n_warps << 32) | s->lanes);
+    for (c = 0; c < cnt; c++)
+        h = mix64(h, (uint64_t)s->byte_offset[c]);
+    return h;
+}
+
 /* Sampled warp instances of each op that buffer_footprint compares. */
 #define UNION_WARPS 4
 
@@ -1114,7 +1125,7 @@ static double buffer_footprint(const gp_kernel_t *k, const gp_op_t *op, double u
 {
     union_memo_t *slot;
     uint64_t h, bits;
-    double widest = 0, sum = 0, uni = 0, fill[NEAR_MAX_OPS];
+    double widest = 0, sum = 0, uni = 0, fill[NEAR_MAX_OPS], fps[NEAR_MAX_OPS];
     int64_t lo[NEAR_MAX_OPS], hi[NEAR_MAX_OPS];
     int64_t *seen = NULL, *cur = NULL, *merged, *tmp;
     size_t ns = 0, cap = 0, nc, i, a, b, m;
@@ -1129,6 +1140,8 @@ static double buffer_footprint(const gp_kernel_t *k, const gp_op_t *op, double u
         fp = fetched_footprint(k, o, unit);
         widest = GP_MAX(widest, fp);
         sum += fp;
+        if (ops < NEAR_MAX_OPS)
+            fps[ops] = fp; /* the loads' footprints in order, for the passes below */
         ops++;
         if (!s || !s->byte_offset || s->drawn || s->lanes == 0)
             ok = 0;
@@ -1141,19 +1154,12 @@ static double buffer_footprint(const gp_kernel_t *k, const gp_op_t *op, double u
        thread by a hash of all that decides it */
     h = mix64(0xcbf29ce484222325ull, (uint64_t)unit);
     h = mix64(h, op->access.buffer);
-    for (j = 0; j < k->n_ops; j++) {
+    for (j = 0, q = 0; j < k->n_ops; j++) {
         const gp_op_t *o = &k->ops[j];
-        const gp_lane_sample_t *s = o->access.sample;
-        double fp;
-        size_t c;
         if (!reads_buffer(o) || o->access.buffer != op->access.buffer)
             continue;
-        fp = fetched_footprint(k, o, unit);
-        memcpy(&bits, &fp, sizeof bits);
-        h = mix64(mix64(h, j), bits);
-        h = mix64(h, ((uint64_t)s->n_warps << 32) | s->lanes);
-        for (c = 0; c < (size_t)s->n_warps * s->lanes; c++)
-            h = mix64(h, (uint64_t)s->byte_offset[c]);
+        memcpy(&bits, &fps[q++], sizeof bits);
+        h = mix_sample(mix64(mix64(h, j), bits), o->access.sample);
     }
     for (j = 0; j < UNION_MEMO_SLOTS; j++)
         if (union_memo[j].valid && union_memo[j].hash == h)
@@ -1173,7 +1179,7 @@ static double buffer_footprint(const gp_kernel_t *k, const gp_op_t *op, double u
         double fp, fresh = 0;
         if (!reads_buffer(o) || o->access.buffer != op->access.buffer)
             continue;
-        fp = fetched_footprint(k, o, unit);
+        fp = fps[q];
         nc = 0;
         lo[q] = hi[q] = -1;
         for (w = 0, used = 0; w < s->n_warps; w++) { /* the range: every sampled warp */
@@ -2820,20 +2826,13 @@ static _Thread_local uint32_t group_memo_next;
 static uint64_t group_hash(const gp_kernel_t *k, const gp_op_t *op, const uint32_t *sib, uint32_t n,
                            uint32_t unit, uint32_t line)
 {
-    const gp_lane_sample_t *s0 = op->access.sample;
     uint64_t h = 0xcbf29ce484222325ull;
     uint32_t j;
-    size_t m, cnt = (size_t)s0->n_warps * s0->lanes;
     h = mix64(h, ((uint64_t)unit << 32) | line);
     h = mix64(h, ((uint64_t)op->access.elem_bytes << 32) | op->kind);
-    h = mix64(h, ((uint64_t)s0->n_warps << 32) | s0->lanes);
     h = mix64(h, ((uint64_t)n << 32) | (uint32_t)k->launch.threads_per_block);
-    for (j = 0; j < n; j++) {
-        const int64_t *off = k->ops[sib[j]].access.sample->byte_offset;
-        h = mix64(h, sib[j]);
-        for (m = 0; m < cnt; m++)
-            h = mix64(h, (uint64_t)off[m]);
-    }
+    for (j = 0; j < n; j++)
+        h = mix_sample(mix64(h, sib[j]), k->ops[sib[j]].access.sample);
     return h;
 }
 
@@ -2884,7 +2883,6 @@ static void sector_use(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
     uint32_t n, i, w, l, lanes, elem = op->access.elem_bytes, *sib = NULL, slot;
     uint32_t line = d->l1_line_bytes ? d->l1_line_bytes : 128;
     double own = 0;
-    uint64_t h;
     group_use_t *g = NULL, alone;
     int64_t *e;
     u->share = 1;
@@ -2904,7 +2902,7 @@ static void sector_use(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
         group_use(k, op, sib, n, unit, line, e, &alone);
         g = &alone;
     } else {
-        h = group_hash(k, op, sib, n, unit, line);
+        uint64_t h = group_hash(k, op, sib, n, unit, line);
         for (slot = 0; slot < GROUP_MEMO_SLOTS && !g; slot++)
             if (group_memo[slot].valid && group_memo[slot].hash == h)
                 g = &group_memo[slot];
@@ -2915,7 +2913,9 @@ static void sector_use(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
             g->valid = 1;
         }
     }
-    for (w = 0; w < s0->n_warps && n > 1; w++) { /* op's own sectors and partial lines */
+    if (n == 1) /* op alone: its own are the group's */
+        own = g->all;
+    for (w = 0; w < s0->n_warps && n > 1; w++) { /* else op's own sectors and partial lines */
         const int64_t *off = s0->byte_offset + (size_t)w * lanes;
         size_t ne = 0;
         double secs, pl;
@@ -2926,8 +2926,6 @@ static void sector_use(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
         written_units(e, ne, elem, unit, line, &secs, &pl);
         own += secs + pl;
     }
-    if (n == 1) /* op alone: its own are the group's */
-        own = g->all;
     free(e);
     u->disjoint = g->disjoint;
     u->block = g->block;
