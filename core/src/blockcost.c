@@ -91,6 +91,10 @@ typedef struct seg_sum {
     /* top level: what the block's last warp waits beyond one warp's chain
        for the slowest line of the block's last straight-line loads (walk) */
     double exit_wait;
+    /* the ops' last wait for loads: the chain it adds, the lines one warp's
+       loads bring in it and the log of the chance that none of them comes
+       from DRAM, whatever follows (flush_group); a walk's own, not summed */
+    double last_wait, last_lines, last_lnone;
 } seg_sum_t;
 
 /* Everything a walk needs. */
@@ -239,6 +243,9 @@ typedef struct load_group {
     double drawn_line, drawn_runs; /* the device's wait per drawn line beyond
                                       one load's; the lines its drawn loads read */
     uint32_t n_lines;
+    /* the lines its warp's loads bring, and the log of the chance that none
+       comes from DRAM (seg_sum_t.last_lines) */
+    double w_lines, w_lnone;
     int stored; /* a store walked while its loads were in flight */
     /* its streams' misses, a buffer's loads one stream: the buffer, the
        chance of a miss a trip and the group's wait on it (n_miss of them) */
@@ -299,6 +306,12 @@ static void flush_group(load_group_t *g, seg_sum_t *out)
     double wait = g->latency + group_slow(g);
     out->chain += wait;
     out->mem_chain += wait;
+    if (wait > 0) {
+        out->last_wait = wait;
+        out->last_lines = g->w_lines;
+        out->last_lnone = g->w_lnone;
+    }
+    g->w_lines = g->w_lnone = 0;
     out->mem_exp += g->exp;
     out->mem_gap += g->gap;
     g->latency = g->busy = g->regs = g->miss = 0;
@@ -1203,6 +1216,20 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
                 if (add_loop(cx, &body, count, loop_pinned(cx, op), out,
                              &batch, &waits))
                     return -1;
+                /* the block's last warp ends after the slowest line of the
+                   loop's last wait, of its iterations over the block's warps
+                   (exit_wait, as for straight-line loads): one lane of each
+                   warp gathering behind a read of its own takes about 2800
+                   cycles a wave of 8 blocks an SM through 16 MiB (the event
+                   time less the queued launch, over 15.5 waves), where its
+                   median block takes 1952 and one warp's chain gave 2243
+                   ([sources: h200-cal] run37/sweepg, sweepg_cycles.csv
+                   other_ind A=1; the family's one-lane rows 12.0 -> 6.7%) */
+                if (depth == 0 && body.last_lines > 0 && body.last_wait > 0 && batch > 0) {
+                    exit_mem = out->mem_chain - body.last_wait;
+                    exit_lines = body.last_lines * wpb * batch;
+                    exit_lnone = body.last_lnone * wpb * batch;
+                }
                 /* a loop that ends in loads (a copy loop before a barrier)
                    leaves the lines of its last wait's iterations to the
                    block's wait at the barrier, as a straight copy does;
@@ -1315,6 +1342,8 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
                     if (!loads_seen && depth > 0)
                         out->carried = 1; /* the previous iteration's load */
                     g.latency = count / ilp * c.latency_cycles;
+                    g.w_lines = count * GP_MAX(c.lines, 1.0);
+                    g.w_lnone = l1m < 0 ? g.w_lines * l1m : 0;
                     flush_group(&g, out);
                 } else {
                     double miss = count * (c.l2_bytes > 0 ? c.l2_bytes : c.dram_bytes);
@@ -1371,6 +1400,10 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
                     double nl = count * c.lines * wpb, lnone = l1m < 0 && nl > 0 ? nl * l1m : 0;
                     tail_lines += nl;
                     tail_lnone += lnone;
+                    if (!op->access.depends) {
+                        g.w_lines += nl / wpb;
+                        g.w_lnone += lnone / wpb;
+                    }
                     if (depth == 0 && !op->access.depends) {
                         exit_lines += nl;
                         exit_lnone += lnone;

@@ -1307,6 +1307,34 @@ static double warp_fresh(const gp_kernel_t *k, const gp_op_t *op, double unit)
     return seen > 0 ? fresh / seen : 0;
 }
 
+/*
+ * The share of a drawn gather's first touches of its buffer left where the
+ * same launch also reads a share s of the buffer in order (each thread its
+ * own element, as a graph level's vertex scan reads level[v] before the
+ * frontier's threads read level[u] at random): the ordered reads move
+ * through the buffer with the blocks, so a draw at a point f of the launch
+ * finds its unit read already with the chance f, not 1. With x touches a
+ * unit over the launch, a draw's unit is new (1 - e^{-x}) / x of the time
+ * without the ordered reads and (x - 1 + e^{-x}) / x^2 with them (the
+ * average over f of (1 - f) e^{-x f}); their ratio, for the share s. At
+ * many touches a unit the gathers find their units by themselves and the
+ * ordered reads add nothing; at few, they halve the first touches.
+ * [sources: h200-cal] run37/sweepg: gathers of 32 lanes after the ordered
+ * read of the same buffer take 94 to 97% of the time they take after the
+ * read of another buffer (1, 4, 16 MiB, one gather a lane), one lane's
+ * 89 to 90%.
+ */
+static double sweep_credit(double x, double s)
+{
+    double alone, with;
+    s = GP_MIN(GP_MAX(s, 0.0), 1.0);
+    if (!(x > 1e-6))
+        return 1 - s / 2;
+    alone = -expm1(-x) / x;
+    with = (x + expm1(-x)) / (x * x);
+    return 1 - s + s * with / alone;
+}
+
 /* reuse_hit where each SM of the L1 level touches `share` times its even
    share of the footprint (share_hit below); 1 for the grid's L2. `held`: the
    blocks the GPU holds at once, for a buffer read in passes (reread_distance;
@@ -1357,7 +1385,8 @@ static double share_hit(const gp_kernel_t *k, const gp_op_t *op, double cache, d
        cache keeps lines (drawn reads: fetched_footprint by the lines they
        land on; the others' footprints are their bytes whatever the unit) */
     int by_line = line > unit && drawn_range(&op->access) > 0;
-    double reach, total = 0, before = 0, lo = 0, hi = 0, mine = 0, first_reach, rest, keep, w = 0, touched;
+    double reach, total = 0, before = 0, swept = 0, lo = 0, hi = 0, mine = 0, first_reach, rest, keep,
+           w = 0, touched;
     uint32_t readers = 0;
     int shifted = 1, first = 1, seen = 0, cyclic = !spread && !irm_addresses(k, op);
     uint32_t i;
@@ -1396,8 +1425,11 @@ static double share_hit(const gp_kernel_t *k, const gp_op_t *op, double cache, d
         if (o == op) {
             seen = 1;
             mine = bytes;
-        } else if (!seen)
+        } else if (!seen) {
             before += bytes;
+            if (!drawn_read(k, o))
+                swept += bytes;
+        }
         off = (double)o->access.offset_elems * o->access.elem_bytes;
         lo = first ? off : GP_MIN(lo, off);
         hi = first ? off : GP_MAX(hi, off);
@@ -1414,6 +1446,12 @@ static double share_hit(const gp_kernel_t *k, const gp_op_t *op, double cache, d
     if (total <= touched)
         return w;
     first_reach = GP_MAX(0.0, GP_MIN(mine, touched - GP_MIN(before, touched)));
+    if (swept > 0 && drawn_read(k, op)) {
+        /* the ordered reads before a gather credit it as the launch
+           runs, not at its start (sweep_credit) */
+        double own = GP_MAX(0.0, GP_MIN(mine, touched - GP_MIN(before - swept, touched)));
+        first_reach = GP_MAX(first_reach, own * sweep_credit(mine / touched, swept / touched));
+    }
     rest = mine - first_reach;
     if (shifted && hi > lo && hi - lo <= cache / 2)
         keep = 1;
@@ -1746,25 +1784,31 @@ static double l1_sharers(const gp_device_t *d, const gp_kernel_t *k, const gp_op
     return sms;
 }
 
-/* 1 when every load of op's buffer (op one of k's ops) draws its
-   addresses at random (irm_addresses). */
-static int irm_readers(const gp_kernel_t *k, const gp_op_t *op)
+/* The bytes of `unit`s that the loads of op's buffer drawing their
+   addresses at random (irm_addresses) fetch; op is one of k's ops. */
+static double drawn_buffer_reads(const gp_kernel_t *k, const gp_op_t *op, double unit)
 {
+    double sum = 0;
     uint32_t i;
     for (i = 0; i < k->n_ops; i++) {
         const gp_op_t *o = &k->ops[i];
-        if (reads_buffer(o) && o->access.buffer == op->access.buffer && !irm_addresses(k, o))
-            return 0;
+        if (reads_buffer(o) && o->access.buffer == op->access.buffer && irm_addresses(k, o))
+            sum += fetched_bytes(k, o, unit);
     }
-    return 1;
+    return sum;
 }
 
 /*
- * The L1 hit shares of loads that all draw their addresses at random
- * (irm_readers): each SM's draws of the buffer fall anywhere in its range,
- * so the SMs' L1s do not split it between them, and another load's draws
- * are not re-reads of this one's. A draw hits where its sector is in the
- * SM's L1:
+ * The L1 hit shares of a load that draws its addresses at random
+ * (irm_addresses), counted over the buffer's drawn loads: each SM's draws
+ * of the buffer fall anywhere in its range, so the SMs' L1s do not split it
+ * between them, and another load's draws are not re-reads of this one's.
+ * The buffer's ordered reads (each thread its own element) bring an SM the
+ * lines of its own blocks, a share of the range a draw finds no more often
+ * than any other line: run37/sweepg's gathers after the ordered read of the
+ * same buffer take 94 to 97% of the time they take after the read of
+ * another one ([sources: h200-cal]), where the SMs' L1s counted together
+ * gave them 42% hits. A draw hits where its sector is in the SM's L1:
  *  - the SM's first draw of each sector misses (of R draws over S sectors,
  *    S (1 - exp(-R / S)) first touches, [sources: feller1968] ch. IV.2);
  *  - past the L1's lines, a line is present with the chance C / F (C lines
@@ -1798,10 +1842,10 @@ static int irm_l1_hit(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t 
     double draws, secs, lines, cap, first, pl, q = 1, steady, sum = 0;
     uint32_t i;
     if (!k->ops || op < k->ops || op >= k->ops + k->n_ops || !a->sample || !a->sample->drawn ||
-        !irm_readers(k, op) || !(l1 > 0))
+        !irm_addresses(k, op) || !(l1 > 0))
         return 0;
-    /* an SM's draws of the buffer: its loads' requested elements */
-    draws = buffer_reads(k, op, sector) / (a->elem_bytes ? a->elem_bytes : 4) / sms;
+    /* an SM's draws of the buffer: its drawn loads' requested elements */
+    draws = drawn_buffer_reads(k, op, sector) / (a->elem_bytes ? a->elem_bytes : 4) / sms;
     secs = drawn_units(a, sector);
     lines = drawn_units(a, line);
     if (!(draws >= 1) || !(secs >= 1) || !(lines >= 1))
@@ -3213,6 +3257,54 @@ static void uniform_l1(const gp_device_t *d, const gp_access_t *a, double *lat, 
                 : 0;
 }
 
+/*
+ * A drawn gather's first touches of its buffer, by the DRAM's fetch
+ * granules: the share of a request's granules that no earlier draw of the
+ * launch touched, (1 - e^{-x}) / x for the launch's D granule touches over
+ * the G granules of the range, x = D / G, counted over every drawn gather
+ * of the buffer together (their draws land on the same granules); *front
+ * the share of the touches that are not first, which is how far the first
+ * touches come before the rest (most of them in the first G touches where x
+ * is large; spread over the launch, a stream, where every touch is a first
+ * one); *lines_fp the bytes of the lines those touches occupy in the L2
+ * (a line per touched line however few of its granules are fetched). ncu
+ * reads a buffer the L2 holds from DRAM once by its 64-byte
+ * granules ([sources: h200-cal] run31 and run33 ncu_gfoot.csv, 1.00 of the
+ * footprint from 1 to 16 MiB). -1 where op is not a drawn gather (a chase
+ * fetches its unit a step: fetched_bytes).
+ */
+static double gather_first_granules(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t *op,
+                                    double *front, double *lines_fp)
+{
+    double gran = GP_MAX((double)d->sector_bytes, (double)d->dram_fetch_bytes), touches = 0;
+    double units, x, first, rl, rp, rr, lone, line = GP_MAX((double)d->sector_bytes,
+                                                            (double)d->l1_line_bytes);
+    uint32_t j;
+    *front = 0;
+    *lines_fp = 0;
+    if (!(gran > 0) || !k || !k->ops || !drawn_read(k, op) || chases(k, op))
+        return -1;
+    for (j = 0; j < k->n_ops; j++) {
+        const gp_op_t *o = &k->ops[j];
+        double e = o->access.elem_bytes ? o->access.elem_bytes : 4;
+        double act = active_lanes(d, k, &o->access);
+        if (o->kind != GP_OP_LOAD || o->access.buffer != op->access.buffer || !drawn_read(k, o) ||
+            chases(k, o) || !(act > 0))
+            continue;
+        request_lines(&o->access, GP_MIN(d->warp_size, 64u), (uint32_t)gran, &rl, &rp, &rr, &lone);
+        touches += request_bytes(k, o) / e / act * GP_MAX(rl, 1.0);
+    }
+    units = drawn_units(&op->access, gran);
+    if (!(touches > 0) || !(units > 0))
+        return -1;
+    x = touches / units;
+    first = x < 1e-9 ? 1 : -expm1(-x) / x;
+    *front = 1 - first;
+    units = drawn_units(&op->access, line);
+    *lines_fp = units * line * -expm1(-touches / units);
+    return first;
+}
+
 static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t *op,
                        const gp_op_t *at, const gp_occupancy_t *occ, const gp_residency_t *res,
                        const gp_mem_rules_t *r, gp_op_cost_t *out, char *err, size_t errlen)
@@ -3582,6 +3674,35 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
             (1 - h1) * GP_MAX(req_lines, 1.0) *
             (h2 * d->l1_miss_hold_l2_cycles + (1 - h2) * d->l1_miss_hold_dram_cycles);
     out->dram_bytes = (1 - h1) * (1 - h2) * dbytes;
+    if (r->has_l2 && op->kind == GP_OP_LOAD && sp != GP_SPACE_CONSTANT) {
+        /* a drawn gather's DRAM traffic by granules, as far as the L2
+           keeps its buffer (drawn_keep of the lines its draws occupy): its
+           first touches (gather_first_granules) and the re-visits the L2
+           no longer holds, each fetching what a request's miss fetches
+           (dbytes); for the share the L2 does not keep, the count above,
+           which the gathers over buffers beyond the L2 were measured with
+           (sparse_read_bytes, the `scatter` and `tlb` DRAM rows: every draw
+           a miss at its measured cost). The first touches that come early
+           hold the L2 while their fills arrive, so the L2-bound draws after
+           them wait that time too: it joins the L2's time, at the DRAM's
+           bandwidth ([sources: h200-cal] run34/gstamp: the trips' excess
+           over the settled trip sums to 9030 cycles through 16 MiB, its
+           granules' time at the DRAM's bandwidth; bench_gfoot's 16 and
+           32 MiB rows take the L2's time of their draws plus that fill) */
+        double front, gfp, first = gather_first_granules(d, k, op, &front, &gfp);
+        if (first >= 0) {
+            double keep = drawn_keep(d, a, gfp, l2cap);
+            double w = 0, fillb;
+            if (reads_buffer(op) && gfp <= l2cap && drawn_extent(a) > 0)
+                w = GP_MIN(1.0, warm_bytes(k, a->buffer) / drawn_extent(a));
+            fillb = (1 - h1) * dbytes * first * (1 - w);
+            out->dram_bytes = keep * (fillb + (1 - h1) * dbytes * (1 - first) * (1 - keep)) +
+                              (1 - keep) * out->dram_bytes;
+            if (d->dram_sustained_gbps > 0 && d->l2_bandwidth_gbps > 0)
+                out->l2_request_bytes +=
+                    front * fillb * d->l2_bandwidth_gbps / d->dram_sustained_gbps;
+        }
+    }
     /* a buffer's first reads reach DRAM whatever hits the re-reads get: the
        short re-use counted above takes its hits from the re-reads, so where
        the neighbours' re-reads hit too (near_distance), the op still

@@ -219,6 +219,41 @@ expect_between "$(json .launches[0].l2_bytes)" 0 1000000
 gp predict --device h200-sxm $L -p vec=1 -p ldm=nc -p body=k0 -p fp=first -p stride=32 -p reps=1 --json
 expect_between "$(json .launches[0].time_us)" "$(echo "$near" | awk '{ print $1 * 3 }')" 1e9
 
+case_ "gathers over 16 MiB the L2 holds: DRAM reads the buffer's granules once, whatever the draws"
+# bench_gfoot: 8 warps per SM, 4 gathers a trip for 64 trips, 32 or 8 lanes
+# each drawing a word of 16 MiB: 4.3M and 1.1M draws over 262,144 64-byte
+# granules. ncu reads 16.8 MB from DRAM (run29, run33 ncu_gfoot.csv); counted
+# by the draws' elements the model read 329 and 170 MB
+G=scripts/validation/gfoot.lua
+for a in 32 8; do
+    gp predict --device h200-sxm $G -p fp=16384 -p w=8 -p L=4 -p trips=64 -p regs=20 -p active=$a --json
+    expect_status 0
+    expect_between "$(awk -v a="$(json .launches[1].dram_bytes)" -v b="$(json .launches[1].writeback_bytes)" 'BEGIN { print a - b }')" 16777216 23500000
+done
+
+case_ "gathers behind the ordered read of their own buffer find little of it in L1 or L2"
+# bench_sweepg (run37): every thread reads x[g], then one random word of x a
+# lane, 16 MiB: 37.2 us, against 38.8 when the ordered read is of another
+# buffer. The ordered reads move through x with the blocks; counted as done
+# before the gathers (and in the SMs' L1s together) they made the gathers
+# twice as fast as after the other buffer's read
+S=scripts/validation/sweepg.lua
+gp predict --device h200-sxm $S -p n=2^22 -p k=1 -p a=32 -p sweep=1 -p regs=20 --json
+expect_status 0
+own=$(json .launches[1].time_us)
+gp predict --device h200-sxm $S -p n=2^22 -p k=1 -p a=32 -p sweep=0 -p regs=15 --json
+expect_status 0
+other=$(json .launches[1].time_us)
+expect_between "$(awk -v a="$own" -v b="$other" 'BEGIN { print a / b }')" 0.85 1.02
+
+case_ "a block ends with its slowest warp's last gather"
+# bench_sweepg (run37): one lane of each warp reads one random word of 16 MiB
+# after a read of its own: 25.6 us for 16384 blocks (20.1 with one warp's
+# chain a block, the slowest of the block's 8 lines left out)
+gp predict --device h200-sxm $S -p n=2^22 -p k=1 -p a=1 -p sweep=0 -p regs=14 --json
+expect_status 0
+expect_between "$(json .total_us)" 21.5 29.5
+
 case_ "random one-sector gathers from 256 MiB: the L2 holds a quarter of the lines they land on"
 # 2^21 lines of which the 60 MiB L2 holds 491520: about 23% of the 69.2M
 # reads hit, not the 94% of the re-reads that counting a sector a line

@@ -142,8 +142,15 @@ case_ "H200 table, all rows: accuracy gate"
 # gathering over 1 to 32 MiB) join at 33.0%: 8.560% over 4901 rows.
 # 2026-12-04: blocks without shared memory are not bound by the carve-out
 # preference on the H200 (run35/carve, smemless_free_of_carveout): the
-# `uniform` 64-warp rows run as one wave, 8.560 -> 8.550%.
-gp validate validation/h200/calibration.csv --max-mape 8.56 --min-within-2x 0.990 --json
+# `uniform` 64-warp rows run as one wave, 8.560 -> 8.550%. 2026-12-04: a
+# drawn gather's DRAM traffic by its buffer's granules as far as the L2 keeps
+# it, the early first touches joining the L2's time: 8.550 -> 8.347%; a
+# gather's L1 hits by its SM's own draws beside ordered reads of its buffer,
+# which credit its first touches as the launch runs (sweep_credit), and a
+# block's exit after the slowest line of a top-level loop's last wait:
+# 8.347 -> 8.334%; the 80 `sweepg` rows (run37) join at 8.38%: 8.334% over
+# 4981 rows.
+gp validate validation/h200/calibration.csv --max-mape 8.34 --min-within-2x 0.990 --json
 expect_status 0
 n=$(json .overall.rows)
 expect_between "$n" 122 5000
@@ -510,7 +517,10 @@ case_ "H200 scatter family: accuracy gate"
 # 2026-12-04: a drawn read's first-touch share counts each lane's draws once
 # (the coldlanes rows): 6.11 -> 6.20% (worse: the DRAM rows of one lane a
 # warp, -5 -> -8%).
-gp validate validation/h200/calibration.csv --family scatter --max-mape 6.21 --min-within-2x 1
+# 2026-12-04: a drawn gather's DRAM traffic counted by the granules of its
+# buffer as far as the L2 keeps it, its early first touches joining the L2's
+# time (opcost.c gather_first_granules, run34/gstamp): 6.20 -> 6.23% (worse).
+gp validate validation/h200/calibration.csv --family scatter --max-mape 6.24 --min-within-2x 1
 expect_status 0
 
 # Gathers at random words of random lines whose addresses come from an index
@@ -549,7 +559,10 @@ case_ "H200 l1cap family: accuracy gate"
 # the launch's first touches: 5.12 -> 5.07%. 2026-12-04: a drawn read
 # re-visits the L2 by granules, in l2_drawn_capacity_fraction of it (run29
 # gfoot ncu hits): 5.07 -> 4.32%.
-gp validate validation/h200/calibration.csv --family l1cap --max-mape 4.33 --min-within-2x 1
+# 2026-12-04: a drawn gather's DRAM traffic counted by the granules of its
+# buffer as far as the L2 keeps it, its early first touches joining the L2's
+# time (opcost.c gather_first_granules, run34/gstamp): 4.31 -> 4.38% (worse).
+gp validate validation/h200/calibration.csv --family l1cap --max-mape 4.39 --min-within-2x 1
 expect_status 0
 
 # Loops that store into the buffer they load from (bench_alias, run10): a trip
@@ -663,7 +676,10 @@ case_ "H200 tlb family: accuracy gate"
 # re-visits the L2 by granules, in l2_drawn_capacity_fraction of it (run29
 # gfoot ncu hits): 11.58 -> 8.03% (gather_thr over 64 MiB at 64 warps -40.7 -> +0.1%).
 # 2026-12-04: sets of l2_drawn_ways (40), the share 0.547: 8.03 -> 8.05% (worse).
-gp validate validation/h200/calibration.csv --family tlb --max-mape 8.06 --min-within-2x 1
+# 2026-12-04: a drawn gather's DRAM traffic counted by the granules of its
+# buffer as far as the L2 keeps it, its early first touches joining the L2's
+# time (opcost.c gather_first_granules, run34/gstamp): 8.05 -> 8.13% (worse).
+gp validate validation/h200/calibration.csv --family tlb --max-mape 8.14 --min-within-2x 1
 expect_status 0
 
 # A kernel writing or reading 4 to 96 MiB, then a kernel reading it (bench_wback,
@@ -720,7 +736,12 @@ case_ "H200 guard family: accuracy gate"
 # the launch's first touches (the gfoot rows): 9.17 -> 4.29%. 2026-12-04: a
 # drawn read's first-touch share counts each lane's draws once (the coldlanes
 # rows): 4.29 -> 4.37% (worse).
-gp validate validation/h200/calibration.csv --family guard --max-mape 4.38 --min-within-2x 1
+# 2026-12-04: a drawn gather's DRAM traffic counted by the granules of its
+# buffer as far as the L2 keeps it, its early first touches joining the L2's
+# time (opcost.c gather_first_granules, run34/gstamp): 4.37 -> 4.71% (worse).
+# 2026-12-04: a block's exit waits for the slowest line of a top-level loop's
+# last wait (the sweepg rows): 4.71 -> 3.61%.
+gp validate validation/h200/calibration.csv --family guard --max-mape 3.62 --min-within-2x 1
 expect_status 0
 
 # Rows read in two or three passes (bench_passes, run16): a pass re-reads its
@@ -954,7 +975,12 @@ case_ "H200 gfoot family: accuracy gate"
 # model counts a gather's first touches at the L2 by its elements, 1.3 to 4.8
 # times the DRAM bytes ncu reads (validation/README.md): 13.7 -> 19.9% over 126
 # rows.
-gp validate validation/h200/calibration.csv --family gfoot --max-mape 19.9 --min-within-2x 0.97
+# 2026-12-04: counted by granules as far as the L2 keeps the buffer, the
+# early first touches joining the L2's time: 19.85 -> 11.66%; a block's exit
+# after the slowest line of a top-level loop's last wait (the sweepg rows):
+# 11.66 -> 11.78% (worse: the gather_a rows of 2 to 8 lanes through 1 and
+# 4 MiB at 8 warps per SM, already over, +1 to +2 points).
+gp validate validation/h200/calibration.csv --family gfoot --max-mape 11.79 --min-within-2x 0.97
 expect_status 0
 
 # The spread family (bench_spread, run30): one lane of one warp on each of k = 1
@@ -1002,7 +1028,15 @@ case_ "H200 evaluation set: accuracy gate"
 # and a chase walks a cycle (the calibration coldlanes and cold rows): 12.48 ->
 # 12.55% (worse: BFS 15.4 -> 17.0%, its vertex scans of 1/64 of the vertices
 # -18, -15% -> -31, -28%; pointer chase 9.3 -> 8.7%), 277 within 1.5x.
-gp validate validation/h200/evaluation.csv --max-mape 12.56 --min-within-2x 0.98 \
+# 2026-12-04: a drawn gather's DRAM traffic counted by the granules of its
+# buffer as far as the L2 keeps it, its early first touches joining the L2's
+# time (opcost.c gather_first_granules, run34/gstamp), the ordered reads of a
+# gather's buffer crediting its first touches as the launch runs and its L1
+# hits by its SM's own draws, and a block's exit after the slowest line of a
+# top-level loop's last wait (the calibration gfoot, gstamp and sweepg rows):
+# 12.553 -> 12.395%, 277 within 1.5x (BFS 17.0 -> 15.9%, layer norm 14.0 ->
+# 11.5%; worse: ELL SpMV 6.5 -> 7.4%).
+gp validate validation/h200/evaluation.csv --max-mape 12.40 --min-within-2x 0.98 \
     --min-within 1.5:0.95 --json
 expect_status 0
 n=$(json .overall.rows)

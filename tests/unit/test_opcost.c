@@ -477,18 +477,25 @@ static void test_read_request_time(void **state)
         words[l] = (int64_t)((l / 4) * 104729 + 5) * 128 + 4 * (l % 4); /* 4 lanes a sector */
         whole[l] = (int64_t)((l / 4) * 104729 + 5) * 128 + 32 * (l % 4); /* 4 sectors a line */
     }
+    /* beside it, the early first touches' fills join the L2's time on
+       both cards alike (gather_first_granules): the key's part is the
+       difference */
     c = drawn_load_cost(&d, g, own, range);
     c0 = drawn_load_cost(&none, g, own, range);
     assert_true(c.l2_bytes > 0 && fabs(c.l2_bytes - c0.l2_bytes) < 1e-9);
-    assert_true(c0.l2_request_bytes == 0);
+    assert_true(c0.l2_request_bytes >= 0 && c0.l2_request_bytes < c.l2_request_bytes);
     /* the share that misses L1: l2_bytes over its 32 sectors' bytes */
-    assert_true(fabs(c.l2_request_bytes - c.l2_bytes / (32.0 * d.sector_bytes) * 32 *
-                                              (d.sparse_read_l2_bytes - d.sector_bytes)) < 1e-6);
+    assert_true(fabs(c.l2_request_bytes - c0.l2_request_bytes -
+                     c.l2_bytes / (32.0 * d.sector_bytes) * 32 *
+                         (d.sparse_read_l2_bytes - d.sector_bytes)) < 1e-6);
     c = drawn_load_cost(&d, g, words, range);
-    assert_true(fabs(c.l2_request_bytes - c.l2_bytes / (8.0 * d.sector_bytes) * 8 *
-                                              (d.sparse_read_l2_bytes - d.sector_bytes)) < 1e-6);
+    c0 = drawn_load_cost(&none, g, words, range);
+    assert_true(fabs(c.l2_request_bytes - c0.l2_request_bytes -
+                     c.l2_bytes / (8.0 * d.sector_bytes) * 8 *
+                         (d.sparse_read_l2_bytes - d.sector_bytes)) < 1e-6);
     c = drawn_load_cost(&d, g, whole, range);
-    assert_true(c.l2_bytes > 0 && c.l2_request_bytes == 0);
+    c0 = drawn_load_cost(&none, g, whole, range);
+    assert_true(c.l2_bytes > 0 && fabs(c.l2_request_bytes - c0.l2_request_bytes) < 1e-9);
 }
 
 /* A gather's lanes draw over a range: a request waits on DRAM where one of
@@ -537,8 +544,8 @@ static void test_gather_first_touches(void **state)
    in l2_drawn_capacity_fraction of the L2 (run29/gfoot: 64 MiB 29-30% L2
    hits). Checked on the DRAM traffic of a gather over 8 MiB with the L2
    made 7.5 MiB: none re-visits with a 1 KiB L2, a share r of its reads
-   does, and the re-visits that hit move the traffic as the rule says
-   (within 0.1%: the L1 hits of the draws sit between). */
+   does, and the share f of the L2 keeps fewer of them; with an L2 that
+   keeps the buffer whole only the granules' first touches reach DRAM. */
 static void test_drawn_l2_granules(void **state)
 {
     gp_device_t d, whole, none;
@@ -569,7 +576,24 @@ static void test_drawn_l2_granules(void **state)
     r = (1 - c1.dram_bytes / c0.dram_bytes) / k1;
     assert_true(c0.dram_bytes > c2.dram_bytes && c2.dram_bytes > c1.dram_bytes);
     assert_true(r > 0.1 && r < 1);
-    assert_true(fabs(1 - c2.dram_bytes / c0.dram_bytes - r * k2) < 1e-3 * r * k2);
+    /* the share f keeps fewer re-visits than the whole L2 would: within
+       what the two edges give (the traffic of the re-visits the L2 keeps
+       comes by granules, gather_first_granules, so it is not linear in the
+       kept share) */
+    assert_true(1 - c2.dram_bytes / c0.dram_bytes > 0.5 * r * k2 &&
+                1 - c2.dram_bytes / c0.dram_bytes < r * k2);
+    /* an L2 that keeps the whole buffer: DRAM reads its granules once, the
+       first touches of the launch's 16384 x 256 draws over range / 64
+       granules, (1 - e^{-x}) / x of the draws (run31, run33 ncu_gfoot.csv) */
+    {
+        gp_device_t all = d;
+        double x = 16384.0 * 256 / ((double)range / all.dram_fetch_bytes);
+        all.l2_bytes = range * 8;
+        all.l2_drawn_capacity_fraction = 0;
+        all.l2_drawn_ways = 1e4;
+        c1 = drawn_load_cost(&all, g, off, range);
+        assert_true(fabs(c1.dram_bytes / c0.dram_bytes - -expm1(-x) / x) < 1e-3 / x);
+    }
     /* lines fall into sets of l2_drawn_ways at random: within the share's
        capacity some sets overflow (fewer hits than one set gives), and
        sets of many ways come back to the one set's hits */
