@@ -148,9 +148,9 @@ case_ "H200 table, all rows: accuracy gate"
 # gather's L1 hits by its SM's own draws beside ordered reads of its buffer,
 # which credit its first touches as the launch runs (sweep_credit), and a
 # block's exit after the slowest line of a top-level loop's last wait:
-# 8.347 -> 8.334%; the 80 `sweepg` rows (run37) join at 8.38%: 8.334% over
-# 4981 rows.
-gp validate validation/h200/calibration.csv --max-mape 8.34 --min-within-2x 0.990 --json
+# 8.347 -> 8.333%; the 80 `sweepg` rows (run37) join at 7.41% (a drawn
+# chase's traffic counted by granules too): 8.318% over 4981 rows.
+gp validate validation/h200/calibration.csv --max-mape 8.32 --min-within-2x 0.990 --json
 expect_status 0
 n=$(json .overall.rows)
 expect_between "$n" 122 5000
@@ -981,6 +981,19 @@ case_ "H200 gfoot family: accuracy gate"
 # 11.66 -> 11.78% (worse: the gather_a rows of 2 to 8 lanes through 1 and
 # 4 MiB at 8 warps per SM, already over, +1 to +2 points).
 gp validate validation/h200/calibration.csv --family gfoot --max-mape 11.79 --min-within-2x 0.97
+expect_status 0
+
+case_ "H200 sweepg family: accuracy gate"
+# Gathers into a buffer the same launch reads in order (bench_sweepg, run37,
+# 80 rows: every thread reads its own word of x or of another buffer, then 1,
+# 4 or 16 random gathers of x by every lane or one lane a warp, independent or
+# chained, over 1 to 64 MiB behind the flush). 2026-12-04: 17.8% against the
+# model they came to; 13.4% with a gather's traffic by granules; 11.0% with the
+# ordered reads crediting the gathers' first touches as the launch runs and
+# bringing an SM's L1 only its own lines; 8.4% with a block's exit waiting for
+# the slowest line of its loop's last wait; 7.41% with a drawn chase's traffic
+# by granules.
+gp validate validation/h200/calibration.csv --family sweepg --max-mape 7.42 --min-within-2x 1
 expect_status 0
 
 # The spread family (bench_spread, run30): one lane of one warp on each of k = 1
