@@ -3309,6 +3309,54 @@ static double gather_first_granules(const gp_device_t *d, const gp_kernel_t *k, 
     return first;
 }
 
+/* 1 when one of k's ops stores to shared memory or copies to it (a kernel
+   that stages its tiles). */
+static int kernel_stages(const gp_kernel_t *k)
+{
+    uint32_t i;
+    for (i = 0; k->ops && i < k->n_ops; i++)
+        if ((k->ops[i].kind == GP_OP_STORE || k->ops[i].kind == GP_OP_ASYNC_COPY) &&
+            k->ops[i].space == GP_SPACE_SHARED)
+            return 1;
+    return 0;
+}
+
+/*
+ * The share of op's reads that wait for a line's fill in flight where the
+ * L2 counts them hits: a cold line that several blocks of one wave read at
+ * the same step is fetched once, and every one of them waits for it, as
+ * abreast_warps says of an SM's warps. The naive SGEMM at n = 256, one wave
+ * of blocks whose column reads one line of B a step together, waits about
+ * 960 cycles for each batch of six steps (its 12 loads in flight) and 653 a
+ * step with one copy, the DRAM's time, where the L2 share of the other
+ * blocks' reads gave 313 ([sources: h200-cal] run21/naive; the event time
+ * less the queued launch over its 256 steps). The share: the first wave's
+ * (1 / waves, where the blocks that share a line spread over the waves), of
+ * the reads that are a block's first of their lines (its footprint over its
+ * reads), of those the re-reads of lines other blocks read (1 - the grid's
+ * footprint over the blocks' footprints together), of lines not warm in L2
+ * at the start; loads not drawn. Not in a
+ * kernel that stages its tiles in shared memory: the waits of its copy
+ * loops are the block's (blockcost.c copy_wait_extra). `held`: the blocks
+ * the GPU holds at once.
+ */
+static double wave_in_flight(const gp_kernel_t *k, const gp_op_t *op, double held)
+{
+    const gp_lane_sample_t *s = op->access.sample;
+    double blocks = (double)k->total_blocks, grid, all, per, first, warm = 0;
+    if (!s || s->drawn || !(blocks > 1) || s->grid_footprint_bytes == 0 || kernel_stages(k))
+        return 0;
+    grid = (double)s->grid_footprint_bytes;
+    all = (double)s->block_footprint_bytes * blocks;
+    if (!(all > grid))
+        return 0;
+    per = gp_op_grid_bytes(k, op) / blocks;
+    first = per > 0 ? GP_MIN(1.0, (double)s->block_footprint_bytes / per) : 0;
+    if (reads_buffer(op))
+        warm = GP_MIN(1.0, warm_bytes(k, op->access.buffer) / grid);
+    return GP_MIN(1.0, GP_MAX(held, 1.0) / blocks) * first * (1 - grid / all) * (1 - warm);
+}
+
 static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t *op,
                        const gp_op_t *at, const gp_occupancy_t *occ, const gp_residency_t *res,
                        const gp_mem_rules_t *r, gp_op_cost_t *out, char *err, size_t errlen)
@@ -3489,6 +3537,8 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
             if (cm >= 0) /* drawn reads' warps (a chase's steps, a gather's
                             requests): by their slowest lanes */
                 m2l = drawn_dram = (1 - near) * cm;
+            else
+                m2l = GP_MAX(m2l, (1 - near) * wave_in_flight(k, at, held));
             h2 = after_l1(m2, h1);
             l2h = after_l1(m2l, l1h);
         } else if (r->has_l2) {

@@ -254,6 +254,20 @@ gp predict --device h200-sxm $S -p n=2^22 -p k=1 -p a=1 -p sweep=0 -p regs=14 --
 expect_status 0
 expect_between "$(json .total_us)" 21.5 29.5
 
+case_ "blocks of one wave that read a cold line together each wait for its fill"
+# bench_naive (run21): the naive SGEMM at n = 256, `#pragma unroll 1`, one
+# wave of 256 blocks whose column reads one line of B a step together:
+# 87.97 us, 653 cycles a step. The other blocks' reads counted as L2 hits for
+# the latency gave 47.2 us; the grid of n = 4096 (62 waves, B in L2 after the
+# first) keeps its time
+N=scripts/validation/naive.lua
+gp predict --device h200-sxm $N -p n=256 -p bx=32 -p unroll=1 -p regs=16 --json
+expect_status 0
+expect_between "$(json .total_us)" 50 100
+gp predict --device h200-sxm $N -p n=4096 -p bx=32 -p unroll=1 -p regs=16 --json
+expect_status 0
+expect_between "$(json .total_us)" 100000 110000
+
 case_ "random one-sector gathers from 256 MiB: the L2 holds a quarter of the lines they land on"
 # 2^21 lines of which the 60 MiB L2 holds 491520: about 23% of the 69.2M
 # reads hit, not the 94% of the re-reads that counting a sector a line
