@@ -3332,26 +3332,28 @@ static int kernel_stages(const gp_kernel_t *k)
  * blocks' reads gave 313 ([sources: h200-cal] run21/naive; the event time
  * less the queued launch over its 256 steps). The share: the first wave's
  * (1 / waves, where the blocks that share a line spread over the waves), of
- * the reads that are a block's first of their lines (its footprint over its
- * reads), of those the re-reads of lines other blocks read (1 - the grid's
+ * the reads that are a warp's first of their lines (its footprint over its
+ * reads: the block's warps that read a line at one step wait for it alike),
+ * of those the re-reads of lines other blocks read (1 - the grid's
  * footprint over the blocks' footprints together), of lines not warm in L2
- * at the start; loads not drawn. Not in a
- * kernel that stages its tiles in shared memory: the waits of its copy
+ * at the start; loads not drawn. Not in a kernel that stages its tiles in
+ * shared memory: the waits of its copy
  * loops are the block's (blockcost.c copy_wait_extra). `held`: the blocks
  * the GPU holds at once.
  */
 static double wave_in_flight(const gp_kernel_t *k, const gp_op_t *op, double held)
 {
     const gp_lane_sample_t *s = op->access.sample;
-    double blocks = (double)k->total_blocks, grid, all, per, first, warm = 0;
+    double blocks = (double)k->total_blocks, grid, all, per, first, wpb, warm = 0;
     if (!s || s->drawn || !(blocks > 1) || s->grid_footprint_bytes == 0 || kernel_stages(k))
         return 0;
     grid = (double)s->grid_footprint_bytes;
     all = (double)s->block_footprint_bytes * blocks;
     if (!(all > grid))
         return 0;
-    per = gp_op_grid_bytes(k, op) / blocks;
-    first = per > 0 ? GP_MIN(1.0, (double)s->block_footprint_bytes / per) : 0;
+    wpb = ceil((double)k->launch.threads_per_block / 32.0);
+    per = gp_op_grid_bytes(k, op) / (blocks * GP_MAX(wpb, 1.0));
+    first = per > 0 ? GP_MIN(1.0, (double)s->warp_footprint_bytes / per) : 0;
     if (reads_buffer(op))
         warm = GP_MIN(1.0, warm_bytes(k, op->access.buffer) / grid);
     return GP_MIN(1.0, GP_MAX(held, 1.0) / blocks) * first * (1 - grid / all) * (1 - warm);
