@@ -1713,16 +1713,20 @@ static double stream_share(const gp_op_t *op, uint32_t unit, double miss)
 }
 
 /* Bytes the kernel's reads of op's buffer bring in over the launch (op's
-   own where it names no buffer). */
-static double buffer_reads(const gp_kernel_t *k, const gp_op_t *op, double unit)
+   own where it names no buffer); `drawn`: only the reads that draw their
+   addresses at random (irm_addresses). */
+static double buffer_reads(const gp_kernel_t *k, const gp_op_t *op, double unit, int drawn)
 {
     double sum = 0;
     uint32_t i;
     if (!reads_buffer(op) || op < k->ops || op >= k->ops + k->n_ops)
         return fetched_bytes(k, op, unit);
-    for (i = 0; i < k->n_ops; i++)
-        if (reads_buffer(&k->ops[i]) && k->ops[i].access.buffer == op->access.buffer)
-            sum += fetched_bytes(k, &k->ops[i], unit);
+    for (i = 0; i < k->n_ops; i++) {
+        const gp_op_t *o = &k->ops[i];
+        if (reads_buffer(o) && o->access.buffer == op->access.buffer &&
+            (!drawn || irm_addresses(k, o)))
+            sum += fetched_bytes(k, o, unit);
+    }
     return sum;
 }
 
@@ -1777,25 +1781,11 @@ static double l1_sharers(const gp_device_t *d, const gp_kernel_t *k, const gp_op
         return g / per_sm;
     }
     if (!s && g > 0 && !rereads_own(k, op)) {
-        double per_sm = g * -expm1(-buffer_reads(k, op, unit) / sms / g);
+        double per_sm = g * -expm1(-buffer_reads(k, op, unit, 0) / sms / g);
         per_sm = GP_MIN(g, GP_MAX(g / sms, per_sm));
         return g / per_sm;
     }
     return sms;
-}
-
-/* The bytes of `unit`s that the loads of op's buffer drawing their
-   addresses at random (irm_addresses) fetch; op is one of k's ops. */
-static double drawn_buffer_reads(const gp_kernel_t *k, const gp_op_t *op, double unit)
-{
-    double sum = 0;
-    uint32_t i;
-    for (i = 0; i < k->n_ops; i++) {
-        const gp_op_t *o = &k->ops[i];
-        if (reads_buffer(o) && o->access.buffer == op->access.buffer && irm_addresses(k, o))
-            sum += fetched_bytes(k, o, unit);
-    }
-    return sum;
 }
 
 /*
@@ -1845,7 +1835,7 @@ static int irm_l1_hit(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t 
         !irm_addresses(k, op) || !(l1 > 0))
         return 0;
     /* an SM's draws of the buffer: its drawn loads' requested elements */
-    draws = drawn_buffer_reads(k, op, sector) / (a->elem_bytes ? a->elem_bytes : 4) / sms;
+    draws = buffer_reads(k, op, sector, 1) / (a->elem_bytes ? a->elem_bytes : 4) / sms;
     secs = drawn_units(a, sector);
     lines = drawn_units(a, line);
     if (!(draws >= 1) || !(secs >= 1) || !(lines >= 1))
@@ -3344,15 +3334,14 @@ static int kernel_stages(const gp_kernel_t *k)
 static double wave_in_flight(const gp_kernel_t *k, const gp_op_t *op, double held)
 {
     const gp_lane_sample_t *s = op->access.sample;
-    double blocks = (double)k->total_blocks, grid, all, per, first, wpb, warm = 0;
-    if (!s || s->drawn || !(blocks > 1) || s->grid_footprint_bytes == 0 || kernel_stages(k))
+    double blocks = (double)k->total_blocks, grid, all, per, first, warm = 0;
+    if (!s || s->drawn || !(blocks > 1) || s->grid_footprint_bytes == 0)
         return 0;
     grid = (double)s->grid_footprint_bytes;
     all = (double)s->block_footprint_bytes * blocks;
-    if (!(all > grid))
+    if (!(all > grid) || kernel_stages(k)) /* the ops' walk last: the cheap tests first */
         return 0;
-    wpb = ceil((double)k->launch.threads_per_block / 32.0);
-    per = gp_op_grid_bytes(k, op) / (blocks * GP_MAX(wpb, 1.0));
+    per = gp_op_grid_bytes(k, op) / (blocks * GP_MAX(block_warps(k, s->lanes), 1.0));
     first = per > 0 ? GP_MIN(1.0, (double)s->warp_footprint_bytes / per) : 0;
     if (reads_buffer(op))
         warm = GP_MIN(1.0, warm_bytes(k, op->access.buffer) / grid);
