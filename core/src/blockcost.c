@@ -1370,11 +1370,22 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
                        (group_add): a warp-uniform load holds it for its passes,
                        another load for its hits' share of its L1 cycles, and
                        a warp's hits come back l1_return_cycles apart at
-                       least */
+                       least. A warp-uniform load's data comes back
+                       l1_uniform_return_cycles after the one before whether
+                       it hit or waited with the others of its sector for the
+                       sector's fill: bench_attnq's row loads of d floats, one
+                       address a warp, take 8.0 cycles a further float from
+                       L1 and 8.06 where every row is the SM's first touch
+                       and comes from L2, the first 231 cycles later
+                       ([sources: h200-cal] run10/attnq attnq_cycles.csv,
+                       d = 16, 32, 64 at 1 to 4 warps per SM) */
                     double hit1 = GP_MAX(0.0, GP_MIN(1.0, c.l1_hit));
-                    double ret = op->space == GP_SPACE_GLOBAL || op->space == GP_SPACE_TEXTURE
-                                     ? cx->dev->l1_return_cycles * hit1
-                                     : 0;
+                    double ret = 0;
+                    if (op->space == GP_SPACE_GLOBAL || op->space == GP_SPACE_TEXTURE)
+                        ret = gp_access_uniform(&op->access) &&
+                                      cx->dev->l1_uniform_return_cycles > 0
+                                  ? cx->dev->l1_uniform_return_cycles
+                                  : cx->dev->l1_return_cycles * hit1;
                     /* the values, and a row's address while its taps issue */
                     group_add(cx, &g, op->access.buffer, count / ilp * c.latency_cycles, exp, gap,
                               regs + row_address_regs(cx, ops, n, i), miss,

@@ -685,6 +685,47 @@ static void test_l1_hits_queue_in_a_batch(void **state)
     assert_true(without <= 7 * line * 1.5 + 8 * g_dev.l1_line_cycles + 60);
 }
 
+/* Cycles a trip of `n` (1..8) independent warp-uniform loads, one warp,
+   loop not unrolled, waits on `dev`: the buffer's `fp` bytes are re-read
+   from L1 (a small footprint) or each element read once from the L2 that
+   holds them (`warm`). */
+static double uniform_trip(const gp_device_t *dev, uint32_t n, uint64_t fp, uint64_t warm)
+{
+    gp_op_t ops[9];
+    uint32_t k;
+    ops[0] = loop(4096, n);
+    ops[0].unroll = 1;
+    for (k = 1; k <= n; k++)
+        ops[k] = load(GP_PATTERN_BROADCAST, fp, 0);
+    return cost_share(dev, g_gen, ops, n + 1, 32, 64, 1, 1.0 / dev->sm_count, warm, 0)
+               .latency_cycles /
+           4096;
+}
+
+/* A warp's warp-uniform loads come back l1_uniform_return_cycles apart
+   whether they hit L1 or wait with the others of their sector for its fill
+   from L2: each further load of a trip read once from the L2 adds that gap,
+   as one re-read from L1 adds at least it (bench_attnq: 8.00 and 8.06 cycles
+   a further float), and the first load's wait alone tells the levels apart;
+   without a return figure the further loads add only their L1 cycles. */
+static void test_uniform_loads_return_apart_hit_or_not(void **state)
+{
+    gp_device_t bare = g_dev;
+    uint64_t big = 32u << 20; /* held by the L2 */
+    double gap = g_dev.l1_uniform_return_cycles, from_l1, from_l2;
+    (void)state;
+    assert_true(gap > 0);
+    from_l1 = uniform_trip(&g_dev, 8, 4096, 0) - uniform_trip(&g_dev, 1, 4096, 0);
+    from_l2 = uniform_trip(&g_dev, 8, big, big) - uniform_trip(&g_dev, 1, big, big);
+    assert_true(fabs(from_l2 / (7 * gap) - 1) < 0.05);
+    assert_true(from_l1 >= 7 * gap * 0.95);
+    assert_true(uniform_trip(&g_dev, 1, big, big) - uniform_trip(&g_dev, 1, 4096, 0) >
+                0.5 * (g_dev.l2_hit_cycles - g_dev.l1_hit_cycles));
+    bare.l1_uniform_return_cycles = bare.l1_return_cycles = 0;
+    assert_true(uniform_trip(&bare, 8, big, big) - uniform_trip(&bare, 1, big, big) <
+                0.5 * from_l2);
+}
+
 /* The unrolled copies of a loop run the arithmetic on their own loaded
    values side by side; only the op that ends the trip's chain (the
    accumulator) waits for the copy before it. A body of a load, 12 dependent
@@ -1168,6 +1209,7 @@ int main(void)
         cmocka_unit_test(test_tile_copy_unrolled_four),
         cmocka_unit_test(test_copies_wait_for_their_runs),
         cmocka_unit_test(test_l1_hits_queue_in_a_batch),
+        cmocka_unit_test(test_uniform_loads_return_apart_hit_or_not),
         cmocka_unit_test(test_copies_run_their_arithmetic_side_by_side),
         cmocka_unit_test(test_trailing_integer_ops_beside),
         cmocka_unit_test(test_address_arithmetic_beside_loads),

@@ -407,6 +407,12 @@ typedef struct gp_device {
        cuda_occupancy.h counts the per-block reservation against the
        preferred carve-out); 0: not known (the calculator's rule) */
     uint32_t smemless_free_of_carveout;
+    /* [latency], added within ABI 2: the cycles apart at which the L1
+       returns one warp's warp-uniform loads in flight together (every lane
+       one address), whether each hit or waited with the others of its
+       sector for the sector's fill; 0: not known (l1_return_cycles, for
+       their hits alone) */
+    double l1_uniform_return_cycles;
 } gp_device_t;
 
 /* ------------------------------------------------------------------------ */
