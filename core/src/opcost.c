@@ -2511,6 +2511,17 @@ static void lines_latency(const gp_device_t *d, double lines, double passes, dou
  * share that hits. The H200 with the smallest carve-out (256 KiB of L1):
  * every hop a hit through 192 KiB of 128-byte nodes, 86% at 224 KiB, 41% at
  * 256 KiB, none at 384 KiB ([sources: h200-cal] chase rows, lanes=1 warps=1).
+ * A chase that draws afresh at every step (gp_op_t.chase_draws) re-visits
+ * its lines at random, not in a cycle: past the l1_chase_full_fraction of
+ * the L1 that holds its working set, a re-visit finds its line with the
+ * chance C / F (C the lines held, F those the draws reach: every line as
+ * likely as any other to be held, [sources: feller1968] as irm_l1_hit), so
+ * the share falls gradually instead of at the cycle's edge: one lane
+ * drawing 128-byte nodes through 256 KiB takes 111 cycles a further step
+ * once its draws have touched them all (1385 us for 16384 steps, 696 for
+ * 4096), about two thirds of its re-visits from L1 where the cycle's edge
+ * gives 41% (the row +79.5% -> +12.9%; through 1 MiB, 65536 steps, +17.7%
+ * -> +3.5%: [sources: h200-cal] run10/cold draw rows).
  * -1 where the device has no such rule.
  */
 static double chase_l1_hit(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t *op,
@@ -2535,6 +2546,11 @@ static double chase_l1_hit(const gp_device_t *d, const gp_kernel_t *k, const gp_
     lines = ru > 1 ? GP_MIN(sm_draws, ru * -expm1(sm_draws * log1p(-1.0 / ru))) : 1;
     x = lines * line / cap;
     h = x <= lo ? 1 : x >= hi ? 0 : (hi - x) / (hi - lo);
+    /* a chase that draws afresh re-visits its lines at random: past the
+       L1's working set a re-visit finds its line with the chance C / F,
+       not at the cycle's edge (the note above) */
+    if (op->chase_draws)
+        h = GP_MIN(1.0, lo / x);
     /* the SM's first touches of the sectors it fetches (a line's other
        sectors miss on their own first touch), as its warps wait for them */
     su = d->sector_bytes ? GP_MIN((double)d->sector_bytes, line) : line;

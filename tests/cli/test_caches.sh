@@ -64,6 +64,20 @@ expect_between "$(awk -v a="$dr" -v b="$cy" 'BEGIN { print a / b }')" 0.5 0.85
 cy=$(t -p case=coldwalk -p bytes=4194304 -p hops=8192 -p lanes=32)
 expect_between "$cy" 2500 3050
 
+case_ "a chase drawn afresh past the L1 keeps C / F of its re-visits there, a cycle none"
+# 2^17 hops through 512 KiB of 128-byte nodes, twice the L1: a cycle comes back
+# to a line after every other one, past the L1's edge, and finds none (about an
+# L2 hit a hop); draws re-visit at random, and the share of the L1 that holds
+# their working set (l1_chase_full_fraction 0.836 of 256 KiB) keeps 0.42 of
+# them (the H200's draws through 256 KiB: about two thirds of their re-visits
+# from L1, where the cycle's edge gives 41%; validation/h200/measured/run10/cold)
+NAME=coldwalk
+cy=$(t -p case=coldwalk -p bytes=524288 -p hops=2^17)
+dr=$(t -p case=coldwalk -p bytes=524288 -p hops=2^17 -p walk=draws)
+expect_between "$(echo "$cy" | awk '{ print ($1 - 2.58) * 1980 / 2^17 }')" 260 320
+expect_between "$(echo "$dr" | awk '{ print ($1 - 2.58) * 1980 / 2^17 }')" 160 220
+expect_between "$(awk -v a="$dr" -v b="$cy" 'BEGIN { print a / b }')" 0.55 0.8
+
 case_ "re-reading 64 MiB on the 60 MiB L2 gets few hits; 16 MiB hits (loads past L1)"
 gp predict --device h200-sxm $S -p case=reread -p bytes=2^26 -p cache=cg --json
 expect_between "$(json .launches[0].l2_hit_rate)" 0 0.1
