@@ -1,7 +1,7 @@
 -- st3d.lua: 3-D stencils on an n^3 grid of floats (validation/h200/bench/bench_st3d.cu,
 -- family `st3d`): out[i] = c0 in[i] + c1 (sum of the taps) at every interior point, one
 -- point a thread, blocks of 32 x by over (x, y), blockIdx.z the plane; `in` const
--- __restrict__ (LDG.E.CONSTANT), the L2 flushed before the launch. The tap sets
+-- __restrict__ (LDG.E.CONSTANT), the L2 flushed (memset) before the launch. The tap sets
 -- (offsets in -1..1, the centre apart):
 --   row3    dx = -1, +1                      col3z   dz = -1, +1
 --   yz9     dx = 0, 8 over 3 planes x 3 rows plane9  dz = 0, one plane's 3 x 3
@@ -65,6 +65,7 @@ work[#work + 1] = gpuperf.fp32(taps + 2)   -- the taps' adds (from 0), c1 * acc,
 work[#work + 1] = gpuperf.int(2)           -- the store's address
 work[#work + 1] = gpuperf.store{out, index = at(0, 0, 0)}
 
+gpuperf.flush_l2()   -- the bench's memset flush before the launch
 gpuperf.launch{
   name = set, grid = { n / 32, n / by, n }, block = { 32, by }, regs = regs, work = work,
 }

@@ -156,8 +156,8 @@ case_ "H200 table, all rows: accuracy gate"
 # l1_uniform_return_cycles (3.9, the attnq rows) after the one before whether
 # it hit or waited for its sector's fill: 8.278 -> 8.180%; a chase drawn
 # afresh keeps C / F of its re-visits in L1 (the `cold` draw rows): 8.180 ->
-# 8.126%.
-gp validate validation/h200/calibration.csv --max-mape 8.13 --min-within-2x 0.990 --json
+# 8.126%; st3d.lua states its bench's flush: 8.126 -> 8.103%.
+gp validate validation/h200/calibration.csv --max-mape 8.11 --min-within-2x 0.990 --json
 expect_status 0
 n=$(json .overall.rows)
 expect_between "$n" 122 5000
@@ -880,13 +880,16 @@ gp validate validation/h200/calibration.csv --family tconf --max-mape 4.2 --min-
 expect_status 0
 
 # The st3d family (bench_st3d, run23): 3-D stencils of 3 to 27 points on n^3
-# floats, n = 128..512, blocks of 32x4 and 32x8. Today 5.6%, all 36 within
+# floats, n = 128..512, blocks of 32x4 and 32x8. Today 2.3%, all 36 within
 # 1.5x: a straight run's rows of several taps hold their 64-bit addresses
 # while the taps issue (blockcost.c row_address_regs), so the 27-point run
 # waits twice, as its SASS does (14 of 27 loads before the first FADD): its
-# rows -9..-28% -> -11..+4%; 7.8% before.
+# rows -9..-28% -> -11..+4%; 7.8% before. 2026-12-04: the script states the
+# bench's memset flush before the launch (bench_st3d.cu, time_case cold):
+# 5.42 -> 2.28%, the n = 128 rows (11 to 17 us, the launch queued behind the
+# flush) +4..+15% -> -4..+3%.
 case_ "H200 st3d family: accuracy gate"
-gp validate validation/h200/calibration.csv --family st3d --max-mape 5.6 --min-within 1.5:1
+gp validate validation/h200/calibration.csv --family st3d --max-mape 2.3 --min-within 1.5:1
 expect_status 0
 
 # The scripts of the stage, naive, tpose and st3d rows refuse what their
