@@ -58,4 +58,7 @@ local k = gpuperf.kernel{
   },
 }
 if ws == "l2" then require("lib_warm")(p, n, sms) end  -- k_warm, then a synchronize
-for _ = 1, reps do gpuperf.launch(k); gpuperf.synchronize() end
+for _ = 1, reps do
+  if ws ~= "l2" then gpuperf.flush_l2() end   -- the bench's memset before each launch
+  gpuperf.launch(k); gpuperf.synchronize()
+end

@@ -59,4 +59,8 @@ local k = gpuperf.kernel{
   },
 }
 if ws == "l2" then require("lib_warm")(p, n, sms) end  -- k_warm, then a synchronize
-for _ = 1, reps do gpuperf.launch(k); gpuperf.synchronize() end
+for _ = 1, reps do
+  -- the bench's flush before each launch: the memset, or for dramc a read of the scratch
+  if ws ~= "l2" then gpuperf.flush_l2{clean = ws == "dramc"} end
+  gpuperf.launch(k); gpuperf.synchronize()
+end

@@ -156,8 +156,9 @@ case_ "H200 table, all rows: accuracy gate"
 # l1_uniform_return_cycles (3.9, the attnq rows) after the one before whether
 # it hit or waited for its sector's fill: 8.278 -> 8.180%; a chase drawn
 # afresh keeps C / F of its re-visits in L1 (the `cold` draw rows): 8.180 ->
-# 8.126%; st3d.lua states its bench's flush: 8.126 -> 8.103%.
-gp validate validation/h200/calibration.csv --max-mape 8.11 --min-within-2x 0.990 --json
+# 8.126%; st3d.lua states its bench's flush: 8.126 -> 8.103%, and scatter,
+# scatterw, alias and l1cap theirs: 8.103 -> 8.076%.
+gp validate validation/h200/calibration.csv --max-mape 8.08 --min-within-2x 0.990 --json
 expect_status 0
 n=$(json .overall.rows)
 expect_between "$n" 122 5000
@@ -537,7 +538,10 @@ case_ "H200 scatter family: accuracy gate"
 # 2026-12-04: a drawn gather's DRAM traffic counted by the granules of its
 # buffer as far as the L2 keeps it, its early first touches joining the L2's
 # time (opcost.c gather_first_granules, run34/gstamp): 6.20 -> 6.23% (worse).
-gp validate validation/h200/calibration.csv --family scatter --max-mape 6.24 --min-within-2x 1
+# 2026-12-04: scatter.lua states the memset its bench makes before each ws =
+# dram and big launch (the launch queued behind it): 6.21 -> 6.64% (worse: the
+# DRAM rows had been 2.6 us slower by the idle launch the script described).
+gp validate validation/h200/calibration.csv --family scatter --max-mape 6.65 --min-within-2x 1
 expect_status 0
 
 # Gathers at random words of random lines whose addresses come from an index
@@ -579,7 +583,9 @@ case_ "H200 l1cap family: accuracy gate"
 # 2026-12-04: a drawn gather's DRAM traffic counted by the granules of its
 # buffer as far as the L2 keeps it, its early first touches joining the L2's
 # time (opcost.c gather_first_granules, run34/gstamp): 4.31 -> 4.38% (worse).
-gp validate validation/h200/calibration.csv --family l1cap --max-mape 4.39 --min-within-2x 1
+# 2026-12-04: l1cap.lua states the memset its bench makes before each ws = dram
+# launch: 4.38 -> 4.40% (worse).
+gp validate validation/h200/calibration.csv --family l1cap --max-mape 4.41 --min-within-2x 1
 expect_status 0
 
 # Loops that store into the buffer they load from (bench_alias, run10): a trip
@@ -592,6 +598,8 @@ case_ "H200 alias family: accuracy gate"
 # 2026-12-03: the L1's lines bound the misses in flight (l1_miss_hold_*_cycles,
 # the l1cap rows): 18.8 -> 11.3%. 2026-12-04: loads that all draw hit the L1
 # by each SM's own draws (the gfoot rows): 11.34 -> 11.36% (worse).
+# 2026-12-04: alias.lua states the memset its bench makes before each ws = dram
+# launch: 10.52 -> 11.09% (worse).
 gp validate validation/h200/calibration.csv --family alias --max-mape 11.4 --min-within-2x 1
 expect_status 0
 
@@ -653,8 +661,10 @@ case_ "H200 scatterw family: accuracy gate"
 # outside 2x (worse).
 # 2026-12-03: a read request of one sector of a line takes the L2
 # sparse_read_l2_bytes, and the L2 meets the core term with a knee of p = 4
-# (GP_KNEE_P_L2): 15.52 -> 14.99%.
-gp validate validation/h200/calibration.csv --family scatterw --max-mape 15.0 --min-within-2x 0.99
+# (GP_KNEE_P_L2): 15.52 -> 14.99%. 2026-12-04: scatterw.lua states its bench's
+# flush before each DRAM launch (the memset; for dramc a read of the scratch):
+# 14.99 -> 13.34%.
+gp validate validation/h200/calibration.csv --family scatterw --max-mape 13.35 --min-within-2x 0.99
 expect_status 0
 
 # Stores through an LCG index formula (bench_perm, run13): 2^16 stores to a full
