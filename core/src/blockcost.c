@@ -1408,12 +1408,13 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
                 after_other = 0;
                 if (c.lines > 0) {
                     /* its lines, and the log of the chance that none is a DRAM one */
-                    double nl = count * c.lines * wpb, lnone = l1m < 0 && nl > 0 ? nl * l1m : 0;
+                    double wl = count * c.lines, nl = wl * wpb;
+                    double lnone = l1m < 0 && nl > 0 ? nl * l1m : 0;
                     tail_lines += nl;
                     tail_lnone += lnone;
                     if (!op->access.depends) {
-                        g.w_lines += nl / wpb;
-                        g.w_lnone += lnone / wpb;
+                        g.w_lines += wl;
+                        g.w_lnone += l1m < 0 && wl > 0 ? wl * l1m : 0;
                     }
                     if (depth == 0 && !op->access.depends) {
                         exit_lines += nl;

@@ -1324,6 +1324,14 @@ static double warp_fresh(const gp_kernel_t *k, const gp_op_t *op, double unit)
  * read of another buffer (1, 4, 16 MiB, one gather a lane), one lane's
  * 89 to 90%.
  */
+/* Of `mine` bytes a reader brings in, those that are first reads of a
+   footprint of `touched` bytes after `before` bytes of earlier reads
+   (share_hit). */
+static double first_reads(double mine, double touched, double before)
+{
+    return GP_MAX(0.0, GP_MIN(mine, touched - GP_MIN(before, touched)));
+}
+
 static double sweep_credit(double x, double s)
 {
     double alone, with;
@@ -1445,11 +1453,11 @@ static double share_hit(const gp_kernel_t *k, const gp_op_t *op, double cache, d
     touched = footprint * GP_MAX(share, 1.0); /* the SMs' own footprints together */
     if (total <= touched)
         return w;
-    first_reach = GP_MAX(0.0, GP_MIN(mine, touched - GP_MIN(before, touched)));
+    first_reach = first_reads(mine, touched, before);
     if (swept > 0 && drawn_read(k, op)) {
         /* the ordered reads before a gather credit it as the launch
            runs, not at its start (sweep_credit) */
-        double own = GP_MAX(0.0, GP_MIN(mine, touched - GP_MIN(before - swept, touched)));
+        double own = first_reads(mine, touched, before - swept);
         first_reach = GP_MAX(first_reach, own * sweep_credit(mine / touched, swept / touched));
     }
     rest = mine - first_reach;
@@ -2545,12 +2553,13 @@ static double chase_l1_hit(const gp_device_t *d, const gp_kernel_t *k, const gp_
         return -1;
     lines = ru > 1 ? GP_MIN(sm_draws, ru * -expm1(sm_draws * log1p(-1.0 / ru))) : 1;
     x = lines * line / cap;
-    h = x <= lo ? 1 : x >= hi ? 0 : (hi - x) / (hi - lo);
     /* a chase that draws afresh re-visits its lines at random: past the
-       L1's working set a re-visit finds its line with the chance C / F,
-       not at the cycle's edge (the note above) */
+       L1's working set a re-visit finds its line with the chance C / F; a
+       cycle's re-visits meet the edge (the note above) */
     if (op->chase_draws)
         h = GP_MIN(1.0, lo / x);
+    else
+        h = x <= lo ? 1 : x >= hi ? 0 : (hi - x) / (hi - lo);
     /* the SM's first touches of the sectors it fetches (a line's other
        sectors miss on their own first touch), as its warps wait for them */
     su = d->sector_bytes ? GP_MIN((double)d->sector_bytes, line) : line;
