@@ -157,11 +157,15 @@ case_ "H200 table, all rows: accuracy gate"
 # it hit or waited for its sector's fill: 8.278 -> 8.180%; a chase drawn
 # afresh keeps C / F of its re-visits in L1 (the `cold` draw rows): 8.180 ->
 # 8.126%; st3d.lua states its bench's flush: 8.126 -> 8.103%, and scatter,
-# scatterw, alias and l1cap theirs: 8.103 -> 8.076%.
-gp validate validation/h200/calibration.csv --max-mape 8.08 --min-within-2x 0.990 --json
+# scatterw, alias and l1cap theirs: 8.103 -> 8.076%. 2026-12-05: the 120
+# `lform` rows (run38) join at 13.13%: 8.195% over 5101 rows; a global load
+# holds its scheduler global_load_issue_cycles (2.56, the lform rows bound by
+# issue at 64 warps per SM): 8.195 -> 7.990% (the 4981 rows before 8.076 ->
+# 8.035%).
+gp validate validation/h200/calibration.csv --max-mape 7.99 --min-within-2x 0.990 --json
 expect_status 0
 n=$(json .overall.rows)
-expect_between "$n" 122 5000
+expect_between "$n" 122 5200
 expect_json_has .families.stream.mape_pct
 
 # Integer multiplies (gpuperf.imul at the measured IMAD rate) and the shared
@@ -366,7 +370,8 @@ expect_status 0
 # less: coal_l1 n = 2..8 at 1..4 warps -30..-47%) and the coalesced L2 rows of
 # 16 and 32 warps (+45..+69%).
 case_ "H200 uniform2 family: accuracy gate"
-gp validate validation/h200/calibration.csv --family uniform2 --max-mape 9.58 --min-within-2x 0.98
+# 2026-12-05: a global load's issue (global_load_issue_cycles): 8.45 -> 8.16%.
+gp validate validation/h200/calibration.csv --family uniform2 --max-mape 8.17 --min-within-2x 0.98
 expect_status 0
 
 # The SM clock by kind of load (bench_clock, run9): the rows' times at the
@@ -424,7 +429,8 @@ case_ "H200 tiles family: accuracy gate"
 # request (the gfoot rows): 6.57 -> 6.72% (worse).
 # 2026-12-04: a warp-uniform load's data back l1_uniform_return_cycles (3.9)
 # apart, hit or not (the attnq rows): 6.51 -> 6.14%.
-gp validate validation/h200/calibration.csv --family tiles --max-mape 6.2 --min-within-2x 1
+# 2026-12-05: a global load's issue (global_load_issue_cycles): 6.14 -> 5.66%.
+gp validate validation/h200/calibration.csv --family tiles --max-mape 5.67 --min-within-2x 1
 expect_status 0
 
 # Phases of tiled loops (bench_tiles2, run9): tile copies into shared memory
@@ -709,7 +715,9 @@ case_ "H200 tlb family: accuracy gate"
 # 2026-12-04: a drawn gather's DRAM traffic counted by the granules of its
 # buffer as far as the L2 keeps it, its early first touches joining the L2's
 # time (opcost.c gather_first_granules, run34/gstamp): 8.05 -> 8.13% (worse).
-gp validate validation/h200/calibration.csv --family tlb --max-mape 8.14 --min-within-2x 1
+# 2026-12-05: a global load's issue (global_load_issue_cycles): 8.14 -> 8.31%
+# (worse: gather_line over 32 MiB and more +10..+12% -> +11..+13%).
+gp validate validation/h200/calibration.csv --family tlb --max-mape 8.32 --min-within-2x 1
 expect_status 0
 
 # A kernel writing or reading 4 to 96 MiB, then a kernel reading it (bench_wback,
@@ -816,7 +824,8 @@ case_ "H200 overlap family: accuracy gate"
 # 2026-12-04: a cold line that several blocks of one wave read at the same step
 # is a fill in flight for each (wave_in_flight): 16.05 -> 16.11% (worse: the
 # l1 rows' cold walk of x, already over, +0.1..+0.6 points).
-gp validate validation/h200/calibration.csv --family overlap --max-mape 16.12 --min-within-2x 1
+# 2026-12-05: a global load's issue (global_load_issue_cycles): 16.11 -> 15.37%.
+gp validate validation/h200/calibration.csv --family overlap --max-mape 15.37 --min-within-2x 1
 expect_status 0
 
 # The misalign family (bench_misalign, run19): 16 coalesced L1-hit loads a trip
@@ -899,7 +908,8 @@ expect_status 0
 # 5.42 -> 2.28%, the n = 128 rows (11 to 17 us, the launch queued behind the
 # flush) +4..+15% -> -4..+3%.
 case_ "H200 st3d family: accuracy gate"
-gp validate validation/h200/calibration.csv --family st3d --max-mape 2.3 --min-within 1.5:1
+# 2026-12-05: a global load's issue (global_load_issue_cycles): 2.28 -> 1.97%.
+gp validate validation/h200/calibration.csv --family st3d --max-mape 1.98 --min-within 1.5:1
 expect_status 0
 
 # The scripts of the stage, naive, tpose and st3d rows refuse what their
@@ -1060,6 +1070,17 @@ case_ "H200 coldlanes family: accuracy gate"
 gp validate validation/h200/calibration.csv --family coldlanes --max-mape 3.1 --min-within 1.2:1
 expect_status 0
 
+# The lform family (bench_lform, run38): 8 coalesced L1-hit loads a trip at
+# immediate offsets, behind a 64-bit add or an index's LEA a load, LDG.E,
+# LDG.E.CONSTANT and LDG.E.STRONG.SM, with an FADD, an FADD and an FFMA, or a
+# warp-uniform load and an FFMA beside each, 16 to 64 warps per SM: 13.13%
+# when they joined (their issue-bound rows -16..-25%); with a global load
+# holding its scheduler global_load_issue_cycles (2.56, from their 64-warp
+# rows) 6.12%, the loads at immediate offsets with an FFMA now +12..+22%.
+case_ "H200 lform family: accuracy gate"
+gp validate validation/h200/calibration.csv --family lform --max-mape 6.12 --min-within 1.3:1
+expect_status 0
+
 case_ "H200 evaluation set: accuracy gate"
 # 2026-12-03: a block's retirement lag lengthens its core term alone
 # (blockcost.c): 13.18 -> 13.04%, 278 -> 276 within 1.5x (95.2%).
@@ -1094,7 +1115,11 @@ case_ "H200 evaluation set: accuracy gate"
 # calibration `naive` rows): 12.395 -> 12.215%, 280 within 1.5x (WMMA GEMM
 # 7.8 -> 4.5%, naive GEMM 21.4 -> 17.7%, n-body 13.1 -> 12.2%, attention
 # 10.2 -> 9.9%; worse: layer norm 11.5 -> 11.9%, mat-vec 9.9 -> 10.0%).
-gp validate validation/h200/evaluation.csv --max-mape 12.22 --min-within-2x 0.98 \
+# 2026-12-05: a global load's issue (global_load_issue_cycles, the calibration
+# lform rows): 12.215 -> 12.189%, 280 within 1.5x (separable convolution 6.97
+# -> 6.30%, 27-point stencil 10.63 -> 10.15%; worse: softmax 16.06 -> 16.20%,
+# layer norm 11.92 -> 12.00%).
+gp validate validation/h200/evaluation.csv --max-mape 12.19 --min-within-2x 0.98 \
     --min-within 1.5:0.95 --json
 expect_status 0
 n=$(json .overall.rows)

@@ -2,7 +2,7 @@
  * test_opcost.c - the core's op cost: warp operations and division (the
  * plugins' op rules and the measured device keys), the integer and
  * conversion rates, barriers by warps, atomic contention, and the L1
- * load rate.
+ * load rate and a global load's issue.
  */
 #include "test_common.h"
 
@@ -929,6 +929,49 @@ static void test_l1_load_rate(void **state)
     assert_true(fabs(c.pipe_cycles[GP_PIPE_L1] - 1.0) < 1e-9);
 }
 
+/* A global or texture-path load holds the issue global_load_issue_cycles
+   of a scheduler (the H200's measured 2.56: 0.64 SM cycles with its four
+   schedulers), a shared load and a store one slot; a card without the key
+   gives a load one slot. */
+static void test_global_load_issue(void **state)
+{
+    gp_device_t d;
+    const gp_arch_t *a;
+    const gp_generation_t *g;
+    gp_op_t op = op_of(GP_OP_LOAD);
+    gp_op_cost_t c;
+    char msg[256];
+    double slot;
+    (void)state;
+    open_dev("h200-sxm", &d, &a, &g);
+    assert_true(d.global_load_issue_cycles > 1);
+    slot = gp_issue_cycles(g, &d, &op);
+    op.access.elem_bytes = 4;
+    op.access.pattern = GP_PATTERN_UNIT;
+    op.access.buffer = 0;
+    op.access.footprint_bytes = 16384;
+    op.space = GP_SPACE_GLOBAL;
+    assert_int_equal(cost(&d, g, &op, 8, &c, msg, sizeof msg), 0);
+    assert_true(fabs(c.pipe_cycles[GP_PIPE_ISSUE] - d.global_load_issue_cycles / d.schedulers_per_sm) <
+                1e-9);
+    assert_true(c.pipe_cycles[GP_PIPE_ISSUE] > slot);
+    op.space = GP_SPACE_TEXTURE;
+    assert_int_equal(cost(&d, g, &op, 8, &c, msg, sizeof msg), 0);
+    assert_true(fabs(c.pipe_cycles[GP_PIPE_ISSUE] - d.global_load_issue_cycles / d.schedulers_per_sm) <
+                1e-9);
+    /* a store keeps its slot (at most: the generation's slot is added
+       after the default cost) */
+    op.kind = GP_OP_STORE;
+    op.space = GP_SPACE_GLOBAL;
+    assert_int_equal(cost(&d, g, &op, 8, &c, msg, sizeof msg), 0);
+    assert_true(c.pipe_cycles[GP_PIPE_ISSUE] <= slot + 1e-9);
+    /* without the key, a load's slot at most, as a store's */
+    op.kind = GP_OP_LOAD;
+    d.global_load_issue_cycles = 0;
+    assert_int_equal(cost(&d, g, &op, 8, &c, msg, sizeof msg), 0);
+    assert_true(c.pipe_cycles[GP_PIPE_ISSUE] <= slot + 1e-9);
+}
+
 /* A warp-uniform global load that hits L1 (every lane one small element)
    waits l1_uniform_hit_cycles, a float4 one 3 x l1_uniform_word_cycles more,
    and keeps the L1 l1_uniform_issue_cycles (+ l1_bank_pass_issue_cycles per
@@ -1619,6 +1662,7 @@ int main(void)
         cmocka_unit_test(test_atomic_result),
         cmocka_unit_test(test_shared_cas_loop),
         cmocka_unit_test(test_l1_load_rate),
+        cmocka_unit_test(test_global_load_issue),
         cmocka_unit_test(test_uniform_load),
         cmocka_unit_test(test_sibling_stores_merge),
         cmocka_unit_test(test_sibling_stores_other_buffer),

@@ -413,6 +413,10 @@ typedef struct gp_device {
        sector for the sector's fill; 0: not known (l1_return_cycles, for
        their hits alone) */
     double l1_uniform_return_cycles;
+    /* [throughput], added within ABI 2: scheduler cycles a warp's global,
+       local or texture-path load holds its scheduler's issue, where an
+       ordinary instruction takes one; 0: not known (one slot) */
+    double global_load_issue_cycles;
 } gp_device_t;
 
 /* ------------------------------------------------------------------------ */
