@@ -795,15 +795,20 @@ static double barrier_wait(const walk_ctx_t *cx, double phase_instructions)
 
 /* Registers per thread one unrolled copy of a loop body holds: its loads'
    values and the chains of the arithmetic on them (seg_sum_t.fresh_regs).
-   The sum is the cautious count: bench_overlap's copies of one float and a
-   chain on it, which works in the load's register, run 4 side by side in
-   17 registers, where it allows 2 ([sources: h200-cal] run17/overlap,
-   overlap.csv; the family 15.9%, against 12.8% with the first chain
-   counted in the load's register), and the n-body loop's copies, which
-   the registers would allow three of, run two by two (run10/loopchain
-   nbody_auto: -6..-10% at 1 to 8 warps against -24..-36%). */
+   A single chain on the loaded value (one live value: u = f(u)) works in
+   the load's own register, so the copy holds its load's registers alone:
+   bench_overlap's copies of one float and a chain of 4 or 12 FFMA on it run
+   4 side by side in 17 registers and 8 in 25 ([sources: h200-cal]
+   run17/overlap, overlap.csv: 61.0, 34.0, 19.0, 13.4 cycles a trip at 1, 2,
+   4, 8 copies), where the sum allowed 2 (the family 15.4% -> 12.3%). Chains
+   that keep several values live beside the load's (the n-body loop's
+   dx, dy, dz) hold both: its copies, which the registers would allow three
+   of, run two by two (run10/loopchain nbody_auto: -6..-10% at 1 to 8 warps
+   against -24..-36% with one register fewer a copy). */
 static double copy_regs(const seg_sum_t *body)
 {
+    if (body->fresh_regs <= 1 && body->load_regs >= 1)
+        return body->load_regs;
     return body->load_regs + body->fresh_regs;
 }
 

@@ -731,8 +731,9 @@ static void test_uniform_loads_return_apart_hit_or_not(void **state)
    accumulator) waits for the copy before it. A body of a load, 12 dependent
    FMAs and an accumulating add, 4 copies, against the same 13 FMAs as one
    carried chain: 3/4 of the 12 FMAs' latency less a trip, as the registers
-   allow; with registers for one copy's load and chain only, none less (and
-   fewer of its loads in flight). */
+   allow; the chain works in its load's register, so registers for two
+   loads hold two copies (1/2 less) and for one load none (and fewer of its
+   loads in flight). */
 static void test_copies_run_their_arithmetic_side_by_side(void **state)
 {
     gp_op_t fresh[4] = {loop(4096, 3), shared_load(), arith(GP_OP_FP32, 12),
@@ -743,8 +744,12 @@ static void test_copies_run_their_arithmetic_side_by_side(void **state)
     fresh[0].unroll = carried[0].unroll = 4;
     saved = cost(carried, 3, 32, 32).latency_cycles - cost(fresh, 4, 32, 32).latency_cycles;
     assert_true(fabs(saved / want - 1) < 0.05);
-    /* 14 registers: 2 above the loop's base, one copy's load and chain */
+    /* 14 registers: 2 above the loop's base, two copies' loads, each chain
+       in its load's register */
     saved = cost(carried, 3, 32, 14).latency_cycles - cost(fresh, 4, 32, 14).latency_cycles;
+    assert_true(fabs(saved / (want * 2 / 3) - 1) < 0.05);
+    /* 13 registers: one copy's load */
+    saved = cost(carried, 3, 32, 13).latency_cycles - cost(fresh, 4, 32, 13).latency_cycles;
     assert_true(saved < 1e-9 * want);
     /* pinned to one copy: nothing side by side */
     fresh[0].unroll = carried[0].unroll = 1;
