@@ -3674,12 +3674,13 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
     out->pipe_cycles[GP_PIPE_LDST] = (double)d->warp_size / d->ldst_lanes;
     /* a global load holds its scheduler global_load_issue_cycles, not one
        slot: where the issue slots bound them, L1 hits through LDG.E,
-       LDG.E.CONSTANT or LDG.E.STRONG.SM alike take 0.39 SM cycles a load
-       more than their instructions' slots, at immediate offsets or behind
-       a 64-bit add or an index's LEA ([sources: h200-cal] run38/lform: 64
-       warps per SM, 1.57 against 1.13 slots a load with a 64-bit add and
-       an FADD, 1.80 against 1.41 with an FADD and an FFMA, 2.14 against
-       1.47 a pair of loads and an FFMA) */
+       LDG.E.CONSTANT or LDG.E.STRONG.SM alike take 0.368 SM cycles a load
+       more than their instructions' slots (0.24 to 0.45 by form), at
+       immediate offsets or behind a 64-bit add or an index's LEA
+       ([sources: h200-cal] run38/lform, run39/lform: 64 warps per SM, 1.57
+       against 1.13 slots a load with a 64-bit add and an FADD, 1.80
+       against 1.41 with an FADD and an FFMA, 2.14 against 1.47 a pair of
+       loads and an FFMA) */
     if (op->kind == GP_OP_LOAD && sp != GP_SPACE_CONSTANT && d->global_load_issue_cycles > 0)
         out->pipe_cycles[GP_PIPE_ISSUE] =
             GP_MAX(out->pipe_cycles[GP_PIPE_ISSUE],

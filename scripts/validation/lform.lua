@@ -10,6 +10,8 @@
 --   madwu, madws  mad.wide.u32 / .s32 of the step by 4: ptxas hoists the product and
 --          adds it, IADD3 and IADD3.X a load, as add64 (SASS)
 --   lea    an int index stepped by an add, base + idx * 4: IMAD.IADD, SHF, LEA, LEA.HI.X
+--   madi   the same index, mad.wide.s32 idx, 4, base: ptxas makes it IMAD.IADD (or
+--          VIADD), LEA, LEA.HI.X.SX32 (weak loads only; run39)
 -- `kind`: weak (ld.global: LDG.E), nc (ld.global.nc: LDG.E.CONSTANT, described as a
 -- texture-path load), ca (ld.global.ca: as a global load). `arith`: sum (an FADD a
 -- value), sq ((v - c)^2 summed: FADD, FFMA), pair (a warp-uniform word of the row's line
@@ -20,14 +22,15 @@
 -- Per trip beside them (SASS): the row pointer's step by a run-time zero (IMAD.WIDE) and
 -- the count's compare; the pair kernels' uniform pointer (IADD3, IADD3.X).
 -- Blocks of 256 threads, `warps` / 8 per SM (grid SMs x blocks), no shared memory,
--- carve-out 0. SASS: validation/h200/measured/run38/lform/sass_lform.txt.gz.
-local form  = gpuperf.param("form", "imm", "imm | add64 | madwu | madws | lea")
+-- carve-out 0. SASS: validation/h200/measured/run38/lform/sass_lform.txt.gz (run39 for
+-- madi).
+local form  = gpuperf.param("form", "imm", "imm | add64 | madwu | madws | lea | madi")
 local kind  = gpuperf.param("kind", "weak", "weak | nc | ca | none (arith = none)")
 local arith = gpuperf.param("arith", "sum", "sum | sq | pair | none")
 local warps = gpuperf.param("warps", 64, "warps per SM: 16, 32 or 64")
 local regs  = gpuperf.param("regs", 32, "registers per thread, as ptxas reports")
-assert(form == "imm" or form == "add64" or form == "madwu" or form == "madws" or form == "lea",
-       "form must be imm, add64, madwu, madws or lea")
+assert(form == "imm" or form == "add64" or form == "madwu" or form == "madws" or form == "lea"
+       or form == "madi", "form must be imm, add64, madwu, madws, lea or madi")
 assert(kind == "weak" or kind == "nc" or kind == "ca" or kind == "none",
        "kind must be weak, nc, ca or none")
 assert(arith == "sum" or arith == "sq" or arith == "pair" or arith == "none",
@@ -44,12 +47,12 @@ local out = gpuperf.buffer("out", 4 * grid * 256)
 local space = kind == "nc" and "texture" or nil
 local function row(t) return (floor(t.gx / 32) % 64) * row_floats end
 -- integer instructions a load's address takes (SASS)
-local addr = ({imm = 0, add64 = 2, madwu = 2, madws = 2, lea = 4})[form]
+local addr = ({imm = 0, add64 = 2, madwu = 2, madws = 2, lea = 4, madi = 3})[form]
 local body = { gpuperf.int(arith == "pair" and 4 or 2) }  -- the row's step, the compare
 if arith == "none" then
-  -- add64: IADD3 + IADD3.X a step; madw: one of each for two steps; lea: IMAD.IADD,
-  -- LEA a step, a LOP3 for two
-  local per = ({add64 = 2, madwu = 1, madws = 1, lea = 2.5})[form]
+  -- add64: IADD3 + IADD3.X a step; madw: one of each for two steps; lea, madi:
+  -- IMAD.IADD, LEA a step, a LOP3 for two
+  local per = ({add64 = 2, madwu = 1, madws = 1, lea = 2.5, madi = 2.5})[form]
   body[#body + 1] = gpuperf.int(nld * per)
   body[#body + 1] = gpuperf.int(1)                       -- the fold
 else

@@ -930,7 +930,7 @@ static void test_l1_load_rate(void **state)
 }
 
 /* A global or texture-path load holds the issue global_load_issue_cycles
-   of a scheduler (the H200's measured 2.56: 0.64 SM cycles with its four
+   of a scheduler (the H200's measured 2.47: 0.62 SM cycles with its four
    schedulers), a shared load and a store one slot; a card without the key
    gives a load one slot. */
 static void test_global_load_issue(void **state)

@@ -17,6 +17,8 @@
 //          unsigned: bench_reuse's k_own)
 //   madws  mad.wide.s32 of a signed step
 //   lea    an int index stepped by an add, its address base + (s64)idx * 4 (cvt, shl, add)
+//   madi   the same index, its address mad.wide.s32 idx, 4, base (weak loads only; from
+//          run39 on)
 // with loads of KIND
 //   weak   ld.global.f32      (LDG.E)
 //   nc     ld.global.nc.f32   (LDG.E.CONSTANT: const __restrict__)
@@ -31,7 +33,7 @@
 // The address instructions are inline PTX (not volatile: their results feed the loads),
 // the loads volatile asm; the row's pointer steps by `zero` (0 at run time) each trip so
 // that nothing is hoisted out of the loop. `none` folds the last pointer of the chain
-// (lea: every address, a LOP3 each, since each is computed from the index alone).
+// (lea, madi: every address, a LOP3 each, since each is computed from the index alone).
 // Blocks of 256 threads, 16, 32, 64 warps per SM (2, 4, 8 blocks per SM, grid SMs x
 // blocks; __launch_bounds__(256, 8): at most 32 registers), 1024 trips. Every output of 1024 threads spread
 // over the grid is checked against a host recomputation (exact: the values are
@@ -48,7 +50,7 @@ static const int NLD = 8;
 static const int NACC = 4;
 static const int kRowFloats = (NLD + 1) * 32;  // a warp's row: 9 lines
 
-enum Form { IMM, ADD64, MADWU, MADWS, LEA };
+enum Form { IMM, ADD64, MADWU, MADWS, LEA, MADI };
 enum Kind { WEAK, NC, CA };
 enum Arith { SUM, SQ, PAIR, NONE };
 
@@ -106,7 +108,8 @@ __device__ __forceinline__ const float *step_ptr(const float *p, const float *x,
   if (FORM == ADD64) return op_add64(p, step);
   if (FORM == MADWU) return op_madwu(p, su);
   if (FORM == MADWS) return op_madws(p, ss);
-  idx += ss;  // LEA
+  idx += ss;
+  if (FORM == MADI) return op_madws(x, idx);  // base + (s64)idx * 4 in one multiply-add
   return op_lea(x, idx);
 }
 
@@ -120,7 +123,7 @@ __device__ __forceinline__ void trip(const float *x, const float *q, int idx0, l
   } else {
     const float *p = q;
     int idx = idx0;
-    if (ARITH == NONE && FORM == LEA) {
+    if (ARITH == NONE && (FORM == LEA || FORM == MADI)) {
       // each address is its own (the index steps): fold every one, or only the last is kept
       ((p = step_ptr<FORM>(p, x, idx, step, su, ss),
         iacc ^= (unsigned)(unsigned long long)p, (void)U),
@@ -205,6 +208,8 @@ static const Var kVars[] = {
     KV(MADWU, WEAK, PAIR, "madwu", "weak", "pair"), KV(MADWU, NC, PAIR, "madwu", "nc", "pair"),
     KV(ADD64, WEAK, NONE, "add64", "none", "none"), KV(MADWU, WEAK, NONE, "madwu", "none", "none"),
     KV(MADWS, WEAK, NONE, "madws", "none", "none"), KV(LEA, WEAK, NONE, "lea", "none", "none"),
+    KV(MADI, WEAK, SUM, "madi", "weak", "sum"), KV(MADI, WEAK, SQ, "madi", "weak", "sq"),
+    KV(MADI, WEAK, PAIR, "madi", "weak", "pair"), KV(MADI, WEAK, NONE, "madi", "none", "none"),
 };
 #undef ARITH2
 #undef KINDS3
