@@ -3672,8 +3672,9 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
     }
 
     out->pipe_cycles[GP_PIPE_LDST] = (double)d->warp_size / d->ldst_lanes;
-    /* a global load holds its scheduler global_load_issue_cycles, not one
-       slot: where the issue slots bound them, L1 hits through LDG.E,
+    /* a global load holds its scheduler global_load_issue_cycles of the
+       generation's slots (the issue gp_op_cost_default gave it), not one:
+       where the issue slots bound them, L1 hits through LDG.E,
        LDG.E.CONSTANT or LDG.E.STRONG.SM alike take 0.368 SM cycles a load
        more than their instructions' slots (0.24 to 0.45 by form), at
        immediate offsets or behind a 64-bit add or an index's LEA
@@ -3681,10 +3682,8 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
        against 1.13 slots a load with a 64-bit add and an FADD, 1.80
        against 1.41 with an FADD and an FFMA, 2.14 against 1.47 a pair of
        loads and an FFMA) */
-    if (op->kind == GP_OP_LOAD && sp != GP_SPACE_CONSTANT && d->global_load_issue_cycles > 0)
-        out->pipe_cycles[GP_PIPE_ISSUE] =
-            GP_MAX(out->pipe_cycles[GP_PIPE_ISSUE],
-                   d->global_load_issue_cycles / d->schedulers_per_sm);
+    if (op->kind == GP_OP_LOAD && sp != GP_SPACE_CONSTANT)
+        out->pipe_cycles[GP_PIPE_ISSUE] *= GP_MAX(1.0, d->global_load_issue_cycles);
     /* the L1 data path moves a line of a request's data a clock; a load
        with its own address arithmetic holds it at least what the card is
        measured to return a line a clock (l1_load_bytes_per_cycle, the mlp

@@ -895,6 +895,19 @@ static void test_shared_atomic_inc(void **state)
     assert_true(fabs(c.pipe_cycles[GP_PIPE_SHARED] - d.shared_atomic_inc_cycles) < 1e-9);
 }
 
+/* A warp's load of 32 consecutive floats, one 128-byte line of a 16 KiB
+   buffer, from `space`. */
+static gp_op_t line_load(uint32_t space)
+{
+    gp_op_t op = op_of(GP_OP_LOAD);
+    op.space = space;
+    op.access.elem_bytes = 4;
+    op.access.pattern = GP_PATTERN_UNIT;
+    op.access.buffer = 0;
+    op.access.footprint_bytes = 16384;
+    return op;
+}
+
 /* A warp's load of 32 consecutive floats (one 128-byte line) that hits L1
    holds the L1 data path for 128 / l1_load_bytes_per_cycle cycles (the
    H200's measured rate); a card without the key moves a line a clock, and
@@ -904,17 +917,12 @@ static void test_l1_load_rate(void **state)
     gp_device_t d;
     const gp_arch_t *a;
     const gp_generation_t *g;
-    gp_op_t op = op_of(GP_OP_LOAD);
+    gp_op_t op = line_load(GP_SPACE_TEXTURE);
     gp_op_cost_t c;
     char msg[256];
     (void)state;
     open_dev("h200-sxm", &d, &a, &g);
     assert_true(d.l1_load_bytes_per_cycle > 0 && d.l1_load_bytes_per_cycle < d.l1_line_bytes);
-    op.space = GP_SPACE_TEXTURE;
-    op.access.elem_bytes = 4;
-    op.access.pattern = GP_PATTERN_UNIT;
-    op.access.buffer = 0;
-    op.access.footprint_bytes = 16384;
     assert_int_equal(cost(&d, g, &op, 8, &c, msg, sizeof msg), 0);
     assert_true(fabs(c.pipe_cycles[GP_PIPE_L1] - 128 / d.l1_load_bytes_per_cycle) < 1e-9);
     op.space = GP_SPACE_GLOBAL;
@@ -938,7 +946,7 @@ static void test_global_load_issue(void **state)
     gp_device_t d;
     const gp_arch_t *a;
     const gp_generation_t *g;
-    gp_op_t op = op_of(GP_OP_LOAD);
+    gp_op_t op = line_load(GP_SPACE_GLOBAL);
     gp_op_cost_t c;
     char msg[256];
     double slot;
@@ -946,11 +954,6 @@ static void test_global_load_issue(void **state)
     open_dev("h200-sxm", &d, &a, &g);
     assert_true(d.global_load_issue_cycles > 1);
     slot = gp_issue_cycles(g, &d, &op);
-    op.access.elem_bytes = 4;
-    op.access.pattern = GP_PATTERN_UNIT;
-    op.access.buffer = 0;
-    op.access.footprint_bytes = 16384;
-    op.space = GP_SPACE_GLOBAL;
     assert_int_equal(cost(&d, g, &op, 8, &c, msg, sizeof msg), 0);
     assert_true(fabs(c.pipe_cycles[GP_PIPE_ISSUE] - d.global_load_issue_cycles / d.schedulers_per_sm) <
                 1e-9);
