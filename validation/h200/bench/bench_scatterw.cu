@@ -1,13 +1,17 @@
 // bench_scatterw.cu - random stores whose lanes each name their own line, under load
 // (family `scatterw`): what a store costs when it writes part of a sector, a whole
-// sector or a whole line of a random line that no other store completes.
+// sector or a whole line of a random line that no other store completes, and what the
+// same bytes cost written by several narrower stores.
 //
 // Each thread runs `trips` trips of a `#pragma unroll 1` loop; a trip issues L
-// independent stores of W bytes (int, int2, int4: W = 4, 8, 16). The addresses come
-// from a per-group LCG in registers (no index loads), as bench_scatter's gathers:
-// lanes are grouped c to a group, a group draws one random 128-byte line per store
-// and its lanes write consecutive W-byte pieces of it, so a group writes c * W bytes
-// (c = 1: part of one sector; W * c = 32: one whole sector; W * c = 128: a whole
+// independent stores of W bytes (W = 4, 8, 16), each one `st.global.v{1,2,4}.b32` in
+// inline PTX so that ptxas keeps it one STG (left to itself it wrote the first int4 of
+// the L = 4 trip as four STG.E, run12), or with S = W / 4 as W / 4 `st.global.b32`
+// stores to its consecutive words (one STG.E each: a store of W bytes split). The
+// addresses come from a per-group LCG in registers (no index loads), as bench_scatter's
+// gathers: lanes are grouped c to a group, a group draws one random 128-byte line per
+// store and its lanes write consecutive W-byte pieces of it, so a group writes c * W
+// bytes (c = 1: part of one sector; W * c = 32: one whole sector; W * c = 128: a whole
 // line). Only the first `a` lanes of each warp run the loop.
 //   ws=l2     n = 2^21 ints (8 MiB), read before each launch (its lines in L2, clean)
 //   ws=dram   n = 2^26 ints (256 MiB), the 1 GiB memset flush before each launch
@@ -20,26 +24,33 @@
 // has the clock64 cycles per trip of each warp's loop (median, p10, p90 over warps).
 // Check: every store writes a non-zero value and the buffer is zeroed before each case;
 // the words the first group of warp 0 wrote on its last trip are read back non-zero.
+// Profile: SCATTERW_PROFILE=1 bench_scatterw OUT.csv CYCLES.csv [device] launches each
+// of a few cases at 64 warps per SM and one store a trip once, after its flush or warm
+// read, untimed (for ncu: run_scatterw.sh's ncu_scatterw.csv).
 #include "common.cuh"
 
-template <int W> struct Piece;
-template <> struct Piece<4> {
-  typedef int T;
-  static __device__ __forceinline__ T make(int v) { return v; }
-};
-template <> struct Piece<8> {
-  typedef int2 T;
-  static __device__ __forceinline__ T make(int v) { return make_int2(v, v); }
-};
-template <> struct Piece<16> {
-  typedef int4 T;
-  static __device__ __forceinline__ T make(int v) { return make_int4(v, v, v, v); }
-};
+// One W-byte piece of value v at q, as one vector store (S = 1) or as W / 4 word stores
+// (S = W / 4); inline PTX, so that the SASS has exactly that many STGs.
+template <int W, int S>
+__device__ __forceinline__ void put(int *q, int v) {
+  if (S > 1) {
+#pragma unroll
+    for (int e = 0; e < W / 4; ++e)
+      asm volatile("st.global.b32 [%0], %1;" ::"l"(q + e), "r"(v) : "memory");
+  } else if (W == 4) {
+    asm volatile("st.global.b32 [%0], %1;" ::"l"(q), "r"(v) : "memory");
+  } else if (W == 8) {
+    asm volatile("st.global.v2.b32 [%0], {%1, %2};" ::"l"(q), "r"(v), "r"(v) : "memory");
+  } else {
+    asm volatile("st.global.v4.b32 [%0], {%1, %2, %3, %4};" ::"l"(q), "r"(v), "r"(v), "r"(v),
+                 "r"(v)
+                 : "memory");
+  }
+}
 
-template <int L, int W>
+template <int L, int W, int S>
 __global__ void __launch_bounds__(1024, 2)
     k_scatterw(int *p, unsigned lmask, int trips, int a, int c, unsigned *out, long long *cyc) {
-  typedef typename Piece<W>::T T;
   const int lane = threadIdx.x & 31;
   const unsigned gw = (blockIdx.x * blockDim.x + threadIdx.x) >> 5;
   const unsigned off = (unsigned)(lane % c) * (W / 4);  // ints into the line
@@ -51,8 +62,7 @@ __global__ void __launch_bounds__(1024, 2)
 #pragma unroll
       for (int j = 0; j < L; ++j) {
         x = x * 1664525u + 1013904223u;
-        T *q = (T *)(p + (size_t)((x >> 9) & lmask) * 32u + off);
-        *q = Piece<W>::make((k * L + j) | 1);
+        put<W, S>(p + (size_t)((x >> 9) & lmask) * 32u + off, (k * L + j) | 1);
       }
     }
   }
@@ -64,21 +74,20 @@ __global__ void __launch_bounds__(1024, 2)
 
 typedef void (*StoreK)(int *, unsigned, int, int, int, unsigned *, long long *);
 
-template <int W>
-static StoreK kernel_w(int L) {
-  switch (L) {
-    case 1: return k_scatterw<1, W>;
-    default: return k_scatterw<4, W>;
-  }
+template <int W, int S>
+static StoreK kernel_ws(int L) {
+  return L == 1 ? k_scatterw<1, W, S> : k_scatterw<4, W, S>;
 }
 
-static StoreK kernel_for(int L, int W) {
-  return W == 4 ? kernel_w<4>(L) : W == 8 ? kernel_w<8>(L) : kernel_w<16>(L);
+static StoreK kernel_for(int L, int W, int S) {
+  if (S > 1) return W == 8 ? kernel_ws<8, 2>(L) : kernel_ws<16, 4>(L);
+  return W == 4 ? kernel_ws<4, 1>(L) : W == 8 ? kernel_ws<8, 1>(L) : kernel_ws<16, 1>(L);
 }
 
 struct Case {
   int ws;  // 0 l2, 1 dram, 2 dramc, 3 big
   int w, a, c, W, L;
+  int S;  // stores a piece is written with: 1, or W / 4 word stores
 };
 
 int main(int argc, char **argv) {
@@ -98,10 +107,12 @@ int main(int argc, char **argv) {
   CK(cudaMalloc(&out, maxthreads * 4));
   CK(cudaMalloc(&cyc, sizeof(long long) * maxthreads / 32));
   for (int W : {4, 8, 16})
-    for (int L : {1, 4}) {
-      StoreK k = kernel_for(L, W);
-      CK(cudaFuncSetAttribute((const void *)k, cudaFuncAttributePreferredSharedMemoryCarveout, 0));
-    }
+    for (int L : {1, 4})
+      for (int S : {1, W / 4}) {
+        StoreK k = kernel_for(L, W, S);
+        CK(cudaFuncSetAttribute((const void *)k, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                0));
+      }
 
   std::vector<Case> cases;
   // (W, c): part of a sector (4,1) (8,1) (16,1); a whole sector (4,8) (16,2); a whole
@@ -110,14 +121,41 @@ int main(int argc, char **argv) {
   for (int ws : {0, 1, 3})
     for (int L : {1, 4})
       for (int w : {1, 4, 16, 64})
-        for (auto &pt : pats) cases.push_back({ws, w, 32, pt[1], pt[0], L});
+        for (auto &pt : pats) cases.push_back({ws, w, 32, pt[1], pt[0], L, 1});
   // a clean L2 before the launch; one active lane a warp
   for (int w : {4, 16, 64})
-    for (auto &pt : pats) cases.push_back({2, w, 32, pt[1], pt[0], 4});
+    for (auto &pt : pats) cases.push_back({2, w, 32, pt[1], pt[0], 4, 1});
   for (int ws : {1, 2})
-    for (int w : {16, 64}) cases.push_back({ws, w, 1, 1, 4, 4});
+    for (int w : {16, 64}) cases.push_back({ws, w, 1, 1, 4, 4, 1});
+  // each piece of 8 or 16 bytes written as 2 or 4 word stores: part of a sector (8,1)
+  // (16,1), two halves of a sector (8,4), a whole sector (16,2), a whole line (16,8)
+  const int splits[5][2] = {{8, 1}, {16, 1}, {8, 4}, {16, 2}, {16, 8}};
+  for (int ws : {0, 1})
+    for (int L : {1, 4})
+      for (int w : {4, 16, 64})
+        for (auto &pt : splits) cases.push_back({ws, w, 32, pt[1], pt[0], L, pt[0] / 4});
 
   std::vector<long long> hc(maxthreads / 32);
+  if (getenv("SCATTERW_PROFILE")) {
+    // (W, c, S) at ws = dram and l2, w = 64, L = 1: each piece whole or split
+    const int prof[12][3] = {{4, 1, 1},  {8, 1, 1},  {8, 1, 2},  {16, 1, 1},
+                             {16, 1, 4}, {16, 2, 1}, {16, 2, 4}, {8, 4, 1},
+                             {8, 4, 2},  {4, 8, 1},  {16, 8, 1}, {16, 8, 4}};
+    for (int ws : {1, 0})
+      for (auto &pc : prof) {
+        const size_t n = size_t(1) << kWs[ws];
+        CK(cudaMemsetAsync(p, 0, n * 4, b.stream));
+        if (ws == 0)
+          k_warm<<<SMS * 4, 512, 0, b.stream>>>((const int4 *)p, n / 4, (int *)out);
+        else
+          flush_l2(b);
+        kernel_for(1, pc[0], pc[2])<<<2 * SMS, 1024, 0, b.stream>>>(
+            p, (unsigned)(n / 32 - 1), 256, 32, pc[1], out, cyc);
+        CK_LAUNCH();
+        CK(cudaStreamSynchronize(b.stream));
+      }
+    cases.clear();  // nothing timed
+  }
   for (const Case &cs : cases) {
     const size_t n = size_t(1) << kWs[cs.ws];
     const unsigned lmask = (unsigned)(n / 32 - 1);
@@ -125,13 +163,13 @@ int main(int argc, char **argv) {
     const int grid = cs.w <= 32 ? SMS : 2 * SMS;
     const int warps = grid * block / 32;
     const int trips = 256 / cs.L;
-    StoreK k = kernel_for(cs.L, cs.W);
+    StoreK k = kernel_for(cs.L, cs.W, cs.S);
     Row r;
     r.family = "scatterw";
     r.name = "store";
     char ps[128];
-    snprintf(ps, sizeof ps, "ws=%s w=%d a=%d c=%d W=%d L=%d trips=%d", wsname[cs.ws], cs.w,
-             cs.a, cs.c, cs.W, cs.L, trips);
+    snprintf(ps, sizeof ps, "ws=%s w=%d a=%d c=%d W=%d L=%d S=%d trips=%d", wsname[cs.ws],
+             cs.w, cs.a, cs.c, cs.W, cs.L, cs.S, trips);
     r.params = ps;
     row_shape(r, k, dim3(grid), dim3(block), 0);
     r.bytes = (unsigned long long)warps * cs.a * trips * cs.L * cs.W;
