@@ -165,6 +165,12 @@
    times the copy's time ([sources: h200-cal] run15/phase). */
 #define GP_STORE_MERGE_BURST_LINES 18.0
 
+/* Stores of one `draws` group (gp_op_t.draw_group: several stores at the
+   lines one draw picked) whose lines opcost.c drawn_store_traffic joins;
+   a larger group counts its first this many (a sizing choice: the fields
+   of a struct written word by word, a 32-byte one by eight stores). */
+#define GP_DRAW_GROUP_MAX 8
+
 /* Coalescing and banks (coalesce.c) -------------------------------------- */
 
 /* Knuth's multiplicative hash constant, for reproducible pseudo-random lane

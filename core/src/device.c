@@ -132,6 +132,7 @@ static const key_spec_t SCHEMA[] = {
     {"memory", "sparse_write_bytes_sector", T_F64, OFF(sparse_write_bytes_sector), OPT, 0, 1e4, "same, per whole sector a random store writes"},
     {"memory", "sparse_write_bytes_line", T_F64, OFF(sparse_write_bytes_line), OPT, 0, 1e4, "same, per whole 128-byte line"},
     {"memory", "sparse_read_l2_bytes", T_F64, OFF(sparse_read_l2_bytes), OPT, 0, 1e4, "L2 bytes' time per read request of a line it reads one sector of (measured; 0: the sector's bytes)"},
+    {"memory", "sparse_write_stores_log2", T_F64, OFF(sparse_write_stores_log2), OPT, 0, 16, "a random line n store instructions write together costs DRAM (1 + this log2 n) times its bytes' cost (measured; 0: its bytes' cost)"},
     {"memory", "sparse_write_l2_bytes", T_F64, OFF(sparse_write_l2_bytes), OPT, 0, 1e4, "L2 bytes' time per random store request of up to a sector (measured; 0: its bytes)"},
     {"memory", "sparse_write_l2_line_bytes", T_F64, OFF(sparse_write_l2_line_bytes), OPT, 0, 1e4, "same, per whole 128-byte line"},
     {"memory", "atomic_same_address_per_cycle", T_F64, OFF(atomic_same_address_per_cycle), OPT, 0, 1e6, "global atomics per SM cycle, GPU-wide, all on one address; 0: not known"},

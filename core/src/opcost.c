@@ -3031,6 +3031,7 @@ static double rewrite_share(const gp_device_t *d, const gp_kernel_t *k, const gp
 typedef struct sector_bytes {
     int64_t sector;
     uint32_t mask;
+    uint32_t ops; /* the stores of a draws group that write it, a bit each */
 } sector_bytes_t;
 
 static int cmp_sector_bytes(const void *x, const void *y)
@@ -3088,6 +3089,90 @@ static int scattered_lines(const gp_lane_sample_t *s, double span, double *cover
     return 1;
 }
 
+/* The sectors (and the bytes of each, a mask) warp w of op's sample writes,
+   appended to sb at *n: the active lanes' elements. */
+static void warp_sectors(const gp_op_t *op, uint32_t w, uint32_t bit, sector_bytes_t *sb,
+                         uint32_t *n)
+{
+    const gp_lane_sample_t *s = op->access.sample;
+    const int64_t *off = s->byte_offset + (size_t)w * s->lanes;
+    uint32_t l, eb = op->access.elem_bytes ? op->access.elem_bytes : 4;
+    for (l = 0; l < s->lanes; l++) {
+        int64_t o = off[l];
+        if (o < 0)
+            continue;
+        sb[*n].sector = o / 32;
+        sb[*n].mask = (eb >= 32 ? 0xffffffffu : (1u << eb) - 1) << (uint32_t)(o % 32);
+        sb[*n].ops = bit;
+        (*n)++;
+    }
+}
+
+static unsigned popcount32(uint32_t x)
+{
+    unsigned n = 0;
+    for (; x; x &= x - 1)
+        n++;
+    return n;
+}
+
+/* DRAM (*cost) and L2 (*l2cost, unless NULL) time, in bytes, added for the
+   lines the sorted sectors sb[0..n) write, each line an isolated write
+   (drawn_store_traffic), n stores of a draws group that write a line
+   (sb[].ops) costing DRAM 1 + sparse_write_stores_log2 log2 n times one. */
+static void isolated_lines(const gp_device_t *d, const sector_bytes_t *sb, uint32_t n,
+                           double *cost, double *l2cost)
+{
+    const int64_t per_line = (int64_t)(GP_L2_LINE_BYTES / 32);
+    uint32_t i;
+    for (i = 0; i < n;) {
+        /* one line: its sectors, whole or partly written */
+        int64_t line = sb[i].sector / per_line;
+        double whole = 0, part = 0;
+        uint32_t ops = 0;
+        while (i < n && sb[i].sector / per_line == line) {
+            int64_t sec = sb[i].sector;
+            uint32_t m = 0;
+            while (i < n && sb[i].sector == sec) {
+                ops |= sb[i].ops;
+                m |= sb[i++].mask;
+            }
+            if (m == 0xffffffffu)
+                whole += 1;
+            else
+                part += 1;
+        }
+        *cost += (whole == per_line ? d->sparse_write_bytes_line
+                                    : whole * d->sparse_write_bytes_sector +
+                                          part * d->sparse_write_bytes_partial) *
+                 (1 + d->sparse_write_stores_log2 * log2(GP_MAX(1.0, (double)popcount32(ops))));
+        if (l2cost)
+            *l2cost += whole == per_line ? d->sparse_write_l2_line_bytes
+                                         : GP_MIN((whole + part) * d->sparse_write_l2_bytes,
+                                                  d->sparse_write_l2_line_bytes);
+    }
+}
+
+/* op and the stores of k that draw what it draws (its `draws` group: the
+   same buffer, sampled alike) into grp, op first; their count, at most max. */
+static uint32_t draw_siblings(const gp_kernel_t *k, const gp_op_t *op, const gp_op_t **grp,
+                              uint32_t max)
+{
+    const gp_lane_sample_t *s = op->access.sample;
+    uint32_t j, n = 1;
+    grp[0] = op;
+    for (j = 0; op->draw_group && k && k->ops && j < k->n_ops && n < max; j++) {
+        const gp_op_t *o = &k->ops[j];
+        const gp_lane_sample_t *t = o->access.sample;
+        if (o != op && o->draw_group == op->draw_group && o->kind == GP_OP_STORE &&
+            o->access.buffer == op->access.buffer && t && t->drawn && t->byte_offset &&
+            t->lanes == s->lanes && t->n_warps == s->n_warps &&
+            (o->access.elem_bytes ? o->access.elem_bytes : 4) <= 32)
+            grp[n++] = o;
+    }
+    return n;
+}
+
 /*
  * DRAM and L2 traffic of a store through drawn (random) indices, or through
  * indices that scatter as draws do (scattered_lines: a permutation by a
@@ -3103,61 +3188,48 @@ static int scattered_lines(const gp_lane_sample_t *s, double span, double *cover
  * other stores complete them in the L2 and the store keeps the sectors it
  * fetches. Either way the L2 takes a request per line (sparse_write_l2_bytes
  * a request of up to a sector, sparse_write_l2_line_bytes a whole line:
- * 39 requests and 17.5 lines a clock).
+ * 39 requests and 17.5 lines a clock). Stores that share their draws (a
+ * `draws` group: a struct's fields stored one by one at a hashed slot)
+ * each take the L2 their own requests, while DRAM writes each line once
+ * with the bytes they write together, (1 + sparse_write_stores_log2 log2 n)
+ * times that for a line n of them write, the cost shared among them
+ * ([sources: h200-cal] run40/scatterw, the `splitw` rows: one lane a line,
+ * 2 and 4 word stores 2.0 and 4.1 times one store's time from L2, 1.73 and
+ * 2.35 times from DRAM).
  */
 static void drawn_store_traffic(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t *op,
                                 double l2cap, gp_op_cost_t *out)
 {
     const gp_access_t *a = &op->access;
     const gp_lane_sample_t *s = a->sample;
-    /* the sectors of an L2 line; a sector's bytes are the bits of a mask */
-    const int64_t per_line = (int64_t)(GP_L2_LINE_BYTES / 32);
-    uint32_t w, l, n, i, eb = a->elem_bytes ? a->elem_bytes : 4;
-    double cost = 0, l2cost = 0, warps = 0, span, named, warm, cover = 0;
-    sector_bytes_t sb[64];
+    uint32_t w, n, g, ng = 1, eb = a->elem_bytes ? a->elem_bytes : 4;
+    double cost = 0, l2cost = 0, warps = 0, span, named, warm, cover = 0, own = 0;
+    sector_bytes_t sb[64 * GP_DRAW_GROUP_MAX];
+    const gp_op_t *grp[GP_DRAW_GROUP_MAX];
     if (!(d->sparse_write_bytes_partial > 0) || !s || !s->byte_offset ||
-        s->lanes == 0 || s->lanes > GP_ARRAY_LEN(sb) || eb > 32 || d->sector_bytes != 32)
+        s->lanes == 0 || s->lanes > 64 || eb > 32 || d->sector_bytes != 32)
         return;
     if (!s->drawn && !scattered_lines(s, (double)a->footprint_bytes, &cover))
         return;
+    ng = draw_siblings(k, op, grp, GP_DRAW_GROUP_MAX);
     for (w = 0; w < s->n_warps; w++) {
-        const int64_t *off = s->byte_offset + (size_t)w * s->lanes;
-        for (l = 0, n = 0; l < s->lanes; l++) {
-            int64_t o = off[l];
-            uint32_t at;
-            if (o < 0)
-                continue;
-            at = (uint32_t)(o % 32);
-            sb[n].sector = o / 32;
-            sb[n].mask = (eb >= 32 ? 0xffffffffu : (1u << eb) - 1) << at;
-            n++;
-        }
+        n = 0;
+        warp_sectors(op, w, 1, sb, &n);
         if (n == 0)
             continue;
-        qsort(sb, n, sizeof *sb, cmp_sector_bytes);
         warps += 1;
-        for (i = 0; i < n;) {
-            /* one line: its sectors, whole or partly written */
-            int64_t line = sb[i].sector / per_line;
-            double whole = 0, part = 0;
-            while (i < n && sb[i].sector / per_line == line) {
-                int64_t sec = sb[i].sector;
-                uint32_t m = 0;
-                while (i < n && sb[i].sector == sec)
-                    m |= sb[i++].mask;
-                if (m == 0xffffffffu)
-                    whole += 1;
-                else
-                    part += 1;
-            }
-            cost += whole == per_line ? d->sparse_write_bytes_line
-                                      : whole * d->sparse_write_bytes_sector +
-                                            part * d->sparse_write_bytes_partial;
-            l2cost += whole == per_line ? d->sparse_write_l2_line_bytes
-                                        : GP_MIN((whole + part) * d->sparse_write_l2_bytes,
-                                                 d->sparse_write_l2_line_bytes);
-        }
+        qsort(sb, n, sizeof *sb, cmp_sector_bytes);
+        isolated_lines(d, sb, n, &own, &l2cost);
+        if (ng < 2)
+            continue;
+        /* a line the group writes is one write to DRAM, of the bytes all
+           its stores write, whichever of them comes first */
+        for (g = 0, n = 0; g < ng; g++)
+            warp_sectors(grp[g], w, 1u << g, sb, &n);
+        qsort(sb, n, sizeof *sb, cmp_sector_bytes);
+        isolated_lines(d, sb, n, &cost, NULL);
     }
+    cost = ng < 2 ? own : cost / ng;
     if (!(warps > 0))
         return;
     cost /= warps;

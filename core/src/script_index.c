@@ -1718,6 +1718,9 @@ void sb_index_launch_op(const sb_ctx_t *c, sb_flat_t *f, int t, gp_op_t *op)
     for (i = 0; f->ops && f->ops + i < op; i++)
         if (f->ops[i].line == op->line)
             j->rs.rng += 0x9e3779b97f4a7c15ull;
+    /* ops that share a `draws` name draw alike, call for call */
+    if (op->draw_group)
+        j->rs.rng = 0x6472617773000000ull ^ op->draw_group;
     lua_pushvalue(L, fn);
     lua_getinfo(L, ">S", &ar);
     snprintf(j->src, sizeof j->src, "%s:%d", ar.short_src, ar.linedefined);
@@ -1783,6 +1786,10 @@ void sb_index_launch_op(const sb_ctx_t *c, sb_flat_t *f, int t, gp_op_t *op)
             sb_error_memory(L);
         lua_error(L);
     }
+    if (op->draw_group && !(op->access.sample && op->access.sample->drawn))
+        sb_fail(c, "the %s at line %u: 'draws' names the draws of its index function, which "
+                   "draws nothing; call gpuperf.random(lo, hi) in it, or drop 'draws'",
+                sb_op_tag(op), op->line);
     if (cacheable && stale >= 0) {
         key.access = op->access;
         ev->icache[stale] = key;

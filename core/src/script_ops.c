@@ -94,12 +94,13 @@ enum {
     F_UPDATE = 1u << 15,
     F_RESULT = 1u << 16,
     F_FROM_DATA = 1u << 17,
-    F_WALK = 1u << 18
+    F_WALK = 1u << 18,
+    F_DRAWS = 1u << 19
 };
 static const char *const sb_mem_fields[] = {
     "buffer", "bytes", "pattern",   "stride", "offset",  "count", "ilp",   "footprint",
     "space",  "conflicts", "scope", "index",  "depends", "bins",  "range", "update",
-    "result", "from_data", "walk", NULL};
+    "result", "from_data", "walk", "draws", NULL};
 
 #define SB_ACCESS (F_BYTES | F_PATTERN | F_STRIDE | F_OFFSET | F_COUNT | F_ILP | F_INDEX)
 #define SB_GLOBAL (SB_ACCESS | F_BUFFER | F_FOOTPRINT)
@@ -112,8 +113,8 @@ static const struct sb_memctor {
     int space;
     unsigned fields;
 } sb_memctors[] = {
-    {"load", "load", -1, SB_GLOBAL | F_SPACE | F_DEPENDS | F_RANGE | F_WALK},
-    {"store", "store", -1, SB_GLOBAL | F_SPACE | F_RANGE},
+    {"load", "load", -1, SB_GLOBAL | F_SPACE | F_DEPENDS | F_RANGE | F_WALK | F_DRAWS},
+    {"store", "store", -1, SB_GLOBAL | F_SPACE | F_RANGE | F_DRAWS},
     {"atomic", "atomic", -1,
      F_BUFFER | F_BYTES | F_COUNT | F_ILP | F_FOOTPRINT | F_SPACE | F_SCOPE | F_INDEX | F_BINS |
          F_UPDATE | F_RESULT | F_FROM_DATA},
@@ -131,19 +132,20 @@ static const struct sb_memctor {
 enum sb_fkey {
     K_OP, K_LINE, K_COUNT, K_FLOPS, K_TRIPS, K_PATHS, K_ILP, K_TYPE, K_VAR, K_SPACE, K_BYTES,
     K_BUFFER, K_INDEX, K_PATTERN, K_STRIDE, K_OFFSET, K_FOOTPRINT, K_CONFLICTS, K_SCOPE,
-    K_DEPENDS, K_BINS, K_RANGE, K_UPDATE, K_UNROLL, K_RESULT, K_FROM_DATA, K_WALK, SB_FKEYS
+    K_DEPENDS, K_BINS, K_RANGE, K_UPDATE, K_UNROLL, K_RESULT, K_FROM_DATA, K_WALK, K_DRAWS,
+    SB_FKEYS
 };
 static const char *const sb_fkey_names[SB_FKEYS] = {
     "op",     "line",  "count",   "flops",  "trips",     "paths",     "ilp",   "type",
     "var",    "space", "bytes",   "buffer", "index",     "pattern",   "stride", "offset",
     "footprint", "conflicts", "scope", "depends", "bins", "range", "update", "unroll",
-    "result", "from_data", "walk"};
+    "result", "from_data", "walk", "draws"};
 
 /* The sb_fkey named s (of len bytes); -1: none. */
 static int sb_fkey_find(const char *s, size_t len)
 {
     static const unsigned char lens[SB_FKEYS] = {2, 4, 5, 5, 5, 5, 3, 4, 3, 5, 5, 6,
-                                                 5, 7, 6, 6, 9, 9, 5, 7, 4, 5, 6, 6, 6, 9, 4};
+                                                 5, 7, 6, 6, 9, 9, 5, 7, 4, 5, 6, 6, 6, 9, 4, 5};
     int i;
     for (i = 0; i < SB_FKEYS; i++)
         if (lens[i] == len && sb_fkey_names[i][0] == s[0] &&
@@ -308,6 +310,17 @@ typedef struct sb_opinfo {
     int has_range; /* range = {lo, hi} */
 } sb_opinfo_t;
 
+/* gp_op_t.draw_group of a `draws` name: its FNV-1a hash, never 0 (0: the
+   op draws its own values). */
+static uint32_t sb_draw_group(const char *name, size_t len)
+{
+    uint32_t h = 2166136261u;
+    size_t i;
+    for (i = 0; i < len; i++)
+        h = (h ^ (unsigned char)name[i]) * 16777619u;
+    return h ? h : 1;
+}
+
 static void sb_mem_check(const sb_ctx_t *c, int t, const sb_opspec_t *spec, gp_op_t *op,
                          sb_opinfo_t *info)
 {
@@ -432,6 +445,20 @@ static void sb_mem_check(const sb_ctx_t *c, int t, const sb_opspec_t *spec, gp_o
             sb_fail(c, "'walk' applies to a chase, a load with depends = true whose index "
                        "draws from gpuperf.random; add depends = true or drop 'walk'");
         op->chase_draws = (uint32_t)sb_check_enum(c, v, "walk", sb_walk_names);
+    }
+    sb_drop(L, top);
+    /* ops that read one index from data for several accesses draw alike
+       (the constructors refuse the field on other ops) */
+    if (sb_get(L, t, K_DRAWS)) {
+        size_t len = 0;
+        const char *name = lua_type(L, v) == LUA_TSTRING ? lua_tolstring(L, v, &len) : NULL;
+        if (!name || len == 0 || len > 64)
+            sb_fail_value(c, v, "draws", "a name of 1 to 64 characters that the ops drawing "
+                                         "the same values share");
+        if (!has_index)
+            sb_fail(c, "'draws' names the draws of an index function; give index = function(t) "
+                       "... gpuperf.random(lo, hi) ... end");
+        op->draw_group = sb_draw_group(name, len);
     }
     sb_drop(L, top);
     if (op->kind == GP_OP_ATOMIC && sb_get(L, t, K_BINS)) {

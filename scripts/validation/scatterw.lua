@@ -15,6 +15,7 @@
 --   ws=dram   n = 2^26 ints (256 MiB), the L2 flushed before each launch
 --   ws=dramc  the same (the bench empties the L2 by reading instead of the memset)
 --   ws=big    n = 2^28 ints (1 GiB), flushed
+-- The S word stores of one piece name one line: they share their draws (`draws`).
 -- SASS (validation/h200/measured/run40/scatterw/sass_scatterw.txt.gz): per store an IMAD
 -- (the LCG), SHF and LOP3 (the line), LEA and LEA.HI.X (the address), the value's move
 -- and the STG (S = W / 4: W / 4 STG.E at the address plus 0, 4, ...); the trip's
@@ -45,18 +46,16 @@ local p = gpuperf.buffer("p", 4 * n)
 local out = gpuperf.buffer("out", 4 * grid * block)
 
 local body = {}
-for _ = 1, L do
-  local line, held = 0, {}
+for j = 1, L do
   body[#body + 1] = gpuperf.int(1)             -- the LCG step: a chain through the trip
   body[#body + 1] = gpuperf.int{5, ilp = 5}    -- the line, the address, the value: beside it
   for q = 0, S - 1 do                          -- S = W / 4: word q of each lane's piece
-    body[#body + 1] = gpuperf.store{p, bytes = W / S, index = function(t)
+    local line = 0
+    local share = S > 1 and "line" .. j or nil  -- the word stores of a piece: one draw
+    body[#body + 1] = gpuperf.store{p, bytes = W / S, draws = share, index = function(t)
       if t.lane >= a then return nil end
-      if q == 0 then                           -- the first word draws, the others follow it
-        if t.lane % c == 0 then line = gpuperf.random(0, lines - 1) end
-        held[t.gx * trips + t.k] = line
-      end
-      return (held[t.gx * trips + t.k] * per_line + t.lane % c) * S + q
+      if t.lane % c == 0 then line = gpuperf.random(0, lines - 1) end
+      return (line * per_line + t.lane % c) * S + q
     end}
   end
 end

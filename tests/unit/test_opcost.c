@@ -26,8 +26,11 @@ static void open_dev(const char *name, gp_device_t *dev, const gp_arch_t **arch,
 /* Cost of one op in a kernel of 16384 blocks of `warps` warps whose buffers
    0 .. n_buffers-1 an earlier launch left `warm` bytes of in L2 (NULL:
    none); returns the status. */
-static int cost_warm(const gp_device_t *d, const gp_generation_t *g, gp_op_t *op, uint32_t warps,
-                     uint64_t *warm, uint32_t n_buffers, gp_op_cost_t *c, char *msg, size_t len)
+/* The cost of ops[at] in a kernel of the n ops ops[0..n), blocks of `warps`
+   warps, one resident a SM, 16384 of them. */
+static int cost_in(const gp_device_t *d, const gp_generation_t *g, gp_op_t *ops, uint32_t n,
+                   uint32_t at, uint32_t warps, uint64_t *warm, uint32_t n_buffers,
+                   gp_op_cost_t *c, char *msg, size_t len)
 {
     gp_kernel_t k;
     gp_occupancy_t o;
@@ -40,8 +43,8 @@ static int cost_warm(const gp_device_t *d, const gp_generation_t *g, gp_op_t *op
     k.launch.block.x = warps * 32;
     k.launch.grid.x = 16384;
     k.total_blocks = 16384;
-    k.ops = op;
-    k.n_ops = 1;
+    k.ops = ops;
+    k.n_ops = n;
     k.l2_warm_bytes = warm;
     k.n_buffers = warm ? n_buffers : 0;
     o.warps_per_block = warps;
@@ -52,7 +55,13 @@ static int cost_warm(const gp_device_t *d, const gp_generation_t *g, gp_op_t *op
     r.active_sms = d->sm_count;
     r.dram_share = r.l2_share = 1.0 / d->sm_count;
     msg[0] = '\0';
-    return gp_op_cost_default(g, d, &k, op, &o, &r, c, msg, len);
+    return gp_op_cost_default(g, d, &k, &ops[at], &o, &r, c, msg, len);
+}
+
+static int cost_warm(const gp_device_t *d, const gp_generation_t *g, gp_op_t *op, uint32_t warps,
+                     uint64_t *warm, uint32_t n_buffers, gp_op_cost_t *c, char *msg, size_t len)
+{
+    return cost_in(d, g, op, 1, 0, warps, warm, n_buffers, c, msg, len);
 }
 
 /* The same without warm bytes. */
@@ -668,6 +677,66 @@ static void test_drawn_stores(void **state)
     d.sparse_write_bytes_partial = d.sparse_write_bytes_sector = d.sparse_write_bytes_line = 0;
     c = drawn_store_cost(&d, g, own, 4, range, span, 0, 1);
     assert_true(c.dram_bytes > 0 && c.dram_bytes < 32 * 116);
+}
+
+/* Word stores that share their draws (a `draws` group, run40 splitw): n of
+   them at the lanes' random lines, word q of each lane's piece at 4 q. The
+   first's cost, in *c (group: 1, the n stores in one kernel; 0: the first
+   alone). */
+static void split_store_cost(const gp_device_t *d, const gp_generation_t *g, uint32_t n,
+                             int group, gp_op_cost_t *c)
+{
+    static int64_t off[4][32];
+    gp_lane_sample_t s[4];
+    gp_op_t ops[4];
+    uint64_t range = 256ull << 20, warm[1] = {0};
+    char msg[256];
+    uint32_t q, l;
+    for (q = 0; q < n; q++) {
+        for (l = 0; l < 32; l++)
+            off[q][l] = (int64_t)(l * 7919 + 13) * 128 + 4 * (int64_t)q; /* own line */
+        sample_init(&s[q], off[q], 1, range, 1);
+        ops[q] = op_of(GP_OP_STORE);
+        ops[q].space = GP_SPACE_GLOBAL;
+        ops[q].access.buffer = 0;
+        ops[q].access.elem_bytes = 4;
+        ops[q].access.footprint_bytes = range;
+        ops[q].access.pattern = GP_PATTERN_RANDOM;
+        ops[q].access.sample = &s[q];
+        ops[q].draw_group = 77;
+    }
+    assert_int_equal(cost_in(d, g, ops, group ? n : 1, 0, 8, warm, 1, c, msg, sizeof msg), 0);
+}
+
+/* Stores that share their draws: each takes the L2 its own requests; DRAM
+   writes each line once with the bytes they write together, (1 + key log2
+   n) times that, shared among them; without the key the bytes alone. */
+static void test_drawn_store_group(void **state)
+{
+    gp_device_t d;
+    const gp_arch_t *a;
+    const gp_generation_t *g;
+    gp_op_cost_t alone, two, four;
+    (void)state;
+    open_dev("h200-sxm", &d, &a, &g);
+    assert_true(d.sparse_write_stores_log2 > 0);
+    split_store_cost(&d, g, 1, 0, &alone);
+    split_store_cost(&d, g, 2, 1, &two);
+    split_store_cost(&d, g, 4, 1, &four);
+    assert_true(fabs(alone.dram_bytes - 32 * d.sparse_write_bytes_partial) < 1e-6);
+    /* 8 and 16 bytes of each lane's sector: still part of it */
+    assert_true(fabs(two.dram_bytes -
+                     32 * d.sparse_write_bytes_partial * (1 + d.sparse_write_stores_log2) / 2) <
+                1e-6);
+    assert_true(fabs(four.dram_bytes -
+                     32 * d.sparse_write_bytes_partial * (1 + 2 * d.sparse_write_stores_log2) / 4) <
+                1e-6);
+    assert_true(fabs(two.l2_bytes - alone.l2_bytes) < 1e-6);
+    assert_true(fabs(four.l2_bytes - 32 * d.sparse_write_l2_bytes) < 1e-6);
+    /* no key: the line's bytes, shared */
+    d.sparse_write_stores_log2 = 0;
+    split_store_cost(&d, g, 4, 1, &four);
+    assert_true(fabs(four.dram_bytes - 32 * d.sparse_write_bytes_partial / 4) < 1e-6);
 }
 
 /* The L2 takes a warp's atomic by sector: the lanes on distinct words of a
@@ -1674,6 +1743,7 @@ int main(void)
         cmocka_unit_test(test_sibling_loads_hit_l1),
         cmocka_unit_test(test_store_into_warm_l2),
         cmocka_unit_test(test_drawn_stores),
+        cmocka_unit_test(test_drawn_store_group),
         cmocka_unit_test(test_atomic_hot_line),
         cmocka_unit_test(test_request_tlb_wait),
         cmocka_unit_test(test_slowest_sm_latency),

@@ -1252,11 +1252,24 @@ static const bad_case_t bad_cases[] = {
     {"bad_result_load.lua",
      "bad_result_load.lua:3: gpuperf.load: unknown field 'result' (accepted: "
      "[1], buffer, bytes, pattern, stride, offset, count, ilp, footprint, "
-     "space, index, depends, range, walk)",
+     "space, index, depends, range, walk, draws)",
      NULL, 0, 0},
     {"bad_walk_value.lua",
      "bad_walk_value.lua:3: gpuperf.load: 'walk' must be one of \"cycle\", "
      "\"draws\", got \"ring\"",
+     NULL, 0, 0},
+    {"bad_draws_value.lua",
+     "bad_draws_value.lua:3: gpuperf.store: 'draws' must be a name of 1 to 64 characters "
+     "that the ops drawing the same values share, got 7",
+     NULL, 0, 0},
+    {"bad_draws_no_index.lua",
+     "bad_draws_no_index.lua:3: gpuperf.store: 'draws' names the draws of an index "
+     "function; give index = function(t) ... gpuperf.random(lo, hi) ... end",
+     NULL, 0, 0},
+    {"bad_draws_no_draw.lua",
+     "bad_draws_no_draw.lua:5: launch 'k': work[1]: the store at line 3: 'draws' names the "
+     "draws of its index function, which draws nothing; call gpuperf.random(lo, hi) in it, "
+     "or drop 'draws'",
      NULL, 0, 0},
     {"bad_walk_gather.lua",
      "bad_walk_gather.lua:3: gpuperf.load: 'walk' applies to a chase, a load "

@@ -487,6 +487,45 @@ static void test_random_apart_per_op(void **state)
     gp_workload_free(&wl);
 }
 
+/* Stores that name one `draws` draw alike, call for call, whatever line of
+   the script builds them: a piece's word stores (the scatterw bench's S =
+   4) land on one random line a lane, word q at offset 4 q; a store outside
+   the group draws its own. */
+static void test_random_shared_draws(void **state)
+{
+    static const char src[] =
+        "local v = gpuperf.buffer('v', 4 * 2^24)\n"
+        "local w = {}\n"
+        "for q = 0, 3 do w[#w + 1] = gpuperf.store{v, draws = 'slot', index = function(t)\n"
+        "  return gpuperf.random(0, 2^22 - 1) * 4 + q end} end\n"
+        "w[#w + 1] = gpuperf.store{v, index = function(t) return gpuperf.random(0, 2^22 - 1) * 4 end}\n"
+        "gpuperf.launch{ name = 'g', grid = 132, block = 32, regs = 16, work = w }\n";
+    gp_workload_t wl;
+    const gp_lane_sample_t *a, *o;
+    uint32_t lane, q, same = 0;
+    (void)state;
+    run_good(src, &wl);
+    a = op_at(&wl, 0, 0)->access.sample;
+    o = op_at(&wl, 0, 4)->access.sample;
+    assert_non_null(a);
+    assert_non_null(o);
+    assert_true(op_at(&wl, 0, 0)->draw_group != 0);
+    assert_int_equal(op_at(&wl, 0, 4)->draw_group, 0);
+    for (q = 1; q < 4; q++) {
+        const gp_lane_sample_t *b = op_at(&wl, 0, q)->access.sample;
+        assert_non_null(b);
+        assert_true(b->drawn);
+        assert_int_equal(op_at(&wl, 0, q)->draw_group, op_at(&wl, 0, 0)->draw_group);
+        assert_int_equal(b->n_warps, a->n_warps);
+        for (lane = 0; lane < (uint32_t)a->n_warps * a->lanes; lane++)
+            assert_int_equal(b->byte_offset[lane], a->byte_offset[lane] + 4 * (int64_t)q);
+    }
+    for (lane = 0; lane < 32; lane++)
+        same += o->byte_offset[lane] == a->byte_offset[lane];
+    assert_true(same < 4);
+    gp_workload_free(&wl);
+}
+
 /* A gather folded into a small buffer (line = (i + 97 w) % lines, the
    chase bench's gather): the extrapolation counts every wrap as new lines,
    the range the lanes reach stands instead; a fold that wraps once (the
@@ -929,6 +968,7 @@ int main(void)
         cmocka_unit_test(test_fp_sgemm_tiles),
         cmocka_unit_test(test_fp_gather),
         cmocka_unit_test(test_random_apart_per_op),
+        cmocka_unit_test(test_random_shared_draws),
         cmocka_unit_test(test_fp_folded),
         cmocka_unit_test(test_fp_fold_period),
         cmocka_unit_test(test_fp_chase),

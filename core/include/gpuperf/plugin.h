@@ -417,6 +417,12 @@ typedef struct gp_device {
        local or texture-path load holds its scheduler's issue, where an
        ordinary instruction takes one; 0: not known (one slot) */
     double global_load_issue_cycles;
+    /* [memory], added within ABI 2: a random line that n store
+       instructions write together (one draw: a struct's fields stored
+       word by word) costs DRAM (1 + this log2 n) times what the line's
+       bytes cost written by one (sparse_write_bytes_*); 0: not known
+       (the line's bytes alone) */
+    double sparse_write_stores_log2;
 } gp_device_t;
 
 /* ------------------------------------------------------------------------ */
@@ -654,7 +660,14 @@ typedef struct gp_op {
        twice before it has been round the whole cycle) (added within ABI 2,
        from the reserved space) */
     uint32_t chase_draws;
-    uint32_t reserved[3];
+    /* LOAD, STORE with an index function that draws from gpuperf.random:
+       ops of a kernel with the same non-zero value draw the same values,
+       call for call (one index read from data and used for several
+       accesses: a struct's fields at a hashed slot, a key and its value;
+       the script's `draws` name); 0 (the default): the op draws its own
+       (added within ABI 2, from the reserved space) */
+    uint32_t draw_group;
+    uint32_t reserved[2];
 } gp_op_t;
 
 /* A kernel launch as the engine hands it to a plugin. */
