@@ -1796,6 +1796,66 @@ static double l1_sharers(const gp_device_t *d, const gp_kernel_t *k, const gp_op
     return sms;
 }
 
+/* 1 when o, a load, draws what op, a load, draws (its `draws` group) over
+   the same buffer and space, sampled alike. */
+static int draw_partner(const gp_op_t *op, const gp_op_t *o)
+{
+    const gp_lane_sample_t *s = op->access.sample, *t = o->access.sample;
+    return op->draw_group && o->draw_group == op->draw_group && o->kind == GP_OP_LOAD &&
+           op->kind == GP_OP_LOAD && o->space == op->space &&
+           o->access.buffer == op->access.buffer && s && t && s->drawn && t->drawn &&
+           s->byte_offset && t->byte_offset && t->lanes == s->lanes && t->n_warps == s->n_warps;
+}
+
+/* 1 when k's op j is a drawn load that an earlier load of its `draws`
+   group precedes: its draws touch what the first one's touch. */
+static int draw_follower(const gp_kernel_t *k, uint32_t j)
+{
+    uint32_t i;
+    for (i = 0; i < j; i++)
+        if (draw_partner(&k->ops[j], &k->ops[i]))
+            return 1;
+    return 0;
+}
+
+/*
+ * The share of a drawn load's sectors that an earlier load of its `draws`
+ * group (the same draws: a struct's fields read one by one at a data-made
+ * index) asked for at the same sampled warp: the L1 has them or is filling
+ * them, so they hit it, as a sibling's sectors do (sibling_traffic); 0 for
+ * a load outside a group or first in it.
+ */
+static double draw_group_cover(const gp_kernel_t *k, const gp_op_t *op, uint32_t unit)
+{
+    const gp_lane_sample_t *s = op->access.sample;
+    uint32_t w, l, m, j, at;
+    double hit = 0, all = 0;
+    if (!op->draw_group || !k || !k->ops || op < k->ops || op >= k->ops + k->n_ops || !s ||
+        !s->drawn || !s->byte_offset || unit == 0)
+        return 0;
+    at = (uint32_t)(op - k->ops);
+    for (w = 0; w < s->n_warps; w++)
+        for (l = 0; l < s->lanes; l++) {
+            int64_t sec, o = s->byte_offset[(size_t)w * s->lanes + l];
+            int found = 0;
+            if (o < 0)
+                continue;
+            sec = o / unit;
+            all += 1;
+            for (j = 0; j < at && !found; j++) {
+                const int64_t *p = k->ops[j].access.sample ? k->ops[j].access.sample->byte_offset
+                                                           : NULL;
+                if (!draw_partner(op, &k->ops[j]))
+                    continue;
+                for (m = 0; m < s->lanes && !found; m++)
+                    found = p[(size_t)w * s->lanes + m] >= 0 &&
+                            p[(size_t)w * s->lanes + m] / unit == sec;
+            }
+            hit += found;
+        }
+    return all > 0 ? hit / all : 0;
+}
+
 /*
  * The L1 hit shares of a load that draws its addresses at random
  * (irm_addresses), counted over the buffer's drawn loads: each SM's draws
@@ -3380,7 +3440,7 @@ static double gather_first_granules(const gp_device_t *d, const gp_kernel_t *k, 
         double e = o->access.elem_bytes ? o->access.elem_bytes : 4;
         double act = active_lanes(d, k, &o->access);
         if (o->kind != GP_OP_LOAD || o->access.buffer != op->access.buffer || !drawn_read(k, o) ||
-            !(act > 0))
+            !(act > 0) || draw_follower(k, j))
             continue;
         request_lines(&o->access, GP_MIN(d->warp_size, 64u), (uint32_t)gran, &rl, &rp, &rr, &lone);
         touches += request_bytes(k, o) / e / act * GP_MAX(rl, 1.0);
@@ -3577,12 +3637,16 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
                 }
                 {
                     /* loads that all draw their addresses: the SM's own
-                       draws, by sectors and lines (irm_l1_hit) */
-                    double hi, hl;
+                       draws, by sectors and lines (irm_l1_hit); the
+                       sectors an earlier load of its draws group asked
+                       for hit */
+                    double hi, hl, cover = draw_group_cover(k, at, unit);
                     if (irm_l1_hit(d, k, at, l1, req_n, &hi, &hl)) {
                         far1 = hi;
                         far1l = hl;
                     }
+                    far1 = 1 - (1 - far1) * (1 - cover);
+                    far1l = 1 - (1 - far1l) * (1 - cover);
                 }
                 h1 = GP_MAX(near_hit, far1);
                 l1h = GP_MAX(near_hit, far1l);

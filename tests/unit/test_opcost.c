@@ -679,6 +679,29 @@ static void test_drawn_stores(void **state)
     assert_true(c.dram_bytes > 0 && c.dram_bytes < 32 * 116);
 }
 
+/* n ops of `kind` sharing the draws group 77, one sampled warp each, every
+   lane on a random line of its own of 256 MiB, op q at word q of it (the
+   offsets in off, the samples in s). */
+static void group_ops(gp_op_t *ops, gp_lane_sample_t *s, int64_t (*off)[32], uint32_t n,
+                      uint32_t kind)
+{
+    uint64_t range = 256ull << 20;
+    uint32_t q, l;
+    for (q = 0; q < n; q++) {
+        for (l = 0; l < 32; l++)
+            off[q][l] = (int64_t)(l * 7919 + 13) * 128 + 4 * (int64_t)q; /* own line */
+        sample_init(&s[q], off[q], 1, range, 1);
+        ops[q] = op_of(kind);
+        ops[q].space = GP_SPACE_GLOBAL;
+        ops[q].access.buffer = 0;
+        ops[q].access.elem_bytes = 4;
+        ops[q].access.footprint_bytes = range;
+        ops[q].access.pattern = GP_PATTERN_RANDOM;
+        ops[q].access.sample = &s[q];
+        ops[q].draw_group = 77;
+    }
+}
+
 /* Word stores that share their draws (a `draws` group, run40 splitw): n of
    them at the lanes' random lines, word q of each lane's piece at 4 q. The
    first's cost, in *c (group: 1, the n stores in one kernel; 0: the first
@@ -689,22 +712,9 @@ static void split_store_cost(const gp_device_t *d, const gp_generation_t *g, uin
     static int64_t off[4][32];
     gp_lane_sample_t s[4];
     gp_op_t ops[4];
-    uint64_t range = 256ull << 20, warm[1] = {0};
+    uint64_t warm[1] = {0};
     char msg[256];
-    uint32_t q, l;
-    for (q = 0; q < n; q++) {
-        for (l = 0; l < 32; l++)
-            off[q][l] = (int64_t)(l * 7919 + 13) * 128 + 4 * (int64_t)q; /* own line */
-        sample_init(&s[q], off[q], 1, range, 1);
-        ops[q] = op_of(GP_OP_STORE);
-        ops[q].space = GP_SPACE_GLOBAL;
-        ops[q].access.buffer = 0;
-        ops[q].access.elem_bytes = 4;
-        ops[q].access.footprint_bytes = range;
-        ops[q].access.pattern = GP_PATTERN_RANDOM;
-        ops[q].access.sample = &s[q];
-        ops[q].draw_group = 77;
-    }
+    group_ops(ops, s, off, n, GP_OP_STORE);
     assert_int_equal(cost_in(d, g, ops, group ? n : 1, 0, 8, warm, 1, c, msg, sizeof msg), 0);
 }
 
@@ -737,6 +747,34 @@ static void test_drawn_store_group(void **state)
     d.sparse_write_stores_log2 = 0;
     split_store_cost(&d, g, 4, 1, &four);
     assert_true(fabs(four.dram_bytes - 32 * d.sparse_write_bytes_partial / 4) < 1e-6);
+}
+
+/* Loads that share their draws (a struct's fields read one by one at a
+   data-made index): the second reads the sectors the first asked for, so
+   it hits L1 and asks the L2 and DRAM for nothing more; outside the group
+   (draw_group 0) it draws lines of its own and costs what the first does. */
+static void test_drawn_load_group(void **state)
+{
+    gp_device_t d;
+    const gp_arch_t *a;
+    const gp_generation_t *g;
+    static int64_t off[2][32];
+    gp_lane_sample_t s[2];
+    gp_op_t ops[2];
+    gp_op_cost_t first, shared, apart;
+    uint64_t warm[1] = {0};
+    char msg[256];
+    (void)state;
+    open_dev("h200-sxm", &d, &a, &g);
+    group_ops(ops, s, off, 2, GP_OP_LOAD);
+    assert_int_equal(cost_in(&d, g, ops, 2, 0, 8, warm, 1, &first, msg, sizeof msg), 0);
+    assert_int_equal(cost_in(&d, g, ops, 2, 1, 8, warm, 1, &shared, msg, sizeof msg), 0);
+    assert_true(first.dram_bytes > 0 && first.l2_bytes > 0);
+    assert_true(shared.dram_bytes < 1e-9 && shared.l2_bytes < 1e-9);
+    ops[0].draw_group = ops[1].draw_group = 0;
+    assert_int_equal(cost_in(&d, g, ops, 2, 1, 8, warm, 1, &apart, msg, sizeof msg), 0);
+    assert_true(apart.dram_bytes > 0.5 * first.dram_bytes);
+    assert_true(apart.l2_bytes > 0.5 * first.l2_bytes);
 }
 
 /* The L2 takes a warp's atomic by sector: the lanes on distinct words of a
@@ -1744,6 +1782,7 @@ int main(void)
         cmocka_unit_test(test_store_into_warm_l2),
         cmocka_unit_test(test_drawn_stores),
         cmocka_unit_test(test_drawn_store_group),
+        cmocka_unit_test(test_drawn_load_group),
         cmocka_unit_test(test_atomic_hot_line),
         cmocka_unit_test(test_request_tlb_wait),
         cmocka_unit_test(test_slowest_sm_latency),
