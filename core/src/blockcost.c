@@ -369,8 +369,11 @@ static void group_slowest(const walk_ctx_t *cx, load_group_t *g, const gp_op_t *
         g->lnone = 0;
     g->per_doubling = GP_MAX(g->per_doubling, per);
     if (sm && sm->drawn) {
+        /* a load of a draws group waits on none of the lines an earlier one
+           of the group asked for (its L1 hits, opcost.c draw_group_cover) */
+        double fresh = op->draw_group ? 1 - GP_MAX(0.0, GP_MIN(1.0, c->l1_hit)) : 1;
         g->drawn_line = d->dram_drawn_line_cycles;
-        g->drawn_runs += own * count;
+        g->drawn_runs += own * count * fresh;
     }
     if (l1m < 0) /* l1m: log(1 - the op's DRAM share), 0 where it has none */
         g->lnone += own * count * l1m;

@@ -775,6 +775,11 @@ static void test_drawn_load_group(void **state)
     assert_int_equal(cost_in(&d, g, ops, 2, 1, 8, warm, 1, &apart, msg, sizeof msg), 0);
     assert_true(apart.dram_bytes > 0.5 * first.dram_bytes);
     assert_true(apart.l2_bytes > 0.5 * first.l2_bytes);
+    /* the record as one 16-byte load: what one word costs DRAM (run41 fields
+       vec rows: 4, 8 and 16 bytes within 0.3%) */
+    ops[0].access.elem_bytes = 16;
+    assert_int_equal(cost_in(&d, g, ops, 1, 0, 8, warm, 1, &apart, msg, sizeof msg), 0);
+    assert_true(fabs(apart.dram_bytes - first.dram_bytes) < 1e-6 * first.dram_bytes);
 }
 
 /* The L2 takes a warp's atomic by sector: the lanes on distinct words of a
