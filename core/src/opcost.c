@@ -1799,19 +1799,19 @@ static double l1_sharers(const gp_device_t *d, const gp_kernel_t *k, const gp_op
     return sms;
 }
 
-/* 1 when o, a load, draws what op, a load, draws (its `draws` group) over
-   the same buffer and space, sampled alike. */
+/* 1 when o draws what op draws (its `draws` group): an op of the same kind
+   over the same buffer and space, both sampled alike from their draws. */
 static int draw_partner(const gp_op_t *op, const gp_op_t *o)
 {
     const gp_lane_sample_t *s = op->access.sample, *t = o->access.sample;
-    return op->draw_group && o->draw_group == op->draw_group && o->kind == GP_OP_LOAD &&
-           op->kind == GP_OP_LOAD && o->space == op->space &&
-           o->access.buffer == op->access.buffer && s && t && s->drawn && t->drawn &&
-           s->byte_offset && t->byte_offset && t->lanes == s->lanes && t->n_warps == s->n_warps;
+    return op->draw_group && o->draw_group == op->draw_group && o->kind == op->kind &&
+           o->space == op->space && o->access.buffer == op->access.buffer && s && t &&
+           s->drawn && t->drawn && s->byte_offset && t->byte_offset && t->lanes == s->lanes &&
+           t->n_warps == s->n_warps;
 }
 
-/* 1 when k's op j is a drawn load that an earlier load of its `draws`
-   group precedes: its draws touch what the first one's touch. */
+/* 1 when an earlier op of its `draws` group precedes k's op j (a drawn
+   load: its draws touch what the first one's touch). */
 static int draw_follower(const gp_kernel_t *k, uint32_t j)
 {
     uint32_t i;
@@ -3216,20 +3216,16 @@ static void isolated_lines(const gp_device_t *d, const sector_bytes_t *sb, uint3
     }
 }
 
-/* op and the stores of k that draw what it draws (its `draws` group: the
-   same buffer, sampled alike) into grp, op first; their count, at most max. */
+/* op and the stores of k that draw what it draws (draw_partner) into grp,
+   op first; their count, at most max. */
 static uint32_t draw_siblings(const gp_kernel_t *k, const gp_op_t *op, const gp_op_t **grp,
                               uint32_t max)
 {
-    const gp_lane_sample_t *s = op->access.sample;
     uint32_t j, n = 1;
     grp[0] = op;
-    for (j = 0; op->draw_group && k && k->ops && j < k->n_ops && n < max; j++) {
+    for (j = 0; k && k->ops && j < k->n_ops && n < max; j++) {
         const gp_op_t *o = &k->ops[j];
-        const gp_lane_sample_t *t = o->access.sample;
-        if (o != op && o->draw_group == op->draw_group && o->kind == GP_OP_STORE &&
-            o->access.buffer == op->access.buffer && t && t->drawn && t->byte_offset &&
-            t->lanes == s->lanes && t->n_warps == s->n_warps &&
+        if (o != op && draw_partner(op, o) &&
             (o->access.elem_bytes ? o->access.elem_bytes : 4) <= 32)
             grp[n++] = o;
     }
@@ -3270,7 +3266,8 @@ static void drawn_store_traffic(const gp_device_t *d, const gp_kernel_t *k, cons
     sector_bytes_t sb[64 * GP_DRAW_GROUP_MAX];
     const gp_op_t *grp[GP_DRAW_GROUP_MAX];
     if (!(d->sparse_write_bytes_partial > 0) || !s || !s->byte_offset ||
-        s->lanes == 0 || s->lanes > 64 || eb > 32 || d->sector_bytes != 32)
+        s->lanes == 0 || s->lanes > GP_ARRAY_LEN(sb) / GP_DRAW_GROUP_MAX || eb > 32 ||
+        d->sector_bytes != 32)
         return;
     if (!s->drawn && !scattered_lines(s, (double)a->footprint_bytes, &cover))
         return;

@@ -450,15 +450,11 @@ static void sb_mem_check(const sb_ctx_t *c, int t, const sb_opspec_t *spec, gp_o
     /* ops that read one index from data for several accesses draw alike
        (the constructors refuse the field on other ops) */
     if (sb_get(L, t, K_DRAWS)) {
-        size_t len = 0;
-        const char *name = lua_type(L, v) == LUA_TSTRING ? lua_tolstring(L, v, &len) : NULL;
-        if (!name || len == 0 || len > 64)
-            sb_fail_value(c, v, "draws", "a name of 1 to 64 characters that the ops drawing "
-                                         "the same values share");
+        const char *name = sb_check_name(c, v, "draws");
         if (!has_index)
             sb_fail(c, "'draws' names the draws of an index function; give index = function(t) "
                        "... gpuperf.random(lo, hi) ... end");
-        op->draw_group = sb_draw_group(name, len);
+        op->draw_group = sb_draw_group(name, strlen(name));
     }
     sb_drop(L, top);
     if (op->kind == GP_OP_ATOMIC && sb_get(L, t, K_BINS)) {

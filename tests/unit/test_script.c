@@ -1259,8 +1259,8 @@ static const bad_case_t bad_cases[] = {
      "\"draws\", got \"ring\"",
      NULL, 0, 0},
     {"bad_draws_value.lua",
-     "bad_draws_value.lua:3: gpuperf.store: 'draws' must be a name of 1 to 64 characters "
-     "that the ops drawing the same values share, got 7",
+     "bad_draws_value.lua:3: gpuperf.store: 'draws' must be a name of 1 to 63 printable "
+     "ASCII characters, got 7",
      NULL, 0, 0},
     {"bad_draws_no_index.lua",
      "bad_draws_no_index.lua:3: gpuperf.store: 'draws' names the draws of an index "
