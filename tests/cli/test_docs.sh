@@ -54,6 +54,46 @@ for f in "$TMP"/docs/block-*.lua; do
     fi
 done
 
+# Where the README or a document shows a command (an indented `gpuperf ...` or
+# `build/gpuperf ...` line) and then its output (the ``` block after it), the
+# output is what the command prints now. A block with a line "..." is an
+# excerpt and is not compared.
+for doc in "$GP_SOURCE_DIR/README.md" "$GP_SOURCE_DIR"/docs/*.md; do
+    awk -v dir="$TMP" '
+        /^    (build\/)?gpuperf / && !inb { cmd = $0; sub(/^    (build\/)?gpuperf /, "", cmd); cline = NR; next }
+        /^```$/ && !inb && cmd != "" { inb = 1; n++; f = sprintf("%s/shown-%03d", dir, n)
+                                       print cline > (f ".line"); print cmd > (f ".cmd"); close(f ".cmd"); close(f ".line")
+                                       printf "" > f; next }
+        /^```/ && inb { inb = 0; close(f); cmd = ""; f = ""; next }
+        inb { print > f; next }
+        /^[ \t]*$/ { next }
+        { cmd = "" }
+    ' "$doc"
+    for f in "$TMP"/shown-[0-9][0-9][0-9]; do
+        [ -e "$f" ] || continue
+        line=$(cat "$f.line")
+        cmd=$(cat "$f.cmd")
+        rm -f "$f.line" "$f.cmd"
+        if grep -qx '[ \t]*\.\.\.[ \t]*' "$f"; then rm -f "$f"; continue; fi
+        case_ "${doc#"$GP_SOURCE_DIR"/}:$line: gpuperf $cmd"
+        # shellcheck disable=SC2086 # the document's command, as words
+        gp $cmd
+        expect_status 0
+        if diff -u "$f" "$TMP/out" >"$TMP/diff"; then ok
+        else bad "the output shown differs from what the command prints:"; head -30 "$TMP/diff"; fi
+        SHOWN=$((${SHOWN:-0} + 1))
+        rm -f "$f"
+    done
+done
+case_ "README.md and docs/ show command outputs"
+if [ "${SHOWN:-0}" -ge 5 ]; then ok; else bad "only ${SHOWN:-0} shown outputs compared"; fi
+
+README="$GP_SOURCE_DIR/README.md"
+case_ "README.md: the script shown is scripts/saxpy.lua"
+awk '/^```lua$/ { inb = 1; next } /^```/ && inb { exit } inb { print }' "$README" >"$TMP/readme_lua"
+if diff -u "$GP_SOURCE_DIR/scripts/saxpy.lua" "$TMP/readme_lua" >"$TMP/diff"; then ok
+else bad "README.md's lua block differs from scripts/saxpy.lua:"; head -30 "$TMP/diff"; fi
+
 case_ "docs/gpuperf.1 renders without warnings"
 if command -v groff >/dev/null 2>&1; then
     groff -man -Tutf8 -ww "$GP_SOURCE_DIR/docs/gpuperf.1" >"$TMP/man.txt" 2>"$TMP/man.err"
