@@ -1,7 +1,8 @@
 /*
  * jsoncheck.c - test helper: parse JSON (a file or stdin) and print the value
- * at a path such as .launches[0].name; exit 1 if the document is not valid
- * JSON or the path is missing. With no path, only checks the document.
+ * at a path such as .launches[0].name, or at each of several paths, a line
+ * each; exit 1 if the document is not valid JSON or a path is missing (the
+ * values before it printed). With no path, only checks the document.
  */
 #include <cjson/cJSON.h>
 #include <ctype.h>
@@ -31,35 +32,10 @@ static char *slurp(FILE *f)
     return buf;
 }
 
-int main(int argc, char **argv)
+/* The value at a path such as .launches[0].name; NULL: none. */
+static cJSON *at_path(cJSON *doc, const char *p)
 {
-    FILE *f;
-    char *text, *p;
-    cJSON *doc, *cur;
-    if (argc < 2) {
-        fprintf(stderr, "usage: jsoncheck FILE|- [.path[0].to.value]\n");
-        return 2;
-    }
-    f = strcmp(argv[1], "-") == 0 ? stdin : fopen(argv[1], "rb");
-    if (!f) {
-        fprintf(stderr, "jsoncheck: cannot open %s\n", argv[1]);
-        return 1;
-    }
-    text = slurp(f);
-    if (f != stdin)
-        fclose(f);
-    doc = text ? cJSON_Parse(text) : NULL;
-    free(text);
-    if (!doc) {
-        fprintf(stderr, "jsoncheck: not valid JSON\n");
-        return 1;
-    }
-    if (argc < 3) {
-        cJSON_Delete(doc);
-        return 0;
-    }
-    cur = doc;
-    p = argv[2];
+    cJSON *cur = doc;
     while (*p && cur) {
         if (*p == '.') {
             char key[256];
@@ -80,19 +56,59 @@ int main(int argc, char **argv)
             cur = NULL;
         }
     }
-    if (!cur) {
-        fprintf(stderr, "jsoncheck: no %s\n", argv[2]);
-        cJSON_Delete(doc);
+    return cur;
+}
+
+/* A string as it is, a number to 17 digits, anything else as JSON; a line. */
+static void print_value(const cJSON *v)
+{
+    if (cJSON_IsString(v))
+        printf("%s\n", v->valuestring);
+    else if (cJSON_IsNumber(v))
+        printf("%.17g\n", v->valuedouble);
+    else {
+        char *s = cJSON_PrintUnformatted(v);
+        printf("%s\n", s ? s : "null");
+        cJSON_free(s);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    FILE *f;
+    char *text;
+    cJSON *doc, *cur;
+    int i;
+    if (argc < 2) {
+        fprintf(stderr, "usage: jsoncheck FILE|- [.path[0].to.value ...]\n");
+        return 2;
+    }
+    f = strcmp(argv[1], "-") == 0 ? stdin : fopen(argv[1], "rb");
+    if (!f) {
+        fprintf(stderr, "jsoncheck: cannot open %s\n", argv[1]);
         return 1;
     }
-    if (cJSON_IsString(cur))
-        printf("%s\n", cur->valuestring);
-    else if (cJSON_IsNumber(cur))
-        printf("%.17g\n", cur->valuedouble);
-    else {
-        char *s = cJSON_PrintUnformatted(cur);
-        printf("%s\n", s);
-        cJSON_free(s);
+    text = slurp(f);
+    if (f != stdin)
+        fclose(f);
+    doc = text ? cJSON_Parse(text) : NULL;
+    free(text);
+    if (!doc) {
+        fprintf(stderr, "jsoncheck: not valid JSON\n");
+        return 1;
+    }
+    if (argc < 3) {
+        cJSON_Delete(doc);
+        return 0;
+    }
+    for (i = 2; i < argc; i++) {
+        cur = at_path(doc, argv[i]);
+        if (!cur) {
+            fprintf(stderr, "jsoncheck: no %s\n", argv[i]);
+            cJSON_Delete(doc);
+            return 1;
+        }
+        print_value(cur);
     }
     cJSON_Delete(doc);
     return 0;

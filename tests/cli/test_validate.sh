@@ -2,6 +2,66 @@
 # gpuperf validate: the accuracy gates on the stored measurements, and bad tables.
 . "$(dirname "$0")/lib.sh"
 
+# readme_table HEADING: the README's accuracy table under the heading that
+# starts with HEADING ("### Calibration (") says what the validation whose
+# JSON is on stdout says: per family its rows, MAPE (to 0.1%) and rows
+# within 2x, and a worst row whose error fits the family's worst ratio; the
+# "all" line the overall figures; the heading the overall rows; the
+# families' rows add up to them. (Within 1.5x is not in the JSON.)
+readme_table() {
+    awk -v head="$1" '
+        index($0, head) == 1 { inb = 1; n = $0; sub(/^[^(]*\(/, "", n); sub(/ .*/, "", n); print "heading", n; next }
+        inb && /^\| / && !/^\| family/ {
+            nf = split($0, f, "|")
+            for (i = 2; i < nf; i++) { gsub(/^ +| +$/, "", f[i]); gsub(/\*/, "", f[i]) }
+            w = f[5]; sub(/.* /, "", w); sub(/%$/, "", w)
+            sub(/%$/, "", f[4]); sub(/\/.*/, "", f[7])
+            print f[2], f[3], f[4], (f[2] == "all" ? "-" : w), f[7]
+            next
+        }
+        inb && /^$/ && seen { exit }
+        inb && /^\|/ { seen = 1 }
+    ' "$GP_SOURCE_DIR/README.md" >"$TMP/readme_table"
+    if ! grep -q '^all ' "$TMP/readme_table"; then
+        bad "README.md has no table with an 'all' line under '$1'"
+        return
+    fi
+    # the validation's figures for every line of the table, in one reading
+    paths=$(awk '$1 == "heading" { print ".overall.rows"; next }
+                 { p = $1 == "all" ? ".overall" : ".families." $1
+                   print p ".rows", p ".mape_pct", p ".within_2x", p ".worst_ratio" }' "$TMP/readme_table")
+    # shellcheck disable=SC2086 # the paths, as words
+    if ! "$JSONCHECK" "$TMP/out" $paths >"$TMP/readme_json" 2>"$TMP/readme_err"; then
+        bad "README.md '$1...': $(cat "$TMP/readme_err") in the validation (a family of the table it does not have)"
+        return
+    fi
+    awk -v head="$1" '
+        NR == FNR { v[NR] = $0; next }
+        $1 == "heading" { k++; if ($2 != v[k]) printf "%s...: %s rows in the heading, the validation has %s\n", head, $2, v[k]; want = v[k]; next }
+        {
+            jr = v[++k]; jm = v[++k]; j2 = v[++k]; jw = v[++k]
+            r = $2; m = $3; w = $4; t = $5
+            if ($1 != "all") sum += r
+            # the worst row (the largest error) lies within the worst ratio
+            # and at least as far out as its row: |e| >= 1 - 1/ratio (the
+            # table rounds the error to 0.1 points: 0.0005 either way)
+            e = (w + 0) / 100; a = e < 0 ? -e : e; a0 = a > 0.0005 ? a - 0.0005 : 0
+            q = e >= 0 ? 1 + a0 : 1 / (1 - a0)
+            good = r == jr && m == sprintf("%.1f", jm) && t == j2 &&
+                   (w == "-" || (q <= jw * (1 + 1e-9) && a + 0.0005 >= 1 - 1 / jw))
+            if (!good)
+                printf "%s... %s: rows %s, MAPE %s%%,%s within 2x %s; the validation: rows %s, MAPE %.3f%%, worst ratio %.4f, within 2x %s (update the table)\n",
+                       head, $1, r, m, (w == "-" ? "" : " worst row " w "%,"), t, jr, jm, jw, j2
+        }
+        END { if (sum != want) printf "%s...: its families hold %d rows, the validation %d (a family of the validation is not in the table)\n", head, sum, want }
+    ' "$TMP/readme_json" "$TMP/readme_table" >"$TMP/readme_bad"
+    if [ -s "$TMP/readme_bad" ]; then
+        while IFS= read -r line; do bad "README.md '$line"; done <"$TMP/readme_bad"
+    else
+        ok
+    fi
+}
+
 # The H200 table: the shared calibration set must stay within the accuracy
 # target (10%) and the figure reached (these thresholds only ever go down).
 case_ "H200 calibration set: accuracy gate"
@@ -175,6 +235,8 @@ expect_status 0
 n=$(json .overall.rows)
 expect_between "$n" 122 5400
 expect_json_has .families.stream.mape_pct
+case_ "README.md: the calibration table is this validation's"
+readme_table "### Calibration ("
 
 # Integer multiplies (gpuperf.imul at the measured IMAD rate) and the shared
 # histogram (ATOMS.POPC.INC, warps that skip the merge atomic, the merge's
@@ -1162,6 +1224,8 @@ gp validate validation/h200/evaluation.csv --max-mape 12.14 --min-within-2x 0.98
 expect_status 0
 n=$(json .overall.rows)
 expect_between "$n" 290 1000
+case_ "README.md: the evaluation table is this validation's"
+readme_table "### Evaluation ("
 
 # Cross-generation speedups: predicted against measured, 23 pairs.
 case_ "cross-generation speedups: accuracy gate"
