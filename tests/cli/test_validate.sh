@@ -2,6 +2,32 @@
 # gpuperf validate: the accuracy gates on the stored measurements, and bad tables.
 . "$(dirname "$0")/lib.sh"
 
+# readme_published NAME: the README's line for validation/published/NAME in
+# its table of published figures says what `gpuperf validate` (text, on
+# stdout) says of the independent, scaled and consistency rows: their count,
+# MAPE (to 0.1%) and, for the independent rows, those within 2x.
+readme_published() {
+    line=$(grep "^| \`$1\` |" "$GP_SOURCE_DIR/README.md")
+    if [ -z "$line" ]; then
+        bad "README.md has no line for $1 in its table of published figures"
+        return
+    fi
+    want=$(printf '%s\n' "$line" | awk -F'|' '
+        function kind(c,   n, m) { gsub(/^ +| +$/, "", c); if (c == "-") return "0 0.0"
+                                   n = c; sub(/ .*/, "", n); m = c; sub(/.*, /, "", m); sub(/%.*/, "", m); return n " " m }
+        { n = $4; gsub(/^ +/, "", n); sub(/[^0-9].*/, "", n); m = $5; gsub(/[ %]/, "", m)
+          w = $6; gsub(/ /, "", w); sub(/\/.*/, "", w)
+          print n, m, w, kind($7), kind($8) }')
+    got=$(awk '
+        function fig(s,   n, m, w) { n = s; sub(/^ *[a-z]+ +/, "", n); sub(/ .*/, "", n)
+                                     m = s; sub(/.*error /, "", m); sub(/%.*/, "", m)
+                                     w = s; sub(/.*%, /, "", w); sub(/ .*/, "", w); return n " " m " " w }
+        /^  independent / { i = fig($0) } /^  scaled / { sc = fig($0) } /^  consistency / { co = fig($0) }
+        END { split(sc, a, " "); split(co, b, " "); print i, a[1], a[2], b[1], b[2] }' "$TMP/out")
+    if [ "$want" = "$got" ]; then ok
+    else bad "README.md's line for $1 reads (rows, MAPE, within 2x; scaled rows, MAPE; consistency rows, MAPE) '$want', the validation '$got' (update the table)"; fi
+}
+
 # readme_table HEADING: the README's accuracy table under the heading that
 # starts with HEADING ("### Calibration (") says what the validation whose
 # JSON is on stdout says: per family its rows, MAPE (to 0.1%) and rows
@@ -1231,6 +1257,11 @@ readme_table "### Evaluation ("
 case_ "cross-generation speedups: accuracy gate"
 gp validate validation/cross-generation.csv --max-mape 18 --max-ratio 2 --check-order --max-order-errors 0
 expect_status 0
+# the README's figure for it ("**11.0% mean absolute error**")
+x=$(awk '/^### Speedups across generations/ { inb = 1 } inb && /\*\*[0-9.]+% mean absolute/ {
+        sub(/.*\*\*/, ""); sub(/%.*/, ""); print; exit }' "$GP_SOURCE_DIR/README.md")
+if [ -n "$x" ]; then expect_out "mean absolute speedup error $x%,"
+else bad "README.md states no '**N% mean absolute' figure under 'Speedups across generations'"; fi
 
 # Tesla's independent rows include Harris's small scans, whose times are mostly host and
 # runtime costs of a 2007 driver that the device file's launch figures do not reproduce
@@ -1239,13 +1270,16 @@ expect_status 0
 case_ "published figures, tesla (1.x)"
 gp validate validation/published/tesla.csv --max-mape 24 --max-ratio 5 --min-within-2x 0.85 --check-order
 expect_status 0
+readme_published tesla.csv
 case_ "published figures, fermi-kepler (2.x, 3.x)"
 gp validate validation/published/fermi-kepler.csv --max-mape 15 --max-ratio 2 --check-order
 expect_status 0
+readme_published fermi-kepler.csv
 case_ "published figures, ampere (8.x)"
 gp validate validation/published/ampere.csv --max-mape 15 --max-ratio 2 \
     --check-order --max-order-errors 1
 expect_status 0
+readme_published ampere.csv
 
 case_ "a gate that fails exits 1"
 gp validate validation/h200/calibration.csv --family stream --max-mape 0.01
