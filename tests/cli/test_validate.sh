@@ -96,6 +96,11 @@ gp validate validation/h200/calibration.csv --source "shared H200" \
 expect_status 0
 expect_out "overall: 68 rows, 68 predicted"
 expect_out "68 within 2x"
+# the README's figure for it ("The shared calibration set ... predicts at **3.0%**")
+x=$(awk '/^The shared calibration set/ { inb = 1 } inb && /\*\*[0-9.]+%\*\*/ {
+        sub(/[^*]*\*\*/, ""); sub(/%.*/, ""); print; exit }' "$GP_SOURCE_DIR/README.md")
+if [ -n "$x" ]; then expect_out "headline (independent rows): 68 rows, 68 predicted, mean absolute error $x%,"
+else bad "README.md states no '**N%**' figure for the shared calibration set"; fi
 
 # All calibration rows, including the evaluation rows moved here after they
 # were examined (validation/README.md log). The 36 `mlp` rows (straight-line
