@@ -57,8 +57,4 @@ local k = gpuperf.kernel{
     gpuperf.store{out},
   },
 }
-if ws == "l2" then require("lib_warm")(p, n, sms) end  -- k_warm, then a synchronize
-for _ = 1, reps do
-  if ws ~= "l2" then gpuperf.flush_l2() end   -- the bench's memset before each launch
-  gpuperf.launch(k); gpuperf.synchronize()
-end
+require("lib_warm")(k, p, n, sms, ws, reps)  -- warm once, or the memset before each launch

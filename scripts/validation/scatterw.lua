@@ -67,9 +67,6 @@ local k = gpuperf.kernel{
     gpuperf.store{out},
   },
 }
-if ws == "l2" then require("lib_warm")(p, n, sms) end  -- k_warm, then a synchronize
-for _ = 1, reps do
-  -- the bench's flush before each launch: the memset, or for dramc a read of the scratch
-  if ws ~= "l2" then gpuperf.flush_l2{clean = ws == "dramc"} end
-  gpuperf.launch(k); gpuperf.synchronize()
-end
+-- warm once, or the bench's flush before each launch: the memset, or for dramc a read of
+-- the scratch
+require("lib_warm")(k, p, n, sms, ws, reps, {clean = ws == "dramc"})
