@@ -2,6 +2,15 @@
 # gpuperf validate: the accuracy gates on the stored measurements, and bad tables.
 . "$(dirname "$0")/lib.sh"
 
+# readme_pct MARKER FOLLOW: the first bold percentage of the README that the
+# text FOLLOW comes right after ("**" for "**3.0%**"), from the line that
+# starts with MARKER on, without the % (nothing where none).
+readme_pct() {
+    awk -v m="$1" -v f="$2" 'index($0, m) == 1 { inb = 1 }
+        inb && match($0, /\*\*[0-9.]+%/) && index(substr($0, RSTART + RLENGTH), f) == 1 {
+            print substr($0, RSTART + 2, RLENGTH - 3); exit }' "$GP_SOURCE_DIR/README.md"
+}
+
 # readme_published NAME: the README's line for validation/published/NAME in
 # its table of published figures says what `gpuperf validate` (text, on
 # stdout) says of the independent, scaled and consistency rows: their count,
@@ -97,8 +106,7 @@ expect_status 0
 expect_out "overall: 68 rows, 68 predicted"
 expect_out "68 within 2x"
 # the README's figure for it ("The shared calibration set ... predicts at **3.0%**")
-x=$(awk '/^The shared calibration set/ { inb = 1 } inb && /\*\*[0-9.]+%\*\*/ {
-        sub(/[^*]*\*\*/, ""); sub(/%.*/, ""); print; exit }' "$GP_SOURCE_DIR/README.md")
+x=$(readme_pct "The shared calibration set" "**")
 if [ -n "$x" ]; then expect_out "headline (independent rows): 68 rows, 68 predicted, mean absolute error $x%,"
 else bad "README.md states no '**N%**' figure for the shared calibration set"; fi
 
@@ -1266,8 +1274,7 @@ case_ "cross-generation speedups: accuracy gate"
 gp validate validation/cross-generation.csv --max-mape 18 --max-ratio 2 --check-order --max-order-errors 0
 expect_status 0
 # the README's figure for it ("**11.0% mean absolute error**")
-x=$(awk '/^### Speedups across generations/ { inb = 1 } inb && /\*\*[0-9.]+% mean absolute/ {
-        sub(/.*\*\*/, ""); sub(/%.*/, ""); print; exit }' "$GP_SOURCE_DIR/README.md")
+x=$(readme_pct "### Speedups across generations" " mean absolute")
 if [ -n "$x" ]; then expect_out "mean absolute speedup error $x%,"
 else bad "README.md states no '**N% mean absolute' figure under 'Speedups across generations'"; fi
 
