@@ -3223,6 +3223,8 @@ static uint32_t draw_siblings(const gp_kernel_t *k, const gp_op_t *op, const gp_
 {
     uint32_t j, n = 1;
     grp[0] = op;
+    if (!op->draw_group) /* no group: op alone, without a walk over the ops */
+        return n;
     for (j = 0; k && k->ops && j < k->n_ops && n < max; j++) {
         const gp_op_t *o = &k->ops[j];
         if (o != op && draw_partner(op, o) &&
