@@ -38,14 +38,9 @@ assert(arith == "sum" or arith == "sq" or arith == "pair" or arith == "none",
 assert((arith == "none") == (kind == "none"), "kind = none goes with arith = none")
 assert(not (arith == "none" and form == "imm"), "form = imm has no arithmetic to time alone")
 assert(warps == 16 or warps == 32 or warps == 64, "warps must be 16, 32 or 64")
-local floor = math.floor
-local sms = gpuperf.device.sm_count
-local nld, row_floats = 8, 9 * 32
-local grid = sms * floor(warps / 8)
-local x = gpuperf.buffer("x", 4 * 64 * row_floats)
-local out = gpuperf.buffer("out", 4 * grid * 256)
+local nld = 8
+local grid, x, out, row = require("lib_rows9")(warps)  -- 64 rows of 9 lines, a warp's row
 local space = kind == "nc" and "texture" or nil
-local function row(t) return (floor(t.gx / 32) % 64) * row_floats end
 -- integer instructions a load's address takes (SASS)
 local addr = ({imm = 0, add64 = 2, madwu = 2, madws = 2, lea = 4, madi = 3})[form]
 local body = { gpuperf.int(arith == "pair" and 4 or 2) }  -- the row's step, the compare

@@ -111,6 +111,60 @@ static inline SmSpread sm_spread(const int *d_smid, long long blocks) {
   return r;
 }
 
+// Thread 0 of each block writes the clock64 cycles of its loop (t1 - t0) to cyc and
+// the SM it ran on to smid, both indexed by block (block_cycles and sm_spread read
+// them back).
+__device__ __forceinline__ void stamp_block(long long *cyc, int *smid, long long t0,
+                                            long long t1) {
+  if (threadIdx.x != 0) return;
+  cyc[blockIdx.x] = t1 - t0;
+  unsigned id;
+  asm volatile("mov.u32 %0, %%smid;" : "=r"(id));
+  smid[blockIdx.x] = (int)id;
+}
+
+// The columns of emit_request_cycles's side table.
+static const char kRequestCyclesHeader[] =
+    "family,name,params,blocks,trips,cycles_median,cycles_min,cycles_max,"
+    "cycles_per_request,sm_cycles_per_load,max_blocks_per_sm,sms_used\n";
+
+// Device arrays for stamp_block: a clock64 count and an SM id for each of `blocks`.
+struct Stamps {
+  long long *cyc = nullptr;
+  int *smid = nullptr;
+  explicit Stamps(int blocks) {
+    CK(cudaMalloc(&cyc, blocks * sizeof(long long)));
+    CK(cudaMalloc(&smid, blocks * sizeof(int)));
+  }
+  ~Stamps() {
+    cudaFree(cyc);
+    cudaFree(smid);
+  }
+  Stamps(const Stamps &) = delete;
+  Stamps &operator=(const Stamps &) = delete;
+};
+
+// The side-table line of a row whose SM issues `reqs` warp requests of a kind (loads,
+// address steps): the blocks' loop cycles (median, min, max, and the median per
+// request), the SM cycles a request from the event time at clock_mhz, the most blocks
+// an SM held and the SMs used (stamp_block's cyc and smid), in the columns of
+// kRequestCyclesHeader; the per-request figure on stderr too. Returns the SM cycles
+// a request.
+static inline double emit_request_cycles(FILE *side, const Row &r, const long long *cyc,
+                                         const int *smid, int blocks, int trips, double reqs,
+                                         double clock_mhz) {
+  const Cycles cy = block_cycles(cyc, blocks);
+  const SmSpread sp = sm_spread(smid, blocks);
+  const double sm_per = r.t.median_us * clock_mhz / reqs;
+  fprintf(side, "%s,%s,%s,%d,%d,%.0f,%.0f,%.0f,%.3f,%.3f,%d,%d\n", r.family.c_str(),
+          r.name.c_str(), r.params.c_str(), blocks, trips, cy.median, cy.min, cy.max,
+          cy.median / reqs, sm_per, sp.most, sp.used);
+  fflush(side);
+  fprintf(stderr, "      %-24s %7.3f SM cycles a request (event time)\n", r.params.c_str(),
+          sm_per);
+  return sm_per;
+}
+
 // A tiled loop's cycles by phase (bench_tiles2, bench_tiles3): the clock64
 // cycles of each of `blocks` blocks in slot p of cyc (cs entries a slot) for the
 // tile load, the barrier after it, the compute, the closing barrier and the whole
