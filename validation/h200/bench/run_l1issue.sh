@@ -3,7 +3,8 @@
 # (run_bench.sh): RESULT_DIR receives l1issue.csv (the rows), l1issue_cycles.csv (clock64
 # cycles of each block's loop and SM cycles a load from the event time), ptxas_l1issue.txt,
 # sass_l1issue.txt, sass_counts_l1issue.txt (per kernel, how often each opcode appears in its
-# SASS), clocks.csv and run.log; where ncu is found, ncu_l1issue.csv: one launch of every
+# SASS), clocks.csv and run.log; where ncu is found, ncu_l1issue.csv.gz (profile_ncu.sh,
+# with ncu_l1issue.log): one launch of every
 # variant at 64 warps per SM (L1ISSUE_PROFILE=1) with its instructions by pipe, the SM's
 # issue-active and elapsed cycles and the L1's requests and wavefronts.
 #
@@ -14,9 +15,7 @@ dest=${1:-${OUT:-}}
 rc=$?
 "$here/sass_counts.sh" "$dest/sass_l1issue.txt" "$dest/sass_counts_l1issue.txt"
 if [ "$rc" -eq 0 ] && command -v ncu >/dev/null; then
-  work=$(mktemp -d)
-  nvcc -O3 -arch=sm_90 -o "$work/bench_l1issue" "$here/bench_l1issue.cu" &&
-  L1ISSUE_PROFILE=1 timeout 200 ncu --csv --kernel-name regex:k_l1i --metrics \
+  "$here/profile_ncu.sh" l1issue L1ISSUE_PROFILE k_l1i \
 smsp__inst_executed.sum,smsp__inst_executed_pipe_fma.sum,smsp__inst_executed_pipe_lsu.sum,\
 smsp__inst_executed_pipe_alu.sum,sm__issue_active.sum,sm__inst_executed_pipe_lsu.sum,\
 l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,\
@@ -28,7 +27,6 @@ smsp__average_warps_issue_stalled_short_scoreboard_per_issue_active.ratio,\
 smsp__average_warps_issue_stalled_not_selected_per_issue_active.ratio,\
 smsp__average_warps_issue_stalled_dispatch_stall_per_issue_active.ratio,\
 sm__cycles_elapsed.avg,gpu__time_duration.sum \
-    "$work/bench_l1issue" "$work/p.csv" "$work/c.csv" 0 >"$dest/ncu_l1issue.csv" 2>&1
-  rm -rf "$work"
+    "$dest/ncu_l1issue.csv.gz" @WORK@/p.csv @WORK@/c.csv 0
 fi
 exit "$rc"
