@@ -17,9 +17,7 @@ return function(k, p, n, sms, ws, reps, flush)
     gpuperf.synchronize()
   end
   for _ = 1, reps do
-    if ws ~= "l2" then
-      if flush then gpuperf.flush_l2(flush) else gpuperf.flush_l2() end
-    end
+    if ws ~= "l2" then gpuperf.flush_l2(flush) end
     gpuperf.launch(k); gpuperf.synchronize()
   end
 end

@@ -95,10 +95,7 @@ static void run_case(Bench &b, FILE *side, bool profile, Row &r, int grid, int t
   const int block = 256, warps = grid * block / 32;
   const char *ps = r.params.c_str();
   if (profile) {
-    flush_l2(b);
-    launch();
-    CK_LAUNCH();
-    CK(cudaStreamSynchronize(b.stream));
+    profile_case(b, launch);
     return;
   }
   r.t = time_case(b, 5, true, launch);

@@ -145,39 +145,19 @@ int main(int argc, char **argv) {
         row.params = "in=" + std::to_string(mib) + "MiB cols=" + std::to_string(cols) +
                      " rows=" + std::to_string(rows) +
                      (sh.pad ? " pitch=" + std::to_string(pitch) : std::string());
-        const size_t dyn = sh.lim ? lim_smem : 0;
-        dim3 grid, block(256);
-        if (sh.warp) {
-          grid = dim3((unsigned)((rows + 7) / 8));
-          auto k = P == 1 ? k_pw<1> : P == 2 ? k_pw<2> : k_pw<3>;
-          CK(cudaFuncSetAttribute((const void *)k, cudaFuncAttributePreferredSharedMemoryCarveout,
-                                  sh.small_l1 ? 100 : -1));
-          row_shape(row, k, grid, block, dyn);
-          if (profile) {
-            flush_l2(b);
-            k<<<grid, block, dyn, b.stream>>>(in, out, rows, cols, pitch);
-            CK_LAUNCH();
-            CK(cudaStreamSynchronize(b.stream));
-            continue;
-          }
-          row.t = time_case(b, 9, true,
-                            [&] { k<<<grid, block, dyn, b.stream>>>(in, out, rows, cols, pitch); });
-        } else {
-          grid = dim3((unsigned)rows);
-          auto k = P == 1 ? k_pb<1> : P == 2 ? k_pb<2> : k_pb<3>;
-          CK(cudaFuncSetAttribute((const void *)k, cudaFuncAttributePreferredSharedMemoryCarveout,
-                                  sh.small_l1 ? 100 : -1));
-          row_shape(row, k, grid, block, 0);
-          if (profile) {
-            flush_l2(b);
-            k<<<grid, block, 0, b.stream>>>(in, out, rows, cols, pitch);
-            CK_LAUNCH();
-            CK(cudaStreamSynchronize(b.stream));
-            continue;
-          }
-          row.t = time_case(b, 9, true,
-                            [&] { k<<<grid, block, 0, b.stream>>>(in, out, rows, cols, pitch); });
+        const size_t dyn = sh.lim ? lim_smem : 0;  // lim: a warp shape
+        const dim3 grid((unsigned)(sh.warp ? (rows + 7) / 8 : rows)), block(256);
+        auto k = sh.warp ? (P == 1 ? k_pw<1> : P == 2 ? k_pw<2> : k_pw<3>)
+                         : (P == 1 ? k_pb<1> : P == 2 ? k_pb<2> : k_pb<3>);
+        CK(cudaFuncSetAttribute((const void *)k, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                sh.small_l1 ? 100 : -1));
+        row_shape(row, k, grid, block, dyn);
+        auto launch = [&] { k<<<grid, block, dyn, b.stream>>>(in, out, rows, cols, pitch); };
+        if (profile) {
+          profile_case(b, launch);
+          continue;
         }
+        row.t = time_case(b, 9, true, launch);
         row.bytes = (unsigned long long)n * 4 * (P + 1);
         row.flops = (unsigned long long)n * (2 * P);
         // check three rows against the host

@@ -112,10 +112,7 @@ int main(int argc, char **argv) {
       r.bytes = (unsigned long long)n * 8;
       auto launch = [&] { v.f<<<blocks, 256, 0, b.stream>>>(x, y, mask, 0u, out, cyc); };
       if (profile) {
-        flush_l2(b);
-        launch();
-        CK_LAUNCH();
-        CK(cudaStreamSynchronize(b.stream));
+        profile_case(b, launch);
         continue;
       }
       r.t = time_case(b, 5, true, launch);

@@ -238,6 +238,15 @@ __global__ void k_warm(const int4 *p, size_t n4, int *out) {
   if (s == 0x12345678) out[0] = s;  // never: keeps the loads
 }
 
+// A bench's profile mode (for ncu): the case launched once behind the flush, untimed,
+// and waited for.
+static inline void profile_case(Bench &b, const std::function<void()> &launch) {
+  flush_l2(b);
+  launch();
+  CK_LAUNCH();
+  CK(cudaStreamSynchronize(b.stream));
+}
+
 // Time `launch` (which enqueues on b.stream) with events: 2 warm-ups, then `reps`
 // timed repetitions; `pre` runs before each (outside the timed region), and the
 // scratch flush too when `cold` is set. Returns the median/min/max in us.

@@ -2,15 +2,15 @@
 # profile_ncu.sh - builds bench_NAME.cu with `nvcc -O3 -arch=sm_90` and runs it once
 # under ncu with ENV=1 set (the bench's profile mode: each case launched once, untimed),
 # collecting METRICS (comma-separated) for the kernels whose names match REGEX; the CSV
-# goes to OUT (gzipped when OUT ends in .gz), ncu's and the bench's messages to OUT's
-# .log beside it. ARGS are the bench's own (its output tables, written to a scratch
+# goes gzipped to OUT (NAME.csv.gz), ncu's and the bench's messages to NAME.log beside
+# it. ARGS are the bench's own (its output tables, written to a scratch
 # folder). The run_*.sh and ncu_*.sh scripts call it where ncu is found.
 #
-# usage: profile_ncu.sh NAME ENV REGEX METRICS OUT [ARGS...]
+# usage: profile_ncu.sh NAME ENV REGEX METRICS OUT.csv.gz [ARGS...]
 set -u -o pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-if [ $# -lt 5 ] || [ ! -f "$here/bench_$1.cu" ]; then
-  echo "usage: profile_ncu.sh NAME ENV REGEX METRICS OUT [ARGS...]" >&2
+if [ $# -lt 5 ] || [ ! -f "$here/bench_$1.cu" ] || [ "${5%.csv.gz}" = "$5" ]; then
+  echo "usage: profile_ncu.sh NAME ENV REGEX METRICS OUT.csv.gz [ARGS...]" >&2
   exit 2
 fi
 name=$1 env=$2 regex=$3 metrics=$4 out=$5
@@ -20,12 +20,5 @@ trap 'rm -rf "$work"' EXIT
 nvcc -O3 -arch=sm_90 -o "$work/bench_$name" "$here/bench_$name.cu" || exit 1
 args=()
 for a in "$@"; do args+=("${a//@WORK@/$work}"); done
-log=${out%.gz}
-log=${log%.csv}.log
-if [ "${out%.gz}" != "$out" ]; then
-  env "$env=1" timeout 400 ncu --csv --kernel-name "regex:$regex" --metrics "$metrics" \
-    "$work/bench_$name" "${args[@]}" 2>"$log" | gzip -9 >"$out"
-else
-  env "$env=1" timeout 400 ncu --csv --kernel-name "regex:$regex" --metrics "$metrics" \
-    "$work/bench_$name" "${args[@]}" >"$out" 2>"$log"
-fi
+env "$env=1" timeout 400 ncu --csv --kernel-name "regex:$regex" --metrics "$metrics" \
+  "$work/bench_$name" "${args[@]}" 2>"${out%.csv.gz}.log" | gzip -9 >"$out"

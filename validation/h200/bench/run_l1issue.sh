@@ -3,10 +3,10 @@
 # (run_bench.sh): RESULT_DIR receives l1issue.csv (the rows), l1issue_cycles.csv (clock64
 # cycles of each block's loop and SM cycles a load from the event time), ptxas_l1issue.txt,
 # sass_l1issue.txt, sass_counts_l1issue.txt (per kernel, how often each opcode appears in its
-# SASS), clocks.csv and run.log; where ncu is found, ncu_l1issue.csv.gz (profile_ncu.sh,
-# with ncu_l1issue.log): one launch of every
-# variant at 64 warps per SM (L1ISSUE_PROFILE=1) with its instructions by pipe, the SM's
-# issue-active and elapsed cycles and the L1's requests and wavefronts.
+# SASS), clocks.csv and run.log; where ncu is found, ncu_l1issue.csv.gz and
+# ncu_l1issue.log (profile_ncu.sh): one launch of every variant at 64 warps per SM
+# (L1ISSUE_PROFILE=1) with its instructions by pipe, the SM's issue-active and elapsed
+# cycles, the L1's requests and wavefronts and the stall reasons.
 #
 # usage: run_l1issue.sh [RESULT_DIR]     (default: $OUT)
 here=$(cd "$(dirname "$0")" && pwd)
