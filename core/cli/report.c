@@ -83,15 +83,18 @@ void gp_report_predict_text(FILE *out, const gp_device_t *dev, const gp_workload
         }
     }
     fprintf(out, "\ntotal %.2f us", pred->total_us);
+    if (wl->elapsed.line)
+        fprintf(out, " from event '%s' to '%s' (gpuperf.elapsed, line %u); the whole run %.2f us",
+                wl->elapsed.start_name, wl->elapsed.stop_name, wl->elapsed.line, pred->run_us);
     {
         double dram = 0;
         for (i = 0; i < pred->n_cmds; i++)
             dram += pred->cmds[i].dram_bytes;
-        if (dram > 0 && pred->total_us > 0) {
+        if (dram > 0 && pred->run_us > 0) {
             char by[24];
             bytes_text(by, sizeof by, dram);
             fprintf(out, "; DRAM traffic %s, %.0f GB/s over the whole run", by,
-                    dram / (pred->total_us * 1e3));
+                    dram / (pred->run_us * 1e3));
         }
     }
     fprintf(out, "\n");
@@ -220,6 +223,14 @@ cJSON *gp_report_predict_json(const gp_device_t *dev, const gp_workload_t *wl,
     }
     cJSON_AddItemToObject(doc, "params", params);
     cJSON_AddNumberToObject(doc, "total_us", pred->total_us);
+    cJSON_AddNumberToObject(doc, "run_us", pred->run_us);
+    if (wl->elapsed.line) {
+        cJSON *el = cJSON_CreateObject();
+        cJSON_AddStringToObject(el, "start", wl->elapsed.start_name);
+        cJSON_AddStringToObject(el, "stop", wl->elapsed.stop_name);
+        cJSON_AddNumberToObject(el, "line", wl->elapsed.line);
+        cJSON_AddItemToObject(doc, "elapsed", el);
+    }
     for (i = 0; i < pred->n_cmds; i++)
         cJSON_AddItemToArray(arr, launch_json(dev, wl, &pred->cmds[i]));
     cJSON_AddItemToObject(doc, "launches", arr);

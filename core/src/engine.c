@@ -676,6 +676,10 @@ static int host_step(sim_t *s, int *changed)
                 s->event_marker[c->event] = s->queue_last[q];
                 pin(s, s->queue_last[q]);
                 unpin(s, old);
+                if (wl->elapsed.line && c->event == wl->elapsed.start)
+                    s->elapsed_at[0] = s->host_time;
+                if (wl->elapsed.line && c->event == wl->elapsed.stop)
+                    s->elapsed_at[1] = s->host_time;
             }
             s->host_next++;
             *changed = 1;
@@ -1403,6 +1407,7 @@ static int sim_init(sim_t *s)
     }
     for (i = 0; i < wl->n_events; i++)
         s->event_marker[i] = UINT32_MAX;
+    s->elapsed_at[0] = s->elapsed_at[1] = -1;
     if (name_rows(s))
         return -1;
     if (wl->n_graphs) {
@@ -1494,6 +1499,41 @@ static void fill_result(const sim_t *s, const node_t *n, gp_cmd_result_t *r)
     }
 }
 
+/*
+ * The script's time where it declares one (gpuperf.elapsed): an event
+ * completes when the command before it in its stream does, or when the host
+ * records it if that stream has nothing left to run, as a CUDA event's
+ * timestamp is taken once the stream's work before it is done. The interval
+ * runs from the last record of `start` to the last record of `stop`.
+ */
+static int elapsed_time(const sim_t *s, double *us)
+{
+    const gp_workload_t *wl = s->wl;
+    uint32_t ev[2] = {wl->elapsed.start, wl->elapsed.stop};
+    const char *name[2] = {wl->elapsed.start_name, wl->elapsed.stop_name};
+    double t[2];
+    int j;
+    for (j = 0; j < 2; j++) {
+        uint32_t m = ev[j] < wl->n_events ? s->event_marker[ev[j]] : UINT32_MAX;
+        if (s->elapsed_at[j] < 0)
+            return gp_err_set(s->err,
+                              "%s:%u: gpuperf.elapsed: event '%s' is never recorded outside a "
+                              "graph: record it with gpuperf.record(%s [, stream]) %s the "
+                              "commands to time",
+                              wl->script, wl->elapsed.line, name[j], name[j],
+                              j ? "after" : "before");
+        t[j] = GP_MAX(s->elapsed_at[j], m != UINT32_MAX ? s->nodes[m].end : 0.0);
+    }
+    if (t[1] < t[0] - gp_eng_tol(t[0]))
+        return gp_err_set(s->err,
+                          "%s:%u: gpuperf.elapsed: event '%s' completes at %.3f us, before "
+                          "event '%s' at %.3f us: record the stop event after the commands to "
+                          "time, in the stream that runs them",
+                          wl->script, wl->elapsed.line, name[1], t[1], name[0], t[0]);
+    *us = GP_MAX(0.0, t[1] - t[0]);
+    return 0;
+}
+
 int gp_predict(const gp_device_t *dev, const gp_arch_t *arch, const gp_workload_t *wl,
                const gp_engine_opts_t *opts, gp_prediction_t *out, gp_err_t *err)
 {
@@ -1547,8 +1587,11 @@ int gp_predict(const gp_device_t *dev, const gp_arch_t *arch, const gp_workload_
     s.rows = NULL;
     s.name_pool = NULL;
     for (i = 0; i < out->n_cmds; i++)
-        if (out->cmds[i].end_us > out->total_us)
-            out->total_us = out->cmds[i].end_us;
+        if (out->cmds[i].end_us > out->run_us)
+            out->run_us = out->cmds[i].end_us;
+    out->total_us = out->run_us;
+    if (wl->elapsed.line && elapsed_time(&s, &out->total_us))
+        goto done;
     sample(&s);
     out->samples = s.samples;
     out->n_samples = s.n_samples;

@@ -108,7 +108,9 @@ typedef struct gp_sample {
 } gp_sample_t;
 
 typedef struct gp_prediction {
-    double total_us;        /* from the first submission to the last completion */
+    double total_us;        /* the script's time: the interval of gpuperf.elapsed
+                               where the script declares one, else run_us */
+    double run_us;          /* from the first submission to the last completion */
     gp_cmd_result_t *cmds;  /* launches and copies, in program order */
     uint32_t n_cmds;
     uint32_t n_devices;     /* GPUs simulated (the workload's n_devices) */

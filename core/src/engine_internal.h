@@ -210,6 +210,8 @@ typedef struct gp_eng_sim {
     uint32_t *queue_last;  /* last node of each queue, UINT32_MAX none (pinned) */
     uint32_t *queue_dev;   /* device of each queue's latest command */
     uint32_t *event_marker; /* node an event waits for; UINT32_MAX: complete (pinned) */
+    double elapsed_at[2];   /* host time of the last record of gpuperf.elapsed's
+                               start and stop events; -1: not recorded */
     uint32_t **pending_waits; /* pinned */
     uint32_t *n_pending_waits;
     /* results */

@@ -730,6 +730,43 @@ static int l_wait(lua_State *L)
     return 0;
 }
 
+/* The name of the event handle at idx, into out. */
+static void sb_event_name(lua_State *L, int idx, char *out, size_t size)
+{
+    lua_getfield(L, idx, "name");
+    gp_strlcpy(out, lua_isstring(L, -1) ? lua_tostring(L, -1) : "?", size);
+    lua_pop(L, 1);
+}
+
+/* gpuperf.elapsed(start, stop): the script's time is the interval between
+   the two events' last records (cudaEventElapsedTime), not the whole run. */
+static int l_elapsed(lua_State *L)
+{
+    sb_ctx_t c = SB_CTX(L, "gpuperf.elapsed");
+    sb_eval_t *ev = sb_ev(L);
+    uint32_t start, stop;
+    if (ev->capture_line)
+        sb_fail(&c, "says what the script's time is, which a graph cannot (the capture began at "
+                    "line %u): call it outside gpuperf.graph, with events recorded around the "
+                    "graph's launch",
+                ev->capture_line);
+    start = sb_event_arg(&c, 1, "start");
+    stop = sb_event_arg(&c, 2, "stop");
+    if (start == stop)
+        sb_fail(&c, "start and stop are the same event: record a second event after the "
+                    "commands to time and pass it as stop");
+    if (ev->wl.elapsed.line)
+        sb_fail(&c, "the script already reports the interval of line %u: a script has one time "
+                    "(split it into two scripts to time two intervals)",
+                ev->wl.elapsed.line);
+    ev->wl.elapsed.start = start;
+    ev->wl.elapsed.stop = stop;
+    ev->wl.elapsed.line = (uint32_t)sb_line(L, 1);
+    sb_event_name(L, 1, ev->wl.elapsed.start_name, sizeof ev->wl.elapsed.start_name);
+    sb_event_name(L, 2, ev->wl.elapsed.stop_name, sizeof ev->wl.elapsed.stop_name);
+    return 0;
+}
+
 /* gpuperf.synchronize([stream [, device]]): the host waits for the stream,
    for every stream of a device (stream nil, device given), or for all work
    (nothing given). */
@@ -1120,7 +1157,7 @@ static int l_graph(lua_State *L)
 static const luaL_Reg sb_api_funcs[] = {
     {"param", l_param},   {"buffer", l_buffer}, {"stream", l_stream},
     {"event", l_event},   {"record", l_record}, {"wait", l_wait},
-    {"synchronize", l_synchronize}, {"copy", l_copy}, {"grid", l_grid},
+    {"synchronize", l_synchronize}, {"elapsed", l_elapsed}, {"copy", l_copy}, {"grid", l_grid},
     {"use_devices", l_use_devices}, {"flush_l2", l_flush_l2}, {"graph", l_graph},
     {"launch_graph", l_launch_graph}, {NULL, NULL}};
 

@@ -123,6 +123,14 @@ typedef struct gp_workload {
     uint32_t n_params;
     gp_graph_t *graphs;     /* captured graphs, replayed by GP_CMD_GRAPH */
     uint32_t n_graphs;
+    /* gpuperf.elapsed(start, stop): the script's time is the interval from
+       the last record of event `start` to that of `stop`, as
+       cudaEventElapsedTime measures it; line 0: not declared (the time is
+       the whole run's) */
+    struct {
+        uint32_t start, stop, line;
+        char start_name[GP_WL_NAME_MAX], stop_name[GP_WL_NAME_MAX];
+    } elapsed;
     /* addresses sampled from index functions, which the ops' access.sample
        point to (each one allocation: the struct, then its offsets) */
     gp_lane_sample_t **samples;

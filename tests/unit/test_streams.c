@@ -278,6 +278,92 @@ static void test_after_and_default_streams_in_time(void **state)
     gp_workload_free(&wl);
 }
 
+/* Predict src (one GPU); fails the test on an error. */
+static void predict_src(const char *name, const char *src, gp_workload_t *wl, gp_prediction_t *p)
+{
+    gp_err_t err;
+    if (eval_src(name, src, 0, wl, &err) || gp_predict(&g_h200, g_h200_arch, wl, NULL, p, &err))
+        fail_msg("%s", err.msg);
+}
+
+/* gpuperf.elapsed: the script's time is the interval between two events, as
+   cudaEventElapsedTime: after the host waited for a warm-up, a launch's
+   latency and its own time; right behind a kernel still running, the
+   dependency gap and its time; the whole run stays in run_us. */
+static void test_elapsed(void **state)
+{
+    static const char head[] =
+        "local x = gpuperf.buffer('x', 4 * 2^20)\n"
+        "local k = gpuperf.kernel{ name = 'k', grid = 4096, block = 256, regs = 16,\n"
+        "  work = { gpuperf.load{x}, gpuperf.fp32(4), gpuperf.store{x} } }\n"
+        "local t0, t1 = gpuperf.event('t0'), gpuperf.event('t1')\n"
+        "gpuperf.launch(k)\n";
+    char src[1024];
+    gp_workload_t wl;
+    gp_prediction_t p;
+    double kt;
+    gp_err_t err;
+    (void)state;
+    /* the host waits for the warm-up, then times one launch */
+    snprintf(src, sizeof src, "%sgpuperf.synchronize()\ngpuperf.record(t0)\ngpuperf.launch(k)\n"
+                              "gpuperf.record(t1)\ngpuperf.elapsed(t0, t1)\n", head);
+    predict_src("el1.lua", src, &wl, &p);
+    assert_int_equal(wl.elapsed.line, 10);
+    assert_string_equal(wl.elapsed.start_name, "t0");
+    assert_int_equal(p.n_cmds, 2);
+    kt = p.cmds[1].time_us;
+    assert_true(fabs(p.total_us - (g_h200.launch_latency_us + kt)) < 1e-6);
+    assert_true(fabs(p.run_us - p.cmds[1].end_us) < 1e-9);
+    assert_true(p.run_us > p.total_us + p.cmds[0].time_us);
+    gp_prediction_free(&p);
+    gp_workload_free(&wl);
+    /* no wait: the timed launch queues behind the warm-up, t0 completes when
+       the warm-up ends */
+    snprintf(src, sizeof src, "%sgpuperf.record(t0)\ngpuperf.launch(k)\ngpuperf.record(t1)\n"
+                              "gpuperf.elapsed(t0, t1)\n", head);
+    predict_src("el2.lua", src, &wl, &p);
+    assert_true(fabs(p.total_us - (p.cmds[1].end_us - p.cmds[0].end_us)) < 1e-6);
+    assert_true(p.total_us < g_h200.launch_latency_us + kt);
+    assert_true(p.total_us >= kt);
+    gp_prediction_free(&p);
+    gp_workload_free(&wl);
+    /* without gpuperf.elapsed the total is the whole run */
+    predict_src("el3.lua", head, &wl, &p);
+    assert_true(p.total_us == p.run_us);
+    assert_int_equal(wl.elapsed.line, 0);
+    gp_prediction_free(&p);
+    gp_workload_free(&wl);
+    /* errors: at the script's line, what to do */
+    expect_script_error("local a = gpuperf.event('a')\ngpuperf.elapsed(a, a)\n", 0,
+                        "bad.lua:2: gpuperf.elapsed: start and stop are the same event");
+    expect_script_error("local a, b = gpuperf.event(), gpuperf.event()\ngpuperf.elapsed(a, b)\n"
+                        "gpuperf.elapsed(a, b)\n",
+                        0, "bad.lua:3: gpuperf.elapsed: the script already reports the interval "
+                           "of line 2");
+    expect_script_error("local a = gpuperf.event()\ngpuperf.elapsed(a, 'b')\n", 0,
+                        "'stop' must be an event (from gpuperf.event())");
+    expect_script_error("local a, b = gpuperf.event(), gpuperf.event()\n"
+                        "gpuperf.graph(function() gpuperf.elapsed(a, b) end)\n",
+                        0, "bad.lua:2: gpuperf.elapsed: says what the script's time is, which a "
+                           "graph cannot");
+    snprintf(src, sizeof src, "%sgpuperf.record(t0)\ngpuperf.elapsed(t0, t1)\n", head);
+    if (eval_src("el4.lua", src, 0, &wl, &err))
+        fail_msg("%s", err.msg);
+    assert_int_equal(gp_predict(&g_h200, g_h200_arch, &wl, NULL, &p, &err), -1);
+    assert_contains(err.msg, "el4.lua:7: gpuperf.elapsed: event 't1' is never recorded outside a "
+                             "graph: record it with gpuperf.record(t1 [, stream]) after");
+    gp_workload_free(&wl);
+    /* a stop that completes before the start */
+    snprintf(src, sizeof src, "%slocal s = gpuperf.stream('s')\ngpuperf.record(t1, s)\n"
+                              "gpuperf.record(t0)\ngpuperf.elapsed(t0, t1)\n", head);
+    if (eval_src("el5.lua", src, 0, &wl, &err))
+        fail_msg("%s", err.msg);
+    assert_int_equal(gp_predict(&g_h200, g_h200_arch, &wl, NULL, &p, &err), -1);
+    assert_contains(err.msg, "el5.lua:9: gpuperf.elapsed: event 't1' completes at");
+    assert_contains(err.msg, "record the stop event after the commands to time");
+    gp_workload_free(&wl);
+}
+
 /* ------------------------------------------------- the seed's case studies */
 
 static void test_seed_two_kernels(void **state)
@@ -494,6 +580,7 @@ int main(void)
         cmocka_unit_test(test_device_errors),
         cmocka_unit_test(test_after),
         cmocka_unit_test(test_after_and_default_streams_in_time),
+        cmocka_unit_test(test_elapsed),
         cmocka_unit_test(test_seed_two_kernels),
         cmocka_unit_test(test_seed_blur_edge),
         cmocka_unit_test(test_multigpu_script),

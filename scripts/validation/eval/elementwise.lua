@@ -4,13 +4,14 @@
 --   variant=vadd_float4: k_vadd4 on float4, n/4 threads (18 registers).
 --   variant=gelu_tanh: k_gelu, 0.5 x (1 + tanhf(0.79788 (x + 0.044715 x^3))) (13).
 --   variant=scale_bias: k_scale_bias y[i] = x[i] s[i % cols] + b[i % cols] (16).
--- The rows flush the L2 before the launch, except vadd_warm ("no flush"): it repeats
--- the launch back to back; run it with repeat = R and divide_by = R, so that all but the
--- first launch find a, b and c where the previous one left them.
+-- The rows flush the L2 before the launch, except vadd_warm ("no flush"): the bench times
+-- each repetition alone between two events, the host waiting for each, so the timed
+-- launch finds a, b and c where the one before left them; run it with warm = 1: an
+-- untimed launch, the host's wait, then the launch timed with gpuperf.elapsed.
 local n       = gpuperf.param("n", 2^24, "elements")
 local variant = gpuperf.param("variant", "vadd", "vadd | vadd_float4 | gelu_tanh | scale_bias")
 local cols    = gpuperf.param("cols", 1024, "scale_bias: columns")
-local rep     = gpuperf.param("repeat", 1, "launches back to back (divide_by)")
+local warm    = gpuperf.param("warm", 0, "1: an untimed launch first, the launch after it timed")
 
 local idx = gpuperf.int(3)  -- i = blockIdx.x*blockDim.x + threadIdx.x (64-bit), i < n
 local spec
@@ -46,6 +47,17 @@ elseif variant == "scale_bias" then
 else
   error("unknown variant " .. tostring(variant))
 end
-for r = 1, rep do
+local function launch()
   gpuperf.launch{ name = variant, grid = spec.grid, block = 256, regs = spec.regs, work = spec.work }
+end
+if warm == 1 then
+  local t0, t1 = gpuperf.event("t0"), gpuperf.event("t1")
+  launch()                         -- untimed
+  gpuperf.synchronize()
+  gpuperf.record(t0)
+  launch()
+  gpuperf.record(t1)
+  gpuperf.elapsed(t0, t1)
+else
+  launch()
 end

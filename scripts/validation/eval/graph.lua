@@ -7,14 +7,16 @@
 --     events through main), or one graph of four branches.
 --   work=scan: scan_full<256> of 2^20 u32 (lib_scan.lua).
 --   work=conv: k_conv_rows then k_conv_cols on a 1024 x 1024 image (lib_conv.lua).
--- The scan and conv rows repeat the timed work with their inputs left in L2 by the
--- repetition before: run them with repeat = R and divide_by = R.
+-- The bench times each repetition alone between two events on main, the host waiting
+-- for each, so the scan and conv rows find their inputs where the repetition before
+-- left them: run them with warm = 1 (the work once untimed, the host's wait, then the
+-- work timed with gpuperf.elapsed).
 local S = require("lib_scan")
 local C = require("lib_conv")
 local what     = gpuperf.param("work", "tiny", "tiny | four_branches | scan | conv")
 local graph    = gpuperf.param("graph", 0, "0: enqueue in the stream; 1: capture once, launch the graph")
 local launches = gpuperf.param("launches", 100, "tiny: launches")
-local rep      = gpuperf.param("repeat", 1, "repetitions of the timed work (divide_by)")
+local warm     = gpuperf.param("warm", 0, "1: the work once untimed first, the work after it timed")
 
 local main = gpuperf.stream("main")
 local cnt = gpuperf.buffer("cnt", 16)
@@ -63,9 +65,19 @@ else
   error("work must be tiny, four_branches, scan or conv, got " .. tostring(what))
 end
 
+local run = body
 if graph == 1 then
   local g = gpuperf.graph(body, "captured")
-  for r = 1, rep do g:launch{ stream = main } end
+  run = function() g:launch{ stream = main } end
+end
+if warm == 1 then
+  local t0, t1 = gpuperf.event("t0"), gpuperf.event("t1")
+  run()                            -- untimed
+  gpuperf.synchronize()
+  gpuperf.record(t0, main)
+  run()
+  gpuperf.record(t1, main)
+  gpuperf.elapsed(t0, t1)
 else
-  for r = 1, rep do body() end
+  run()
 end
