@@ -21,6 +21,13 @@
 // rows' starts no longer share their low address bits). The memset flush before each
 // repetition; median of 9 after 2 warm-ups; a few rows checked against the host.
 //
+// PASSES_SET=len runs other shapes instead, all k_pw (a warp per row) with P = 1 and 2
+// over 32, 64 and 128 MiB, to tell a row's length from the resident rows' bytes:
+// w2k (rows of 512 floats, 64 warps an SM: 16.5 MiB resident over 132 SMs), w8k (2048,
+// 64 warps: 66 MiB), l8k (2048, 32 warps: 33 MiB), l16k1 (4096, 8 warps: 16.5 MiB) and
+// l32k (8192, 8 warps: 33 MiB); lim (4096, 16 warps, 33 MiB) and warp (1024, 64 warps,
+// 33 MiB) of the default set have the same resident bytes as l8k and l32k.
+//
 // usage: bench_passes OUT.csv [device]
 //        PASSES_PROFILE=1 bench_passes OUT.csv [device]: each case once after the flush,
 //        untimed and unchecked (for ncu; OUT.csv gets no rows)
@@ -117,35 +124,45 @@ int main(int argc, char **argv) {
     for (size_t i = 0; i < maxn; ++i) h[i] = (float)(hash32((unsigned)i) & 1023) / 1024.0f;
     CK(cudaMemcpy(in, h.data(), maxn * 4, cudaMemcpyHostToDevice));
   }
-  const size_t lim_smem = dyn_smem_for_bpsm(b.prop, 2);
-  allow_dyn_smem(k_pw<1>, lim_smem);
-  allow_dyn_smem(k_pw<2>, lim_smem);
-  allow_dyn_smem(k_pw<3>, lim_smem);
+  allow_dyn_smem(k_pw<1>, dyn_smem_for_bpsm(b.prop, 1));
+  allow_dyn_smem(k_pw<2>, dyn_smem_for_bpsm(b.prop, 1));
+  allow_dyn_smem(k_pw<3>, dyn_smem_for_bpsm(b.prop, 1));
   struct Shape {
     const char *name;
     int cols;
-    bool warp, lim, small_l1;
+    bool warp;
+    int bpsm;  // blocks an SM, held there by dynamic shared memory; 0: as many as fit
+    bool small_l1;
     int pad;  // floats of padding a row
   };
   const Shape shapes[] = {
-      {"warp", 1024, true, false, false, 0},    {"warp", 4096, true, false, false, 0},
-      {"lim", 4096, true, true, false, 0},      {"block", 4096, false, false, false, 0},
-      {"block", 16384, false, false, false, 0}, {"small", 1024, true, false, true, 0},
-      {"bsmall", 4096, false, false, true, 0},  {"wpad", 4096, true, false, false, 32},
-      {"bpad", 16384, false, false, false, 32}};
+      {"warp", 1024, true, 0, false, 0},    {"warp", 4096, true, 0, false, 0},
+      {"lim", 4096, true, 2, false, 0},     {"block", 4096, false, 0, false, 0},
+      {"block", 16384, false, 0, false, 0}, {"small", 1024, true, 0, true, 0},
+      {"bsmall", 4096, false, 0, true, 0},  {"wpad", 4096, true, 0, false, 32},
+      {"bpad", 16384, false, 0, false, 32}};
+  const Shape len_shapes[] = {{"w2k", 512, true, 0, false, 0},   {"w8k", 2048, true, 0, false, 0},
+                              {"l8k", 2048, true, 4, false, 0},  {"l16k1", 4096, true, 1, false, 0},
+                              {"l32k", 8192, true, 1, false, 0}};
   const bool profile = getenv("PASSES_PROFILE") != nullptr;
-  for (const Shape &sh : shapes) {
-    for (int mib : {16, 32, 48, 64, 96, 128}) {
+  const bool len_set = getenv("PASSES_SET") && std::string(getenv("PASSES_SET")) == "len";
+  const std::vector<Shape> set = len_set ? std::vector<Shape>(std::begin(len_shapes), std::end(len_shapes))
+                                         : std::vector<Shape>(std::begin(shapes), std::end(shapes));
+  const std::vector<int> sizes = len_set ? std::vector<int>{32, 64, 128}
+                                         : std::vector<int>{16, 32, 48, 64, 96, 128};
+  const int max_p = len_set ? 2 : 3;
+  for (const Shape &sh : set) {
+    for (int mib : sizes) {
       const size_t n = (size_t)mib << 18;  // floats
       const int cols = sh.cols, rows = (int)(n / (size_t)cols), pitch = cols + sh.pad;
-      for (int P = 1; P <= 3; ++P) {
+      for (int P = 1; P <= max_p; ++P) {
         Row row;
         row.family = "passes";
         row.name = std::string(sh.name) + "_p" + std::to_string(P);
         row.params = "in=" + std::to_string(mib) + "MiB cols=" + std::to_string(cols) +
                      " rows=" + std::to_string(rows) +
                      (sh.pad ? " pitch=" + std::to_string(pitch) : std::string());
-        const size_t dyn = sh.lim ? lim_smem : 0;  // lim: a warp shape
+        const size_t dyn = sh.bpsm ? dyn_smem_for_bpsm(b.prop, sh.bpsm) : 0;  // warp shapes
         const dim3 grid((unsigned)(sh.warp ? (rows + 7) / 8 : rows)), block(256);
         auto k = sh.warp ? (P == 1 ? k_pw<1> : P == 2 ? k_pw<2> : k_pw<3>)
                          : (P == 1 ? k_pb<1> : P == 2 ? k_pb<2> : k_pb<3>);

@@ -11,8 +11,18 @@
 //   rd_rd  k_rd(S) then k_rd(S): the second reads what the first read;
 //   wr     k_wr(S) alone;   rd     k_rd(S) alone (the consumer from a cold L2).
 // S = 4 .. 96 MiB. Median of 7 repetitions after 2 warm-ups.
+// WBACK_SET=idle times k_rd alone after an untimed k_wr instead (the events around k_rd
+// only), to see whether the lines k_wr left dirty wait for the reader or are written
+// back while the GPU idles:
+//   q_rd   k_wr, then the events and k_rd at once (k_rd queued behind k_wr);
+//   s_rd   k_wr, the host waits for it, then the events and k_rd (the GPU idle between);
+//   c_rd   k_rd after the clean flush alone, timed the same way (no k_wr).
+// S = 16 .. 96 MiB.
 //
 // usage: bench_wback OUT.csv [device]
+//        WBACK_PROFILE=1 bench_wback OUT.csv [device]: each case once after the clean
+//        flush, untimed (for ncu with --cache-control none, so that its replays keep
+//        the L2 the first kernel of a pair leaves; OUT.csv gets no rows)
 #include "common.cuh"
 
 __global__ void k_wr(float4 *a, size_t n4) {
@@ -42,6 +52,39 @@ int main(int argc, char **argv) {
   CK(cudaMalloc(&out, 4096));
   CK(cudaMemset(a, 0, maxn4 * sizeof(float4)));
   const char *modes[4] = {"wr_rd", "rd_rd", "wr", "rd"};
+  const bool profile = getenv("WBACK_PROFILE") != nullptr;
+  if (getenv("WBACK_SET") && std::string(getenv("WBACK_SET")) == "idle") {
+    const char *idle_modes[3] = {"q_rd", "s_rd", "c_rd"};
+    for (int m = 0; m < 3; ++m) {
+      for (int S : {16, 32, 48, 64, 80, 96}) {
+        const size_t n4 = (size_t)S << 16;
+        const int grid = (int)((n4 + 255) / 256);
+        Row r;
+        r.family = "wback";
+        r.name = idle_modes[m];
+        r.params = "mib=" + std::to_string(S);
+        row_shape(r, k_rd, dim3(grid), dim3(256), 0);
+        r.t = time_case(
+            b, kReps, false, [&] { k_rd<<<grid, 256, 0, b.stream>>>(a, n4, out); },
+            [&] {
+              k_readall<<<b.sm_count * 8, 256, 0, b.stream>>>((const float4 *)b.scratch,
+                                                              kScratchBytes / 16, out);
+              CK_LAUNCH();
+              CK(cudaStreamSynchronize(b.stream));
+              if (m < 2) k_wr<<<grid, 256, 0, b.stream>>>(a, n4);
+              CK_LAUNCH();
+              if (m == 1) CK(cudaStreamSynchronize(b.stream));
+            });
+        r.bytes = (unsigned long long)n4 * 16;
+        r.flops = 0;
+        emit(b, r);
+      }
+    }
+    CK(cudaFree(a));
+    CK(cudaFree(out));
+    bench_close(b);
+    return 0;
+  }
   for (int m = 0; m < 4; ++m) {
     for (int S : mibs) {
       const size_t n4 = (size_t)S << 16;
@@ -57,14 +100,19 @@ int main(int argc, char **argv) {
       r.name = modes[m];
       r.params = "mib=" + std::to_string(S);
       row_shape(r, k_rd, dim3(grid), dim3(256), 0);
-      r.t = time_case(
-          b, kReps, false,
-          [&] {
-            if (m == 0 || m == 2) k_wr<<<grid, 256, 0, b.stream>>>(a, n4);
-            if (m == 1) k_rd<<<grid, 256, 0, b.stream>>>(a, n4, out);
-            if (m != 2) k_rd<<<grid, 256, 0, b.stream>>>(a, n4, out);
-          },
-          clean);
+      auto launch = [&] {
+        if (m == 0 || m == 2) k_wr<<<grid, 256, 0, b.stream>>>(a, n4);
+        if (m == 1) k_rd<<<grid, 256, 0, b.stream>>>(a, n4, out);
+        if (m != 2) k_rd<<<grid, 256, 0, b.stream>>>(a, n4, out);
+      };
+      if (profile) {
+        clean();
+        launch();
+        CK_LAUNCH();
+        CK(cudaStreamSynchronize(b.stream));
+        continue;
+      }
+      r.t = time_case(b, kReps, false, launch, clean);
       r.bytes = (unsigned long long)n4 * 16 * (m < 2 ? 2 : 1);
       r.flops = 0;
       emit(b, r);

@@ -6,6 +6,8 @@
 # it. ARGS are the bench's own (its output tables, written to a scratch
 # folder). The run_*.sh and ncu_*.sh scripts call it where ncu is found.
 #
+# NCU_ARGS, where set, adds ncu options (e.g. "--cache-control none").
+#
 # usage: profile_ncu.sh NAME ENV REGEX METRICS OUT.csv.gz [ARGS...]
 set -u -o pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -20,5 +22,6 @@ trap 'rm -rf "$work"' EXIT
 nvcc -O3 -arch=sm_90 -o "$work/bench_$name" "$here/bench_$name.cu" || exit 1
 args=()
 for a in "$@"; do args+=("${a//@WORK@/$work}"); done
-env "$env=1" timeout 400 ncu --csv --kernel-name "regex:$regex" --metrics "$metrics" \
+# shellcheck disable=SC2086  # NCU_ARGS is a list of options
+env "$env=1" timeout 400 ncu --csv ${NCU_ARGS:-} --kernel-name "regex:$regex" --metrics "$metrics" \
   "$work/bench_$name" "${args[@]}" 2>"${out%.csv.gz}.log" | gzip -9 >"$out"
