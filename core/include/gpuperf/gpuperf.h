@@ -161,7 +161,9 @@ GP_API int gp_run_script(const gp_gpu_t *gpu, const char *script_path, const gp_
 GP_API void gp_run_free(gp_run_t *run);
 
 /* From the first submission to the last completion, launch overhead
-   included, as CUDA events around the work would measure it. */
+   included, as CUDA events around the work would measure it; where the
+   script calls gpuperf.elapsed(start, stop), the interval between those two
+   events instead. */
 GP_API double gp_run_total_us(const gp_run_t *run);
 
 /* Identical GPUs the run simulated (1 unless the script or opts asked). */
