@@ -53,53 +53,41 @@ int main(int argc, char **argv) {
   CK(cudaMemset(a, 0, maxn4 * sizeof(float4)));
   const char *modes[4] = {"wr_rd", "rd_rd", "wr", "rd"};
   const bool profile = getenv("WBACK_PROFILE") != nullptr;
-  if (getenv("WBACK_SET") && std::string(getenv("WBACK_SET")) == "idle") {
-    const char *idle_modes[3] = {"q_rd", "s_rd", "c_rd"};
-    for (int m = 0; m < 3; ++m) {
-      for (int S : {16, 32, 48, 64, 80, 96}) {
-        const size_t n4 = (size_t)S << 16;
-        const int grid = (int)((n4 + 255) / 256);
-        Row r;
-        r.family = "wback";
-        r.name = idle_modes[m];
-        r.params = "mib=" + std::to_string(S);
-        row_shape(r, k_rd, dim3(grid), dim3(256), 0);
+  // the L2 emptied by reading the scratch (clean lines), the GPU idle after it
+  auto clean = [&] {
+    k_readall<<<b.sm_count * 8, 256, 0, b.stream>>>((const float4 *)b.scratch,
+                                                    kScratchBytes / 16, out);
+    CK_LAUNCH();
+    CK(cudaStreamSynchronize(b.stream));
+  };
+  const bool idle = getenv("WBACK_SET") && std::string(getenv("WBACK_SET")) == "idle";
+  const char *idle_modes[3] = {"q_rd", "s_rd", "c_rd"};
+  const std::vector<int> sizes = idle ? std::vector<int>{16, 32, 48, 64, 80, 96}
+                                      : std::vector<int>(std::begin(mibs), std::end(mibs));
+  for (int m = 0; m < (idle ? 3 : 4); ++m) {
+    for (int S : sizes) {
+      const size_t n4 = (size_t)S << 16;
+      const int grid = (int)((n4 + 255) / 256);
+      Row r;
+      r.family = "wback";
+      r.name = idle ? idle_modes[m] : modes[m];
+      r.params = "mib=" + std::to_string(S);
+      row_shape(r, k_rd, dim3(grid), dim3(256), 0);
+      r.flops = 0;
+      if (idle) {
+        // k_rd alone between the events, after k_wr (m < 2) queued or waited for (m == 1)
         r.t = time_case(
             b, kReps, false, [&] { k_rd<<<grid, 256, 0, b.stream>>>(a, n4, out); },
             [&] {
-              k_readall<<<b.sm_count * 8, 256, 0, b.stream>>>((const float4 *)b.scratch,
-                                                              kScratchBytes / 16, out);
-              CK_LAUNCH();
-              CK(cudaStreamSynchronize(b.stream));
+              clean();
               if (m < 2) k_wr<<<grid, 256, 0, b.stream>>>(a, n4);
               CK_LAUNCH();
               if (m == 1) CK(cudaStreamSynchronize(b.stream));
             });
         r.bytes = (unsigned long long)n4 * 16;
-        r.flops = 0;
         emit(b, r);
+        continue;
       }
-    }
-    CK(cudaFree(a));
-    CK(cudaFree(out));
-    bench_close(b);
-    return 0;
-  }
-  for (int m = 0; m < 4; ++m) {
-    for (int S : mibs) {
-      const size_t n4 = (size_t)S << 16;
-      const int grid = (int)((n4 + 255) / 256);
-      auto clean = [&] {
-        k_readall<<<b.sm_count * 8, 256, 0, b.stream>>>((const float4 *)b.scratch,
-                                                        kScratchBytes / 16, out);
-        CK_LAUNCH();
-        CK(cudaStreamSynchronize(b.stream));
-      };
-      Row r;
-      r.family = "wback";
-      r.name = modes[m];
-      r.params = "mib=" + std::to_string(S);
-      row_shape(r, k_rd, dim3(grid), dim3(256), 0);
       auto launch = [&] {
         if (m == 0 || m == 2) k_wr<<<grid, 256, 0, b.stream>>>(a, n4);
         if (m == 1) k_rd<<<grid, 256, 0, b.stream>>>(a, n4, out);
@@ -114,7 +102,6 @@ int main(int argc, char **argv) {
       }
       r.t = time_case(b, kReps, false, launch, clean);
       r.bytes = (unsigned long long)n4 * 16 * (m < 2 ? 2 : 1);
-      r.flops = 0;
       emit(b, r);
     }
   }
