@@ -51,13 +51,7 @@ local function launch()
   gpuperf.launch{ name = variant, grid = spec.grid, block = 256, regs = spec.regs, work = spec.work }
 end
 if warm == 1 then
-  local t0, t1 = gpuperf.event("t0"), gpuperf.event("t1")
-  launch()                         -- untimed
-  gpuperf.synchronize()
-  gpuperf.record(t0)
-  launch()
-  gpuperf.record(t1)
-  gpuperf.elapsed(t0, t1)
+  require("lib_timed")(launch)
 else
   launch()
 end

@@ -71,13 +71,7 @@ if graph == 1 then
   run = function() g:launch{ stream = main } end
 end
 if warm == 1 then
-  local t0, t1 = gpuperf.event("t0"), gpuperf.event("t1")
-  run()                            -- untimed
-  gpuperf.synchronize()
-  gpuperf.record(t0, main)
-  run()
-  gpuperf.record(t1, main)
-  gpuperf.elapsed(t0, t1)
+  require("lib_timed")(run, main)
 else
   run()
 end

@@ -124,9 +124,7 @@ int main(int argc, char **argv) {
     for (size_t i = 0; i < maxn; ++i) h[i] = (float)(hash32((unsigned)i) & 1023) / 1024.0f;
     CK(cudaMemcpy(in, h.data(), maxn * 4, cudaMemcpyHostToDevice));
   }
-  allow_dyn_smem(k_pw<1>, dyn_smem_for_bpsm(b.prop, 1));
-  allow_dyn_smem(k_pw<2>, dyn_smem_for_bpsm(b.prop, 1));
-  allow_dyn_smem(k_pw<3>, dyn_smem_for_bpsm(b.prop, 1));
+  for (auto k : {k_pw<1>, k_pw<2>, k_pw<3>}) allow_dyn_smem(k, dyn_smem_for_bpsm(b.prop, 1));
   struct Shape {
     const char *name;
     int cols;

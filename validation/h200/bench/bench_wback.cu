@@ -94,10 +94,7 @@ int main(int argc, char **argv) {
         if (m != 2) k_rd<<<grid, 256, 0, b.stream>>>(a, n4, out);
       };
       if (profile) {
-        clean();
-        launch();
-        CK_LAUNCH();
-        CK(cudaStreamSynchronize(b.stream));
+        profile_case(b, launch, clean);
         continue;
       }
       r.t = time_case(b, kReps, false, launch, clean);

@@ -238,10 +238,14 @@ __global__ void k_warm(const int4 *p, size_t n4, int *out) {
   if (s == 0x12345678) out[0] = s;  // never: keeps the loads
 }
 
-// A bench's profile mode (for ncu): the case launched once behind the flush, untimed,
-// and waited for.
-static inline void profile_case(Bench &b, const std::function<void()> &launch) {
-  flush_l2(b);
+// A bench's profile mode (for ncu): the case launched once behind the flush (the
+// memset, or `flush` where given), untimed, and waited for.
+static inline void profile_case(Bench &b, const std::function<void()> &launch,
+                                const std::function<void()> &flush = nullptr) {
+  if (flush)
+    flush();
+  else
+    flush_l2(b);
   launch();
   CK_LAUNCH();
   CK(cudaStreamSynchronize(b.stream));

@@ -3,9 +3,10 @@
 # (run_bench.sh): RESULT_DIR receives lform.csv (the rows), lform_cycles.csv (clock64
 # cycles of each block's loop and SM cycles a load from the event time), ptxas_lform.txt,
 # sass_lform.txt, sass_counts_lform.txt (per kernel, how often each opcode appears in its
-# SASS), clocks.csv and run.log; where ncu is found, ncu_lform.csv: one launch of every
-# variant at 64 warps per SM (LFORM_PROFILE=1) with its instructions by pipe, the pipes'
-# active cycles, the L1's requests and wavefronts and the SM's issue and elapsed cycles.
+# SASS), clocks.csv and run.log; where ncu is found, ncu_lform.csv.gz and ncu_lform.log
+# (profile_ncu.sh): one launch of every variant at 64 warps per SM (LFORM_PROFILE=1) with
+# its instructions by pipe, the pipes' active cycles, the L1's requests and wavefronts and
+# the SM's issue and elapsed cycles.
 #
 # usage: run_lform.sh [RESULT_DIR]     (default: $OUT)
 here=$(cd "$(dirname "$0")" && pwd)
@@ -14,9 +15,7 @@ dest=${1:-${OUT:-}}
 rc=$?
 "$here/sass_counts.sh" "$dest/sass_lform.txt" "$dest/sass_counts_lform.txt"
 if [ "$rc" -eq 0 ] && command -v ncu >/dev/null; then
-  work=$(mktemp -d)
-  nvcc -O3 -arch=sm_90 -o "$work/bench_lform" "$here/bench_lform.cu" &&
-  LFORM_PROFILE=1 timeout 300 ncu --csv --kernel-name regex:k_lf --metrics \
+  "$here/profile_ncu.sh" lform LFORM_PROFILE k_lf \
 smsp__inst_executed.sum,\
 smsp__inst_executed_pipe_alu.sum,smsp__inst_executed_pipe_fma.sum,\
 smsp__inst_executed_pipe_fmaheavy.sum,smsp__inst_executed_pipe_fmalite.sum,\
@@ -29,7 +28,6 @@ l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum,\
 l1tex__data_pipe_lsu_wavefronts.sum,l1tex__lsuin_requests.sum,\
 l1tex__throughput.avg.pct_of_peak_sustained_active,\
 sm__cycles_elapsed.avg,gpu__time_duration.sum \
-    "$work/bench_lform" "$work/p.csv" "$work/c.csv" 0 >"$dest/ncu_lform.csv" 2>&1
-  rm -rf "$work"
+    "$dest/ncu_lform.csv.gz" @WORK@/p.csv @WORK@/c.csv 0
 fi
 exit "$rc"
