@@ -48,7 +48,7 @@ if variant == "global_atomics" then
       gpuperf.loop{n / G, var = "i", body = {
         gpuperf.load{inp, bytes = 1, space = "texture", index = byte},
         gpuperf.int(4),                                 -- i += stride (64-bit), &in[i], &hist[b]
-        gpuperf.atomic{hist, index = bin},
+        gpuperf.atomic{hist, index = bin, from_data = true},   -- hist[in[i]]: a bin from data
       }},
     },
   }
