@@ -310,7 +310,7 @@ static int variant_cost(cost_ctx_t *c, const gp_device_t *dev, const gp_op_t *op
 }
 
 /* More work: each op's count doubled, each loop's trips doubled, one more
-   divergent path. */
+   divergent path, a loop of arithmetic appended. */
 static void check_more_work(cost_ctx_t *c)
 {
     uint32_t i;
@@ -330,6 +330,22 @@ static void check_more_work(cost_ctx_t *c)
                                                 : "count",
                  ops[i].count);
         if (variant_cost(c, c->dev, ops, &c->res, what, &t) == 0)
+            compare(c, GP_CONF_MORE_WORK, &c->res, c->base_cycles, t, 1, what);
+    }
+    /* a loop of arithmetic after all of it (a shuffle reduction after a
+       warp's loads): the block does the same work and then more */
+    if (c->k.n_ops + 2 <= MAX_OPS) {
+        gp_op_t ops[MAX_OPS];
+        const gp_op_t tail[2] = {LOOP(4, 1), ARITH(GP_OP_FP32, 2, 1)};
+        gp_kernel_t k = c->k;
+        char what[200];
+        double t;
+        memcpy(ops, c->ops, sizeof ops);
+        memcpy(&ops[c->k.n_ops], tail, sizeof tail);
+        k.ops = ops;
+        k.n_ops = c->k.n_ops + 2;
+        snprintf(what, sizeof what, "a loop of 4 trips of 2 fp32 ops after op %u", c->k.n_ops - 1);
+        if (cost(c, c->dev, &k, &c->res, what, &t) == 0)
             compare(c, GP_CONF_MORE_WORK, &c->res, c->base_cycles, t, 1, what);
     }
 }

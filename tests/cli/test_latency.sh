@@ -179,4 +179,46 @@ for form in random-index:ichase pattern-random:pchase; do
   done
 done
 
+# A warp's gathers then a reduction of five shuffles: as a loop or written
+# out straight the same time, and never faster than the gathers alone (the
+# block's last warp leaves after its slowest line whatever arithmetic
+# follows; a loop of arithmetic once dropped that wait, 22% faster).
+cat >"$S/reduce.lua" <<'LUA'
+local form = gpuperf.param("form", "loop")
+local rows = 2^20
+local v = gpuperf.buffer("v", 4 * 16 * rows)
+local c = gpuperf.buffer("c", 4 * 16 * rows)
+local x = gpuperf.buffer("x", 4 * 2^20)
+local y = gpuperf.buffer("y", 4 * rows)
+local function row(t) return t.bx * 8 + t.warp end
+local function e(t) if t.lane < 16 then return row(t) * 16 + t.lane end end
+local work = { gpuperf.loop{1, var = "k", body = {
+  gpuperf.load{v, space = "texture", index = e},
+  gpuperf.load{c, space = "texture", index = e},
+  gpuperf.load{x, space = "texture", depends = true, index = function(t)
+    if t.lane < 16 then return gpuperf.random(0, 2^20 - 1) end end},
+  gpuperf.fp32(1) }} }
+if form == "loop" then
+  work[#work + 1] = gpuperf.loop(5, { gpuperf.shfl(1), gpuperf.fp32(1) })
+elseif form == "straight" then
+  work[#work + 1] = gpuperf.shfl(5)
+  work[#work + 1] = gpuperf.fp32(5)
+end
+work[#work + 1] = gpuperf.store{y, index = function(t) if t.lane == 0 then return row(t) end end}
+gpuperf.launch{ name = "reduce", grid = rows / 8, block = 256, regs = 32, work = work }
+LUA
+
+case_ "a loop of shuffles after the loads costs what the same shuffles written out do, and more than none"
+gp predict --device h200-sxm --json "$S/reduce.lua" -p form=loop
+expect_status 0
+tl=$(json .launches[0].time_us)
+gp predict --device h200-sxm --json "$S/reduce.lua" -p form=straight
+expect_status 0
+ts=$(json .launches[0].time_us)
+gp predict --device h200-sxm --json "$S/reduce.lua" -p form=none
+expect_status 0
+tn=$(json .launches[0].time_us)
+expect_between "$(awk -v a="$tl" -v b="$ts" 'BEGIN { print a / b }')" 0.95 1.05
+expect_between "$(awk -v a="$tl" -v b="$tn" 'BEGIN { print a / b }')" 1 1.5
+
 finish
