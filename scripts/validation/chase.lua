@@ -18,8 +18,8 @@
 -- 16 MiB: L2).
 --
 -- SASS (validation/h200/measured/run7/chase/sass_chase.txt.gz): the chase loop is
--- one LDG.E.64 per hop (unrolled by 8); the gather's loop body an LDG.E, an IADD3
--- for the sum and two integer ops for the address.
+-- one LDG.E.64 per hop (unrolled by 8); the gather's loop (unrolled by 8: 64 SASS
+-- instructions) an LDG.E, six address ops and half an IADD3 a request (below).
 local kind     = gpuperf.param("kind", "chase", "chase | gather")
 local node     = gpuperf.param("node", 128, "chase: bytes per node (128 or 8)")
 local fp       = gpuperf.param("footprint", 2^14, "chase: bytes of the buffer")
@@ -99,7 +99,10 @@ elseif kind == "gather" then
     work = {
       gpuperf.int(4),
       gpuperf.loop{requests, var = "i", body = {
-        gpuperf.int(2),
+        -- the SASS's address per request: VIADD (i * m + line0 + off), LOP3
+        -- (& mask), IMAD.WIDE (* 32), LOP3 (| word), LEA and LEA.HI.X (a + 4 x)
+        gpuperf.int(5),
+        gpuperf.imul(1),
         gpuperf.load{a, index = function(t)
           local gw = math.floor(t.gx / 32)
           local line = (t.i * m + t.lane % m + gw * 97) % lines

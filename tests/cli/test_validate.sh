@@ -282,7 +282,8 @@ case_ "H200 table, all rows: accuracy gate"
 # 2026-12-05: a body that waits for no memory leaves the block's exit wait in
 # place (a loop of shuffles after loads, as its straight form): 7.879 ->
 # 7.886%; the CSR SpMV's four warp-per-row rows join from the evaluation set
-# at 11.8%: 7.889% over 5295 (5204 within 1.5x, 5262 within 2x).
+# at 11.8%: 7.889% over 5295 (5204 within 1.5x, 5262 within 2x). chase.lua's
+# gather loop states the six address ops its SASS has a request: 7.886%.
 gp validate validation/h200/calibration.csv --max-mape 7.89 --min-within-2x 0.990 \
     --min-within 1.5:0.98 --json
 expect_status 0
