@@ -12,6 +12,7 @@ local ind  = gpuperf.param("ind", 1, "1: the row's bounds read from rp")
 local gat  = gpuperf.param("gat", 1, "1: v[j] * x[ci[j]]; 0: v[j]")
 local shfl = gpuperf.param("shfl", 1, "1: a shuffle reduction before lane 0's store")
 local regs = gpuperf.param("regs", 32, "registers per thread, as ptxas reports")
+local unr  = gpuperf.param("unroll", 4, "the row loop's copies: 4 (rows of up to 12 trips), 0: left to the model")
 local X = 2^20
 local rp = gpuperf.buffer("rp", 4 * (rows + 1))
 local v  = gpuperf.buffer("v", 4 * rows * L)
@@ -40,10 +41,12 @@ if gat == 1 then
     if t.k * 32 + t.lane < L then return gpuperf.random(0, X - 1) end end}
 end
 body[#body + 1] = gpuperf.fp32(1)                       -- s += ...
--- a compile-time stride with an index for bound: nvcc unrolls it 4 times and runs the
--- trips that do not fill the 4 copies one at a time first (docs/workloads.md, loops;
--- the SASS: a remainder loop of `trips & 3` one-load trips, then 16 and 4 copies)
-work[#work + 1] = gpuperf.loop{math.ceil(L / 32), var = "k", unroll = 4, body = body}
+-- a compile-time stride with an index for bound: nvcc runs the trips that do not fill 4
+-- copies one at a time first, then 16 copies at a time while more than 12 trips remain,
+-- then 4 (docs/workloads.md, loops; the SASS): unroll = 4 for rows of up to 12 trips,
+-- the model's own copies (unroll = 0) for longer ones
+work[#work + 1] = gpuperf.loop{math.ceil(L / 32), var = "k", unroll = unr > 0 and unr or nil,
+                               body = body}
 if shfl == 1 then
   work[#work + 1] = gpuperf.loop(5, { gpuperf.shfl(1), gpuperf.fp32(1) })
 end

@@ -11,9 +11,9 @@
 // Every input is const __restrict__ (LDG.E.CONSTANT). rows = 2^16 and 2^20, L = 16, 32,
 // 64, 128; the 1 GiB memset flush before each repetition (every line of rp, v and ci from
 // DRAM, x's from DRAM at its first touch). CUDA-event medians of 7 after 2 warm-ups; y is
-// checked against the host for a few rows.
+// checked against the host for a few rows. WPR_SET=long runs long rows instead (below).
 //
-// usage: bench_wpr OUT.csv [device]
+// usage: [WPR_SET=long] bench_wpr OUT.csv [device]
 #include "common.cuh"
 
 static const int kX = 1 << 20;  // floats of x
@@ -73,40 +73,52 @@ int main(int argc, char **argv) {
   CK(cudaMemcpy(v, hv.data(), maxe * 4, cudaMemcpyHostToDevice));
   CK(cudaMemcpy(ci, hc.data(), maxe * 4, cudaMemcpyHostToDevice));
   CK(cudaMemcpy(x, hx.data(), (size_t)kX * 4, cudaMemcpyHostToDevice));
-  for (int rows : {1 << 16, 1 << 20})
-    for (int L : {16, 32, 64, 128}) {
-      for (int r = 0; r <= rows; ++r) hrp[r] = r * L;
-      CK(cudaMemcpy(rp, hrp.data(), (size_t)(rows + 1) * 4, cudaMemcpyHostToDevice));
-      for (int ind = 0; ind <= 1; ++ind)
-        for (int gat = 0; gat <= 1; ++gat)
-          for (int shfl = 0; shfl <= 1; ++shfl) {
-            Kern k = pick(ind, gat, shfl);
-            const int grid = rows / 8;
-            Row row;
-            row.family = "wpr";
-            row.name = std::string(ind ? "rp" : "fixed") + (gat ? "_gather" : "_plain") +
-                       (shfl ? "_shfl" : "_lane0");
-            row.params = "rows=" + std::to_string(rows) + " L=" + std::to_string(L);
-            row_shape(row, k, dim3(grid), dim3(256), 0);
-            row.t = time_case(b, 7, true,
-                              [&] { k<<<grid, 256, 0, b.stream>>>(rp, v, ci, x, y, rows, L); });
-            row.bytes = (unsigned long long)rows * L * (gat ? 12 : 4) +
-                        (unsigned long long)rows * (ind ? 8 : 0) + (unsigned long long)rows * 4;
-            row.flops = (unsigned long long)rows * L * (gat ? 2 : 1);
-            std::vector<float> hy(rows);
-            CK(cudaMemcpy(hy.data(), y, (size_t)rows * 4, cudaMemcpyDeviceToHost));
-            for (int r = 0; r < rows; r += rows / 7 + 1) {
-              double want = 0;
-              const int lanes = shfl ? 32 : 1;
-              for (int lane = 0; lane < lanes; ++lane)
-                for (int j = r * L + lane; j < (r + 1) * L; j += 32)
-                  want += gat ? (double)hv[j] * hx[hc[j]] : hv[j];
-              REQUIRE(fabs(hy[r] - want) <= 1e-3 * (1.0 + fabs(want)), "wpr %s %s: r %d got %g want %g",
-                      row.name.c_str(), row.params.c_str(), r, hy[r], want);
-            }
-            emit(b, row);
+  // WPR_SET=long: long rows instead (2^16 rows of 256 to 1024 floats, 2^18 of 256: 8 to
+  // 32 trips a lane, where the SASS runs 16 copies at a time beyond 12 trips)
+  const char *set = getenv("WPR_SET");
+  const bool longrows = set && strcmp(set, "long") == 0;
+  std::vector<std::pair<int, int>> shapes;
+  if (longrows) {
+    for (int L : {256, 512, 1024}) shapes.push_back({1 << 16, L});
+    shapes.push_back({1 << 18, 256});
+  } else {
+    for (int rows : {1 << 16, 1 << 20})
+      for (int L : {16, 32, 64, 128}) shapes.push_back({rows, L});
+  }
+  for (const auto &sh : shapes) {
+    const int rows = sh.first, L = sh.second;
+    for (int r = 0; r <= rows; ++r) hrp[r] = r * L;
+    CK(cudaMemcpy(rp, hrp.data(), (size_t)(rows + 1) * 4, cudaMemcpyHostToDevice));
+    for (int ind = 0; ind <= 1; ++ind)
+      for (int gat = 0; gat <= 1; ++gat)
+        for (int shfl = 0; shfl <= 1; ++shfl) {
+          Kern k = pick(ind, gat, shfl);
+          const int grid = rows / 8;
+          Row row;
+          row.family = "wpr";
+          row.name = std::string(ind ? "rp" : "fixed") + (gat ? "_gather" : "_plain") +
+                     (shfl ? "_shfl" : "_lane0");
+          row.params = "rows=" + std::to_string(rows) + " L=" + std::to_string(L);
+          row_shape(row, k, dim3(grid), dim3(256), 0);
+          row.t = time_case(b, 7, true,
+                            [&] { k<<<grid, 256, 0, b.stream>>>(rp, v, ci, x, y, rows, L); });
+          row.bytes = (unsigned long long)rows * L * (gat ? 12 : 4) +
+                      (unsigned long long)rows * (ind ? 8 : 0) + (unsigned long long)rows * 4;
+          row.flops = (unsigned long long)rows * L * (gat ? 2 : 1);
+          std::vector<float> hy(rows);
+          CK(cudaMemcpy(hy.data(), y, (size_t)rows * 4, cudaMemcpyDeviceToHost));
+          for (int r = 0; r < rows; r += rows / 7 + 1) {
+            double want = 0;
+            const int lanes = shfl ? 32 : 1;
+            for (int lane = 0; lane < lanes; ++lane)
+              for (int j = r * L + lane; j < (r + 1) * L; j += 32)
+                want += gat ? (double)hv[j] * hx[hc[j]] : hv[j];
+            REQUIRE(fabs(hy[r] - want) <= 1e-3 * (1.0 + fabs(want)), "wpr %s %s: r %d got %g want %g",
+                    row.name.c_str(), row.params.c_str(), r, hy[r], want);
           }
-    }
+          emit(b, row);
+        }
+  }
   CK(cudaFree(rp));
   CK(cudaFree(ci));
   CK(cudaFree(v));
