@@ -1711,13 +1711,12 @@ void sb_index_launch_op(const sb_ctx_t *c, sb_flat_t *f, int t, gp_op_t *op)
         j->ext[j->n_axes] = GP_MAX(1.0, ceil(f->loops[k].trips));
         j->n_axes++;
     }
-    /* the draws of gpuperf.random: from the op's line, and apart for each
-       op a Lua loop of the script builds at one line (the L loads of a
-       trip, each its own random line, not L copies of one) */
-    j->rs.rng = 0x6770757065726600ull ^ op->line;
-    for (i = 0; f->ops && f->ops + i < op; i++)
-        if (f->ops[i].line == op->line)
-            j->rs.rng += 0x9e3779b97f4a7c15ull;
+    /* the draws of gpuperf.random: from the op's place among the kernel's
+       ops, each op its own (the L loads a Lua loop of the script builds at
+       one line draw apart, not as L copies of one), and not from its
+       source line, so that an edit above it (a comment) draws the same */
+    j->rs.rng = 0x6770757065726600ull ^
+                (f->ops && op >= f->ops ? (uint64_t)(op - f->ops) * 0x9e3779b97f4a7c15ull : 0);
     /* ops that share a `draws` name draw alike, call for call */
     if (op->draw_group)
         j->rs.rng = 0x6472617773000000ull ^ op->draw_group;

@@ -96,4 +96,17 @@ gp predict --device h200-sxm --check "$S/parse.lua"
 expect_status 0
 expect_out "2 launches"
 
+# gpuperf.random draws from an op's place among its kernel's ops, not from
+# its source line: the same chase with two comment lines above it predicts
+# the same (with the line, 6647.6 against 6569.2 us)
+{ echo "-- a comment"; echo "-- and another"; cat scripts/validation/chase.lua; } >"$S/chase2.lua"
+case_ "a comment above the ops draws the same gpuperf.random values"
+P="-p kind=chase -p node=128 -p footprint=16384 -p lanes=32 -p warps=1 -p warm=68 -p hops=4096 -p regs=28 -p reps=32"
+gp predict --device h200-sxm --json scripts/validation/chase.lua $P
+expect_status 0
+t1=$(json .total_us)
+gp predict --device h200-sxm --json "$S/chase2.lua" $P
+expect_status 0
+expect_between "$(json .total_us)" "$t1" "$t1"
+
 finish
