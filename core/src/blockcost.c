@@ -1172,7 +1172,6 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
        barrier or loop, whose lines the block's last warps wait for: mem_chain
        before the first of them, their lines and the chance none is a DRAM one */
     double exit_mem = -1, exit_lines = 0, exit_lnone = 0;
-    double saved_exit_mem, saved_exit_lines, saved_exit_lnone;
     double wpb = cx->occ->warps_per_block ? (double)cx->occ->warps_per_block : 1;
     double acc = body_accumulators(ops, n); /* live arithmetic chains */
     int run_held = 0; /* the current run of adjacent loads fits the registers (run_fits) */
@@ -1207,9 +1206,8 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
                 return -1;
             }
             flush_group(&g, out);
-            saved_exit_mem = exit_mem;
-            saved_exit_lines = exit_lines;
-            saved_exit_lnone = exit_lnone;
+            const double saved_exit_mem = exit_mem, saved_exit_lines = exit_lines,
+                         saved_exit_lnone = exit_lnone;
             exit_mem = -1;
             exit_lines = 0;
             exit_lnone = 0;
@@ -1223,8 +1221,8 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
                same work written out straight (gpuperf.shfl(5),
                gpuperf.fp32(5)) never reset it, and without this a loop of
                five shuffles after a warp's gathers made the kernel 22%
-               faster than the gathers alone (the monotonicity
-               docs/model.md asks of every rule) */
+               faster than the gathers alone (plugin-check's
+               block_cost.more_work: more work never shortens a block) */
             if (!(body.mem_chain > 0) && !body.barrier) {
                 exit_mem = saved_exit_mem;
                 exit_lines = saved_exit_lines;
