@@ -288,8 +288,9 @@ case_ "H200 table, all rows: accuracy gate"
 # join at 4.98%: 7.851% over 5359 (5268 within 1.5x, 5326 within 2x); its 32
 # long rows (WPR_SET=long) at 10.2%: 7.866% over 5391 (5300 within 1.5x,
 # 5358 within 2x). gpuperf.random drawn from an op's place, not its line:
-# 7.868% (sampling noise).
-gp validate validation/h200/calibration.csv --max-mape 7.87 --min-within-2x 0.990 \
+# 7.868% (sampling noise). run46's 8 `gemv` rows (a decode GEMV) join at
+# 11.6%: 7.874% over 5399 (5308 within 1.5x, 5366 within 2x).
+gp validate validation/h200/calibration.csv --max-mape 7.88 --min-within-2x 0.990 \
     --min-within 1.5:0.98 --json
 expect_status 0
 n=$(json .overall.rows)
