@@ -300,12 +300,14 @@ static int check_ops(cost_ctx_t *c)
     return refused;
 }
 
-/* Time of the kernel with ops replaced by `ops` (same length). */
+/* Time of the kernel with its ops replaced by the n_ops of `ops`. */
 static int variant_cost(cost_ctx_t *c, const gp_device_t *dev, const gp_op_t *ops,
-                        const gp_residency_t *res, const char *what, double *cycles)
+                        uint32_t n_ops, const gp_residency_t *res, const char *what,
+                        double *cycles)
 {
     gp_kernel_t k = c->k;
     k.ops = ops;
+    k.n_ops = n_ops;
     return cost(c, dev, &k, res, what, cycles);
 }
 
@@ -329,7 +331,7 @@ static void check_more_work(cost_ctx_t *c)
                  : ops[i].kind == GP_OP_DIVERGE ? "paths"
                                                 : "count",
                  ops[i].count);
-        if (variant_cost(c, c->dev, ops, &c->res, what, &t) == 0)
+        if (variant_cost(c, c->dev, ops, c->k.n_ops, &c->res, what, &t) == 0)
             compare(c, GP_CONF_MORE_WORK, &c->res, c->base_cycles, t, 1, what);
     }
     /* a loop of arithmetic after all of it (a shuffle reduction after a
@@ -337,15 +339,12 @@ static void check_more_work(cost_ctx_t *c)
     if (c->k.n_ops + 2 <= MAX_OPS) {
         gp_op_t ops[MAX_OPS];
         const gp_op_t tail[2] = {LOOP(4, 1), ARITH(GP_OP_FP32, 2, 1)};
-        gp_kernel_t k = c->k;
         char what[200];
         double t;
         memcpy(ops, c->ops, sizeof ops);
         memcpy(&ops[c->k.n_ops], tail, sizeof tail);
-        k.ops = ops;
-        k.n_ops = c->k.n_ops + 2;
         snprintf(what, sizeof what, "a loop of 4 trips of 2 fp32 ops after op %u", c->k.n_ops - 1);
-        if (cost(c, c->dev, &k, &c->res, what, &t) == 0)
+        if (variant_cost(c, c->dev, ops, c->k.n_ops + 2, &c->res, what, &t) == 0)
             compare(c, GP_CONF_MORE_WORK, &c->res, c->base_cycles, t, 1, what);
     }
 }
@@ -443,7 +442,7 @@ static void check_access(cost_ctx_t *c)
                 ops[i].access.stride_elems = strides[j];
                 snprintf(what, sizeof what, "op %u (%s) with stride %lld", i, od,
                          (long long)strides[j]);
-                if (variant_cost(c, c->dev, ops, &c->res, what, &t) == 0)
+                if (variant_cost(c, c->dev, ops, c->k.n_ops, &c->res, what, &t) == 0)
                     compare(c, GP_CONF_ACCESS, &c->res, c->base_cycles, t, 1, what);
             }
         if (mem && op->space == GP_SPACE_SHARED && op->access.pattern == GP_PATTERN_UNIT) {
@@ -455,7 +454,7 @@ static void check_access(cost_ctx_t *c)
                 ops[i].access.conflict_ways = ways[j];
                 snprintf(what, sizeof what, "op %u (%s) with conflict_ways %u instead of %u", i,
                          od, ways[j], j ? ways[j - 1] : 0);
-                if (variant_cost(c, c->dev, ops, &c->res, what, &t))
+                if (variant_cost(c, c->dev, ops, c->k.n_ops, &c->res, what, &t))
                     break;
                 if (j > 0)
                     compare(c, GP_CONF_ACCESS, &c->res, prev, t, 1, what);
@@ -466,7 +465,7 @@ static void check_access(cost_ctx_t *c)
             memcpy(ops, c->ops, sizeof ops);
             ops[i].ilp = 1;
             snprintf(what, sizeof what, "op %u (%s) with ilp 1", i, od);
-            if (variant_cost(c, c->dev, ops, &c->res, what, &t) == 0)
+            if (variant_cost(c, c->dev, ops, c->k.n_ops, &c->res, what, &t) == 0)
                 compare(c, GP_CONF_ACCESS, &c->res, c->base_cycles, t, 1, what);
         }
     }
