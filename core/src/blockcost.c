@@ -1498,6 +1498,22 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
                     double inc = GP_MAX(count / ilp * c.latency_cycles,
                                         count * warp_pipe_cycles(cx->dev, &c));
                     out->chain += inc;
+                    /* a shared atomic whose old value is used is waited for
+                       as a load is: an unrolled loop's copies issue theirs
+                       together and wait once (the SASS of k_shist<.., 1>:
+                       four ATOMS.ADD, then the four adds of their values),
+                       so the loop's memory-level parallelism divides the
+                       wait. 8 warps per SM, 32 lanes on 32 words: 28.5
+                       cycles an atomic a warp where one round trip a copy
+                       gives 68 ([sources: h200-cal] run47/shist lane_ret
+                       rows). Global ones keep their round trip: no
+                       calibration row times them in an unrolled loop; so
+                       does a float add's compare-and-swap loop, a branch
+                       region of its own that the copies cannot share */
+                    if (op->kind == GP_OP_ATOMIC && op->space == GP_SPACE_SHARED &&
+                        (op->access.atomic_flags & GP_ATOMIC_RESULT) &&
+                        op->access.atomic_op != GP_ATOMIC_OP_FADD)
+                        out->mem_chain += inc;
                     if (fresh_kind(op->kind)) {
                         span += inc;
                         span_last = inc;

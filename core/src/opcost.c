@@ -1997,6 +1997,8 @@ typedef struct atomic_share {
     double bank_words; /* shared memory: per warp, the most distinct bank
                           words in one bank (0: not asked, or no sample and
                           no bins) */
+    double bank_lanes; /* shared memory: per warp, the most lanes in one bank,
+                          on one word or on several (0: as bank_words) */
     double hot;        /* per warp: the steps of the sampled warps that land
                           on the one L2 line most of them name, over the
                           sampled warps (drawn samples only; 0: not known) */
@@ -2024,6 +2026,24 @@ static double bank_words(const int64_t *off, uint32_t n, bank_geom_t bg)
     for (i = 0; i < m; i++)
         if (i == 0 || v[i] != v[i - 1]) {
             uint32_t b = (uint32_t)(v[i] % bg.banks);
+            cnt[b]++;
+            top = GP_MAX(top, cnt[b]);
+        }
+    return top;
+}
+
+/* The most active lanes of one warp's offsets in one bank, whether they
+   name one word or several: the passes of a request that serves every lane
+   on its own (a shared atomic that returns each lane its old value); 0 when
+   the geometry is not asked for. */
+static double bank_lanes(const int64_t *off, uint32_t n, bank_geom_t bg)
+{
+    uint32_t cnt[64] = {0}, i, top = 0;
+    if (bg.banks == 0 || bg.banks > 64 || bg.bytes == 0)
+        return 0;
+    for (i = 0; i < n; i++)
+        if (off[i] >= 0) {
+            uint32_t b = (uint32_t)((off[i] / bg.bytes) % bg.banks);
             cnt[b]++;
             top = GP_MAX(top, cnt[b]);
         }
@@ -2140,10 +2160,11 @@ static void atomic_sharing_addr(const gp_device_t *d, const gp_kernel_t *k,
     sh->sectors = sh->steps;
     sh->most = 1;
     sh->bank_words = 0;
+    sh->bank_lanes = 0;
     sh->hot = 0;
     sh->footprint = sh->grid_addrs * elem;
     if (s && s->n_warps > 0 && s->lanes > 0 && s->byte_offset) {
-        double sum = 0, lanes = 0, steps = 0, secs = 0, most = 0, banks = 0;
+        double sum = 0, lanes = 0, steps = 0, secs = 0, most = 0, banks = 0, blanes = 0;
         int64_t lo = INT64_MAX, hi = -1;
         uint32_t n = 0, i, j, m, multi = 0;
         line_steps_t ls = {NULL, 0, 0, (int64_t)GP_L2_LINE_BYTES, 0};
@@ -2179,6 +2200,7 @@ static void atomic_sharing_addr(const gp_device_t *d, const gp_kernel_t *k,
                 steps += atomic_steps(off, s->lanes, (int64_t)elem, (int64_t)sector, &secs, &most,
                                       ls.cap ? &ls : NULL);
                 banks += bank_words(off, s->lanes, bg);
+                blanes += bank_lanes(off, s->lanes, bg);
                 n++;
             }
             multi += distinct > 1;
@@ -2190,6 +2212,7 @@ static void atomic_sharing_addr(const gp_device_t *d, const gp_kernel_t *k,
             sh->sectors = secs / n;
             sh->most = most / n;
             sh->bank_words = banks / n;
+            sh->bank_lanes = blanes / n;
             sh->hot = ls.n ? line_steps_hot(&ls) / n : 0;
         }
         free(ls.ent);
@@ -2208,7 +2231,7 @@ static void atomic_sharing_addr(const gp_device_t *d, const gp_kernel_t *k,
     }
     if (a->bins > 0) {
         double kb = (double)a->bins, touched = kb * (1 - pow(1 - 1 / kb, w)), steps = 0;
-        double secs = 0, most = 0, banks = 0;
+        double secs = 0, most = 0, banks = 0, blanes = 0;
         uint32_t lanes = GP_MIN(d->warp_size, 64u), i, j;
         uint64_t x = 0x9E3779B97F4A7C15ull;
         int64_t off[64];
@@ -2219,6 +2242,7 @@ static void atomic_sharing_addr(const gp_device_t *d, const gp_kernel_t *k,
             }
             steps += atomic_steps(off, lanes, (int64_t)elem, (int64_t)sector, &secs, &most, NULL);
             banks += bank_words(off, lanes, bg);
+            blanes += bank_lanes(off, lanes, bg);
         }
         sh->per_addr = w / GP_MAX(touched, 1.0);
         sh->grid_addrs = kb;
@@ -2226,6 +2250,7 @@ static void atomic_sharing_addr(const gp_device_t *d, const gp_kernel_t *k,
         sh->sectors = secs / GP_ATOMIC_BINS_WARPS;
         sh->most = most / GP_ATOMIC_BINS_WARPS;
         sh->bank_words = banks / GP_ATOMIC_BINS_WARPS;
+        sh->bank_lanes = blanes / GP_ATOMIC_BINS_WARPS;
         sh->footprint = kb * elem;
         return;
     }
@@ -4222,8 +4247,13 @@ static int shared_cost(const gp_device_t *d, const gp_generation_t *g, const gp_
            a warp has on one word set the passes (run3 calibrate_raw
            atomic_shared u32_add: 1.33, 2.21, 4.19, 8.17, 16.1, 32.1 cycles
            for 1, 2, 4, 8, 16, 32 lanes per word), not the lanes that share
-           a word with another (16 of them at two per word) */
-        colliding = GP_MAX(sh.most, 1.0) - 1;
+           a word with another (16 of them at two per word); lanes on other
+           words of the same bank queue behind them as well: a warp's 32
+           lanes on random words of 64 to 1024 (3.5 at most in one bank)
+           take 3.73 SM cycles at 64 warps per SM however many words, where
+           32 words in 32 banks take 1.84 ([sources: h200-cal] run47/shist
+           hash_ret and lane_ret rows) */
+        colliding = GP_MAX(GP_MAX(sh.most, sh.bank_lanes), 1.0) - 1;
         out->pipe_cycles[GP_PIPE_SHARED] =
             d->shared_atomic_cycles + d->shared_atomic_conflict_cycles * colliding;
         out->latency_cycles = 2 * d->shared_memory_cycles +
@@ -4236,8 +4266,14 @@ static int shared_cost(const gp_device_t *d, const gp_generation_t *g, const gp_
                ([sources: h200-calibrated] run4 atomic_shared u32_inc1 rows);
                with the result used each lane needs its own old value, one
                ATOMS.ADD per lane as for a run-time value (run7 atom
-               shared_*_u32_atom, sass_atom_ops.txt) */
-            out->pipe_cycles[GP_PIPE_SHARED] = d->shared_atomic_inc_cycles;
+               shared_*_u32_atom, sass_atom_ops.txt); distinct words of one
+               bank take a pass each, at the per-lane step: 32 lanes on
+               random words of 256 and 1024 take 3.37 and 3.67 SM cycles at
+               64 warps per SM, on 32 words or fewer 2.05 ([sources:
+               h200-cal] run47/shist hash_inc rows) */
+            out->pipe_cycles[GP_PIPE_SHARED] =
+                d->shared_atomic_inc_cycles +
+                d->shared_atomic_conflict_cycles * GP_MAX(sh.bank_words - 1, 0.0);
             out->latency_cycles = 2 * d->shared_memory_cycles;
             out->transactions = 1;
         }

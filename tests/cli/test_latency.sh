@@ -221,4 +221,28 @@ tn=$(json .launches[0].time_us)
 expect_between "$(awk -v a="$tl" -v b="$ts" 'BEGIN { print a / b }')" 0.95 1.05
 expect_between "$(awk -v a="$tl" -v b="$tn" 'BEGIN { print a / b }')" 1 1.5
 
+# A shared atomic whose old value is used, in a loop unrolled 4 times: the
+# copies issue their atomics together and wait once (run47/shist: 8 warps
+# per SM, 28.5 cycles an atomic a warp, where a round trip each is 68), so
+# the loop's chain is well under four round trips per four trips, and the
+# loop pinned to one copy waits each one in turn.
+cat >"$S/satom.lua" <<'LUA'
+local unroll = gpuperf.param("unroll", 4)
+gpuperf.launch{ name = "satom", grid = 132, block = 256, regs = 16, dynamic_smem = 4 * 256,
+  work = { gpuperf.loop{512, var = "j", unroll = unroll, body = {
+    gpuperf.int(2),
+    gpuperf.atomic{space = "shared", update = "inc", result = true, from_data = true,
+                   index = function(t) return (t.lane + t.j) % 256 end},
+    gpuperf.int(1) }} } }
+LUA
+
+case_ "an unrolled loop's shared atomics with results wait together, not one round trip each"
+gp predict --device h200-sxm --json "$S/satom.lua" -p unroll=4
+expect_status 0
+u4=$(json .launches[0].latency_cycles)
+gp predict --device h200-sxm --json "$S/satom.lua" -p unroll=1
+expect_status 0
+u1=$(json .launches[0].latency_cycles)
+expect_between "$(awk -v a="$u4" -v b="$u1" 'BEGIN { print a / b }')" 0.2 0.6
+
 finish

@@ -1199,6 +1199,22 @@ static void test_shared_atomic(void **state)
     assert_true(fabs(c.pipe_cycles[GP_PIPE_SHARED] - d.shared_atomic_cycles) < 1e-9);
 }
 
+/* A shared 4-byte atomic of one sampled warp whose 32 lanes address `off`,
+   over a footprint of `fp` bytes. */
+static gp_op_t shared_atomic_of(gp_lane_sample_t *s, const int64_t *off, uint64_t fp)
+{
+    gp_op_t op = op_of(GP_OP_ATOMIC);
+    memset(s, 0, sizeof *s);
+    s->n_warps = 1;
+    s->lanes = 32;
+    s->byte_offset = off;
+    s->grid_footprint_bytes = s->warp_footprint_bytes = s->block_footprint_bytes = fp;
+    op.space = GP_SPACE_SHARED;
+    op.access.elem_bytes = 4;
+    op.access.sample = s;
+    return op;
+}
+
 /* A shared atomicAdd of a run-time value: the lanes on one word update it
    one after another, so the most lanes on one word set the cost (run3
    calibrate_raw atomic_shared u32_add), not the lanes that share a word
@@ -1210,7 +1226,7 @@ static void test_shared_atomic_most(void **state)
     gp_device_t d;
     const gp_arch_t *a;
     const gp_generation_t *g;
-    gp_op_t op = op_of(GP_OP_ATOMIC);
+    gp_op_t op;
     gp_op_cost_t c, inc;
     gp_lane_sample_t s;
     int64_t off[32];
@@ -1218,16 +1234,9 @@ static void test_shared_atomic_most(void **state)
     uint32_t j;
     (void)state;
     open_dev("h200-sxm", &d, &a, &g);
-    memset(&s, 0, sizeof s);
-    s.n_warps = 1;
-    s.lanes = 32;
-    s.byte_offset = off;
-    s.grid_footprint_bytes = s.warp_footprint_bytes = s.block_footprint_bytes = 64;
     for (j = 0; j < 32; j++)
         off[j] = (int64_t)(j / 2) * 4; /* two lanes per word */
-    op.space = GP_SPACE_SHARED;
-    op.access.elem_bytes = 4;
-    op.access.sample = &s;
+    op = shared_atomic_of(&s, off, 64);
     assert_int_equal(cost(&d, g, &op, 8, &c, msg, sizeof msg), 0);
     assert_true(fabs(c.pipe_cycles[GP_PIPE_SHARED] -
                      (d.shared_atomic_cycles + d.shared_atomic_conflict_cycles)) < 1e-9);
@@ -1237,6 +1246,49 @@ static void test_shared_atomic_most(void **state)
     op.access.atomic_flags = GP_ATOMIC_RESULT;
     assert_int_equal(cost(&d, g, &op, 8, &inc, msg, sizeof msg), 0);
     assert_true(fabs(inc.pipe_cycles[GP_PIPE_SHARED] - c.pipe_cycles[GP_PIPE_SHARED]) < 1e-9);
+}
+
+/* Lanes of a shared atomic on different words of one bank queue as lanes on
+   one word do (run47/shist): an ATOMS.ADD of 32 lanes on words 32 apart
+   (one bank, 32 words) takes the 32 passes of 32 lanes on one word, and an
+   ATOMS.POPC.INC a pass per distinct word of the bank (the lanes on one word
+   still add in one); 32 consecutive words, one per bank, take one pass
+   either way. */
+static void test_shared_atomic_banks(void **state)
+{
+    gp_device_t d;
+    const gp_arch_t *a;
+    const gp_generation_t *g;
+    gp_op_t op;
+    gp_op_cost_t c;
+    gp_lane_sample_t s;
+    int64_t off[32];
+    char msg[256];
+    uint32_t j;
+    (void)state;
+    open_dev("h200-sxm", &d, &a, &g);
+    for (j = 0; j < 32; j++)
+        off[j] = (int64_t)j * 128; /* bank 0, 32 words */
+    op = shared_atomic_of(&s, off, 32 * 128);
+    assert_int_equal(cost(&d, g, &op, 8, &c, msg, sizeof msg), 0);
+    assert_true(fabs(c.pipe_cycles[GP_PIPE_SHARED] -
+                     (d.shared_atomic_cycles + 31 * d.shared_atomic_conflict_cycles)) < 1e-9);
+    op.access.atomic_op = GP_ATOMIC_OP_INC;
+    assert_int_equal(cost(&d, g, &op, 8, &c, msg, sizeof msg), 0);
+    assert_true(fabs(c.pipe_cycles[GP_PIPE_SHARED] -
+                     (d.shared_atomic_inc_cycles + 31 * d.shared_atomic_conflict_cycles)) < 1e-9);
+    for (j = 0; j < 32; j++)
+        off[j] = (int64_t)(j % 4) * 128; /* bank 0, 4 words, 8 lanes on each */
+    assert_int_equal(cost(&d, g, &op, 8, &c, msg, sizeof msg), 0);
+    assert_true(fabs(c.pipe_cycles[GP_PIPE_SHARED] -
+                     (d.shared_atomic_inc_cycles + 3 * d.shared_atomic_conflict_cycles)) < 1e-9);
+    for (j = 0; j < 32; j++)
+        off[j] = (int64_t)j * 4; /* one word a bank */
+    assert_int_equal(cost(&d, g, &op, 8, &c, msg, sizeof msg), 0);
+    assert_true(fabs(c.pipe_cycles[GP_PIPE_SHARED] - d.shared_atomic_inc_cycles) < 1e-9);
+    op.access.atomic_op = GP_ATOMIC_OP_ADD;
+    assert_int_equal(cost(&d, g, &op, 8, &c, msg, sizeof msg), 0);
+    assert_true(fabs(c.pipe_cycles[GP_PIPE_SHARED] - d.shared_atomic_cycles) < 1e-9);
 }
 
 /* An address that comes from data is never aggregated: a warp whose lanes
@@ -1773,6 +1825,7 @@ int main(void)
         cmocka_unit_test(test_shared_atomic_inc),
         cmocka_unit_test(test_atomic_idle_warps),
         cmocka_unit_test(test_shared_atomic_most),
+        cmocka_unit_test(test_shared_atomic_banks),
         cmocka_unit_test(test_atomic_from_data),
         cmocka_unit_test(test_atomic_result),
         cmocka_unit_test(test_shared_cas_loop),
