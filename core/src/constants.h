@@ -115,10 +115,12 @@
    h200-calibrated] run3 conversion_lanes, f2i_lanes, i2f_lanes. */
 #define GP_CONV_F2I_SHARE 0.5
 /* A special-function call as nvcc compiles it by default (rsqrtf, __expf,
-   exp2f, log2f) is the MUFU instruction and its denormal guard: an FSETP and
-   two predicated FMULs, three FP32-pipe instructions beside it (SASS of
-   bench_mufu's rsqrtf and expf chains, validation/h200/measured/run12/mufu,
-   and of bench_loopchain's and bench_attnq's bodies) [sources: h200-cal].
+   exp2f, __logf) is the MUFU instruction and its denormal guard: an FSETP and
+   two predicated FMULs (an FMUL and an FADD for __logf), three FP32-pipe
+   instructions beside it (SASS of bench_mufu's rsqrtf and expf chains,
+   validation/h200/measured/run12/mufu, of bench_loopchain's and bench_attnq's
+   bodies, and of bench_mathfn, run48/mathfn, where the accurate log2f is 29
+   instructions and no MUFU) [sources: h200-cal].
    Counted where the device file gives the call's latency (sfu_call_cycles). */
 #define GP_SFU_CALL_GUARD_INSTRUCTIONS 3.0
 /* Global atomics over n addresses, each hit by k lanes of a warp, complete

@@ -328,7 +328,7 @@ typedef struct gp_device {
     double sparse_write_l2_bytes, sparse_write_l2_line_bytes;
     /* [latency], added within ABI 2: the chain latency of a special
        function as nvcc compiles it by default (rsqrtf, __expf, exp2f,
-       log2f: FSETP, @P FMUL, MUFU, @P FMUL, the denormal guard around the
+       __logf: FSETP, @P FMUL, MUFU, @P FMUL, the denormal guard around the
        MUFU instruction); 0: not known (sfu_cycles, the MUFU alone) */
     double sfu_call_cycles;
     /* [latency], added within ABI 2: address translation of a warp's
