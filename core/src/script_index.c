@@ -1329,6 +1329,7 @@ static double sb_issuing(lua_State *L, sb_job_t *j)
     double rest[SB_ISSUING_REST][SB_MAX_AXES], co[SB_MAX_AXES], sum = 0;
     int64_t lanes[SB_MAX_LANES];
     uint32_t i, k, n_rest = 0, idle = 0, w, warps;
+    double wblock = GP_MAX(1.0, j->ext[0]); /* warps of a block, any size asked */
     for (i = 0; i < j->n_inst; i++) {
         const int64_t *o = j->off + (size_t)i * j->ws;
         for (k = 0; k < j->ws && o[k] < 0; k++)
@@ -1337,9 +1338,12 @@ static double sb_issuing(lua_State *L, sb_job_t *j)
     }
     if (idle == 0)
         return 1;
-    warps = (uint32_t)GP_MAX(1.0, j->ext[0]);
-    if (warps > 64) /* a block of more than 2048 threads: the sample's share */
+    /* a block of more than 2048 threads (one the launch refuses later: the
+       sample runs first): the sample's share; compared before the cast, which
+       a block of 2^60 threads would overflow */
+    if (wblock > 64)
         return (double)(j->n_inst - idle) / j->n_inst;
+    warps = (uint32_t)wblock;
     for (i = 0; i < j->n_inst && n_rest < SB_ISSUING_REST; i++) {
         memcpy(co, j->coord[i], sizeof(double) * j->n_axes);
         co[0] = 0;
