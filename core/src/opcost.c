@@ -1998,7 +1998,8 @@ typedef struct atomic_share {
                           words in one bank (0: not asked, or no sample and
                           no bins) */
     double bank_lanes; /* shared memory: per warp, the most lanes in one bank,
-                          on one word or on several (0: as bank_words) */
+                          on one word or on several (0: not asked, as for
+                          bank_words) */
     double hot;        /* per warp: the steps of the sampled warps that land
                           on the one L2 line most of them name, over the
                           sampled warps (drawn samples only; 0: not known) */
