@@ -1998,8 +1998,8 @@ typedef struct atomic_share {
                           words in one bank (0: not asked, or no sample and
                           no bins) */
     double bank_lanes; /* shared memory: per warp, the most lanes in one bank,
-                          on one word or on several (0: not asked, as for
-                          bank_words) */
+                          on one word or on several (0: as bank_words;
+                          both from bank_words) */
     double hot;        /* per warp: the steps of the sampled warps that land
                           on the one L2 line most of them name, over the
                           sampled warps (drawn samples only; 0: not known) */
@@ -2011,43 +2011,33 @@ typedef struct bank_geom {
     uint32_t banks, bytes;
 } bank_geom_t;
 
-/* The most distinct bank words of one warp's offsets in one bank (the
-   shared-memory passes of a request that gives a word to all the lanes that
-   name it in one pass); 0 when the geometry is not asked for. */
-static double bank_words(const int64_t *off, uint32_t n, bank_geom_t bg)
+/* The passes of one warp's offsets (the first 64 active) in its busiest
+   bank, two ways: returned, the most distinct bank words in one bank (a
+   request that gives a word to all the lanes that name it in one pass);
+   *lanes, the most active lanes in one bank, on one word or on several (a
+   request that serves every lane on its own: a shared atomic that returns
+   each lane its old value). 0 for both when the geometry is not asked for. */
+static double bank_words(const int64_t *off, uint32_t n, bank_geom_t bg, double *lanes)
 {
     int64_t v[64];
-    uint32_t cnt[64] = {0}, i, m = 0, top = 0;
+    uint32_t words[64] = {0}, all[64] = {0}, i, m = 0, top = 0, top_all = 0;
+    *lanes = 0;
     if (bg.banks == 0 || bg.banks > 64 || bg.bytes == 0)
         return 0;
     for (i = 0; i < n && m < 64; i++)
         if (off[i] >= 0)
             v[m++] = off[i] / bg.bytes;
     qsort(v, m, sizeof *v, gp_cmp_i64);
-    for (i = 0; i < m; i++)
+    for (i = 0; i < m; i++) {
+        uint32_t b = (uint32_t)(v[i] % bg.banks);
+        all[b]++;
+        top_all = GP_MAX(top_all, all[b]);
         if (i == 0 || v[i] != v[i - 1]) {
-            uint32_t b = (uint32_t)(v[i] % bg.banks);
-            cnt[b]++;
-            top = GP_MAX(top, cnt[b]);
+            words[b]++;
+            top = GP_MAX(top, words[b]);
         }
-    return top;
-}
-
-/* The most active lanes of one warp's offsets in one bank, whether they
-   name one word or several: the passes of a request that serves every lane
-   on its own (a shared atomic that returns each lane its old value); 0 when
-   the geometry is not asked for. */
-static double bank_lanes(const int64_t *off, uint32_t n, bank_geom_t bg)
-{
-    uint32_t cnt[64] = {0}, i, top = 0;
-    if (bg.banks == 0 || bg.banks > 64 || bg.bytes == 0)
-        return 0;
-    for (i = 0; i < n; i++)
-        if (off[i] >= 0) {
-            uint32_t b = (uint32_t)((off[i] / bg.bytes) % bg.banks);
-            cnt[b]++;
-            top = GP_MAX(top, cnt[b]);
-        }
+    }
+    *lanes = top_all;
     return top;
 }
 
@@ -2165,7 +2155,7 @@ static void atomic_sharing_addr(const gp_device_t *d, const gp_kernel_t *k,
     sh->hot = 0;
     sh->footprint = sh->grid_addrs * elem;
     if (s && s->n_warps > 0 && s->lanes > 0 && s->byte_offset) {
-        double sum = 0, lanes = 0, steps = 0, secs = 0, most = 0, banks = 0, blanes = 0;
+        double sum = 0, lanes = 0, steps = 0, secs = 0, most = 0, banks = 0, blanes = 0, bl;
         int64_t lo = INT64_MAX, hi = -1;
         uint32_t n = 0, i, j, m, multi = 0;
         line_steps_t ls = {NULL, 0, 0, (int64_t)GP_L2_LINE_BYTES, 0};
@@ -2200,8 +2190,8 @@ static void atomic_sharing_addr(const gp_device_t *d, const gp_kernel_t *k,
                 lanes += active;
                 steps += atomic_steps(off, s->lanes, (int64_t)elem, (int64_t)sector, &secs, &most,
                                       ls.cap ? &ls : NULL);
-                banks += bank_words(off, s->lanes, bg);
-                blanes += bank_lanes(off, s->lanes, bg);
+                banks += bank_words(off, s->lanes, bg, &bl);
+                blanes += bl;
                 n++;
             }
             multi += distinct > 1;
@@ -2232,7 +2222,7 @@ static void atomic_sharing_addr(const gp_device_t *d, const gp_kernel_t *k,
     }
     if (a->bins > 0) {
         double kb = (double)a->bins, touched = kb * (1 - pow(1 - 1 / kb, w)), steps = 0;
-        double secs = 0, most = 0, banks = 0, blanes = 0;
+        double secs = 0, most = 0, banks = 0, blanes = 0, bl;
         uint32_t lanes = GP_MIN(d->warp_size, 64u), i, j;
         uint64_t x = 0x9E3779B97F4A7C15ull;
         int64_t off[64];
@@ -2242,8 +2232,8 @@ static void atomic_sharing_addr(const gp_device_t *d, const gp_kernel_t *k,
                 off[j] = (int64_t)((double)(x >> 11) * 0x1p-53 * kb) * (int64_t)elem;
             }
             steps += atomic_steps(off, lanes, (int64_t)elem, (int64_t)sector, &secs, &most, NULL);
-            banks += bank_words(off, lanes, bg);
-            blanes += bank_lanes(off, lanes, bg);
+            banks += bank_words(off, lanes, bg, &bl);
+            blanes += bl;
         }
         sh->per_addr = w / GP_MAX(touched, 1.0);
         sh->grid_addrs = kb;

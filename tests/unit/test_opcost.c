@@ -1204,11 +1204,8 @@ static void test_shared_atomic(void **state)
 static gp_op_t shared_atomic_of(gp_lane_sample_t *s, const int64_t *off, uint64_t fp)
 {
     gp_op_t op = op_of(GP_OP_ATOMIC);
-    memset(s, 0, sizeof *s);
-    s->n_warps = 1;
-    s->lanes = 32;
-    s->byte_offset = off;
-    s->grid_footprint_bytes = s->warp_footprint_bytes = s->block_footprint_bytes = fp;
+    sample_init(s, off, 1, fp, 0);
+    s->warp_footprint_bytes = s->block_footprint_bytes = fp;
     op.space = GP_SPACE_SHARED;
     op.access.elem_bytes = 4;
     op.access.sample = s;
