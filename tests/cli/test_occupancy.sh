@@ -105,7 +105,7 @@ expect_status 0
 expect_json '.launches[0].blocks_per_sm' 4
 expect_json '.launches[0].limiter' shared_memory
 # a card whose device file does not say it: the calculator's 8
-gp predict --device h100-sxm "$TMP/carve.lua" --json
+gp predict --device a100-sxm4-80gb "$TMP/carve.lua" --json
 expect_status 0
 expect_json '.launches[0].blocks_per_sm' 8
 
