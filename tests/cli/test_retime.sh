@@ -1,0 +1,102 @@
+#!/bin/sh
+# test_retime.sh - gpuperf-retime (tools/retime/retime.c): the H100 table's
+# bench rows are rebuilt from the H200 table and the H100's raw bench CSVs,
+# byte for byte, and bad input is refused with file:line.
+. "$(dirname "$0")/lib.sh"
+RT="$GP_BUILD_DIR/gpuperf-retime"
+retime() {
+    "$RT" "$@" >"$TMP/out" 2>"$TMP/err"
+    STATUS=$?
+}
+
+# Every benches/*/BENCH.csv of validation/h100/measured gives the rows the H100
+# table holds from it (validation/h100/README.md says how they were made).
+n=0
+for dir in validation/h100/measured/benches/*/; do
+    set_=$(basename "$dir")
+    bench=${set_%%_*}
+    raw="${dir}$bench.csv"
+    [ -f "$raw" ] || continue
+    case_ "rebuild $raw"
+    fam=""
+    [ "$bench" = scatterw ] && fam="--family scatterw --family splitw"
+    # shellcheck disable=SC2086
+    retime --table validation/h200/calibration.csv --device h100-sxm \
+        --source "{raw} (bench_$bench on an H100 SXM, measured 2026-12-05)" $fam "$raw"
+    expect_status 0
+    tail -n +2 "$TMP/out" >"$TMP/got"
+    grep -F "\"$raw (bench_$bench on an H100 SXM" validation/h100/calibration.csv >"$TMP/want"
+    if [ -s "$TMP/want" ] && cmp -s "$TMP/got" "$TMP/want"; then ok
+    else bad "rows differ from validation/h100/calibration.csv's ($(wc -l <"$TMP/got") against $(wc -l <"$TMP/want"))"; fi
+    n=$((n + 1))
+done
+case_ "every bench set rebuilt"
+if [ "$n" -ge 31 ]; then ok; else bad "only $n raw files found"; fi
+
+case_ "header first, the table's columns"
+retime --table validation/h200/calibration.csv --device h100-sxm --source s \
+    validation/h100/measured/benches/gemv/gemv.csv
+expect_status 0
+if [ "$(head -n 1 "$TMP/out")" = "device,family,name,params,script,script_params,measured_us,divide_by,source" ]
+then ok; else bad "header: $(head -n 1 "$TMP/out")"; fi
+expect_err "8 rows written; 0 rows of the families timed by no raw file"
+
+case_ "--own keeps the rows equal to their own raw median"
+retime --table validation/h200/calibration.csv --device h100-sxm --source s \
+    --own validation/h200/measured/run9/uniform/uniform.csv \
+    validation/h100/measured/benches/uniform/uniform.csv
+expect_status 0
+expect_err "154 rows written"
+expect_err "0 rows left out"
+sed 's/^\(uniform,ind_l1_f1_a1,warps=1 loads=4096,.*,\)[0-9.]*,\([0-9.]*,[0-9.]*,[0-9]*,[0-9]*\)$/\19.999,\2/' \
+    validation/h200/measured/run9/uniform/uniform.csv >"$TMP/own.csv"
+retime --table validation/h200/calibration.csv --device h100-sxm --source s \
+    --own "$TMP/own.csv" validation/h100/measured/benches/uniform/uniform.csv
+expect_status 0
+expect_err "153 rows written"
+expect_err "1 rows left out whose measured_us is not their own raw median"
+
+case_ "a kernel timed twice"
+printf 'family,name,params,median_us\nu,k,n=1,1.5\nu,k,n=1 regs=3,2.5\n' >"$TMP/dup.csv"
+retime --table validation/h200/calibration.csv --device d --source s "$TMP/dup.csv"
+expect_status 1
+expect_err "dup.csv:3: kernel 'k' [n=1] is also at"
+
+case_ "an unclosed quote"
+printf 'family,name,params,median_us\nu,"k,n=1,1.5\n' >"$TMP/quote.csv"
+retime --table validation/h200/calibration.csv --device d --source s "$TMP/quote.csv"
+expect_status 1
+expect_err "quote.csv:2: not valid CSV"
+
+case_ "a row with a field too few"
+printf 'family,name,params,median_us\nu,k,n=1\n' >"$TMP/short.csv"
+retime --table validation/h200/calibration.csv --device d --source s "$TMP/short.csv"
+expect_status 1
+expect_err "short.csv:2: 3 fields where the header names 4"
+
+case_ "a raw file without median_us"
+printf 'family,name,params,min_us\nu,k,n=1,1.5\n' >"$TMP/nomed.csv"
+retime --table validation/h200/calibration.csv --device d --source s "$TMP/nomed.csv"
+expect_status 1
+expect_err "nomed.csv:1: no 'median_us' column"
+retime --table validation/h200/calibration.csv --device d --source s devices/h200-sxm.ini
+expect_status 1
+expect_err "devices/h200-sxm.ini:2: 2 fields where the header names 3"
+
+case_ "a missing file"
+retime --table "$TMP/none.csv" --device d --source s "$TMP/dup.csv"
+expect_status 1
+expect_err "none.csv: cannot open"
+
+case_ "command line"
+retime --table validation/h200/calibration.csv --device d
+expect_status 2
+expect_err "--source is required"
+retime --frob
+expect_status 2
+expect_err "unknown option '--frob'"
+retime --help
+expect_status 0
+expect_out "usage: gpuperf-retime"
+
+finish

@@ -1,0 +1,497 @@
+/*
+ * gpuperf-retime - a validation table's rows timed again on another card.
+ *
+ * A validation table (validation/h200/calibration.csv) names, per row, a
+ * kernel (family, name, params), the script and parameters that describe it,
+ * and the time one card measured. The benches of validation/h200/bench write
+ * their raw times as CSV with the same family, name and params columns (and a
+ * median_us). Run the benches on a second card and this tool writes the
+ * table's rows for that card: the same scripts and parameters, the device
+ * column and the measured time replaced, a source naming the raw file.
+ *
+ *   gpuperf-retime --table TABLE.csv --device NAME --source TEXT
+ *                  [--family F ...] [--own RAW.csv ...] RAW.csv [RAW.csv ...]
+ *
+ * A table row and a raw row are the same kernel when their names are equal
+ * and so are their params once the `regs=N` words are left out (the tables
+ * add the registers ptxas reported; some benches print them, some do not).
+ * With --own, a table row is kept only where its measured time equals the
+ * median_us of its own card's raw row in those files, so that a row whose
+ * figure came from another run (or was edited since) is not paired with a
+ * new time it was never measured beside. Every error names file:line.
+ *
+ * Reads CSV through libcsv; '#' lines are comments, as gpuperf validate
+ * takes them.
+ */
+#include <csv.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_COLS 64
+#define MAX_FILES 256
+#define MAX_FAMILIES 64
+
+typedef struct row {
+    char *field[MAX_COLS];
+    int n;
+    long line; /* 1-based line of the file where the row starts */
+} row_t;
+
+typedef struct sheet {
+    const char *path;
+    char *head[MAX_COLS]; /* the header's column names */
+    int ncols;
+    row_t *rows;
+    size_t nrows, cap;
+    /* parser state */
+    row_t cur;
+    long line, row_line;
+    int failed;
+} sheet_t;
+
+static void die(const char *fmt, ...)
+{
+    va_list ap;
+    fputs("gpuperf-retime: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    exit(1);
+}
+
+static char *dup_n(const char *s, size_t n)
+{
+    char *p = malloc(n + 1);
+    if (!p)
+        die("out of memory");
+    memcpy(p, s, n);
+    p[n] = '\0';
+    return p;
+}
+
+static void on_field(void *data, size_t len, void *ctx)
+{
+    sheet_t *s = ctx;
+    if (s->cur.n == 0)
+        s->cur.line = s->row_line;
+    if (s->cur.n >= MAX_COLS) {
+        if (!s->failed)
+            fprintf(stderr, "gpuperf-retime: %s:%ld: more than %d fields in a row\n", s->path,
+                    s->cur.line, MAX_COLS);
+        s->failed = 1;
+        return;
+    }
+    s->cur.field[s->cur.n++] = dup_n(data ? data : "", len);
+}
+
+static void on_row(int c, void *ctx)
+{
+    sheet_t *s = ctx;
+    (void)c;
+    if (s->failed)
+        return;
+    if (s->ncols == 0) {
+        memcpy(s->head, s->cur.field, sizeof s->cur.field);
+        s->ncols = s->cur.n;
+    } else if (s->cur.n != s->ncols) {
+        fprintf(stderr, "gpuperf-retime: %s:%ld: %d fields where the header names %d\n",
+                s->path, s->cur.line, s->cur.n, s->ncols);
+        s->failed = 1;
+        return; /* read_sheet frees the row */
+    } else {
+        if (s->nrows == s->cap) {
+            s->cap = s->cap ? 2 * s->cap : 256;
+            s->rows = realloc(s->rows, s->cap * sizeof *s->rows);
+            if (!s->rows)
+                die("out of memory");
+        }
+        s->rows[s->nrows++] = s->cur;
+    }
+    memset(&s->cur, 0, sizeof s->cur);
+}
+
+static void free_sheet(sheet_t *s);
+
+/* Read a CSV file; lines starting with '#' are comments (as gpuperf
+   validate reads tables). */
+static void read_sheet(const char *path, sheet_t *s)
+{
+    FILE *f = fopen(path, "r");
+    struct csv_parser p;
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t len;
+    memset(s, 0, sizeof *s);
+    s->path = path;
+    if (!f)
+        die("%s: cannot open: %s", path, strerror(errno));
+    if (csv_init(&p, CSV_APPEND_NULL | CSV_STRICT | CSV_STRICT_FINI) != 0)
+        die("out of memory");
+    while (!s->failed && (len = getline(&line, &cap, f)) > 0) {
+        s->line++;
+        if (line[0] == '#')
+            continue;
+        if (s->cur.n == 0)
+            s->row_line = s->line;
+        if (csv_parse(&p, line, (size_t)len, on_field, on_row, s) != (size_t)len)
+            die("%s:%ld: not valid CSV (%s): check the quotes and commas of this row", path,
+                s->line, csv_strerror(csv_error(&p)));
+    }
+    if (!s->failed && csv_fini(&p, on_field, on_row, s) != 0)
+        die("%s:%ld: not valid CSV (%s): a quoted field is not closed", path, s->row_line,
+            csv_strerror(csv_error(&p)));
+    csv_free(&p);
+    free(line);
+    fclose(f);
+    if (s->failed) {
+        free_sheet(s);
+        exit(1);
+    }
+    if (s->ncols == 0)
+        die("%s: no header line (expected family,name,params,... column names)", path);
+}
+
+static void free_sheet(sheet_t *s)
+{
+    size_t j;
+    int i;
+    for (i = 0; i < s->ncols; i++)
+        free(s->head[i]);
+    for (j = 0; j < s->nrows; j++)
+        for (i = 0; i < s->rows[j].n; i++)
+            free(s->rows[j].field[i]);
+    for (i = 0; i < s->cur.n; i++)
+        free(s->cur.field[i]);
+    free(s->rows);
+}
+
+static int column(const sheet_t *s, const char *name, int required)
+{
+    int i;
+    for (i = 0; i < s->ncols; i++)
+        if (strcmp(s->head[i], name) == 0)
+            return i;
+    if (required)
+        die("%s:1: no '%s' column in the header; a %s needs one", s->path, name,
+            required == 1 ? "validation table" : "bench's raw CSV");
+    return -1;
+}
+
+static const char *cell(const sheet_t *s, const row_t *r, int col)
+{
+    if (col >= r->n)
+        die("%s:%ld: the row has %d fields where the header names %d", s->path, r->line, r->n,
+            s->ncols);
+    return r->field[col];
+}
+
+/* params without their regs=N words, single-spaced, into out */
+static void params_key(const char *params, char *out, size_t size)
+{
+    const char *p = params;
+    size_t n = 0;
+    out[0] = '\0';
+    while (*p) {
+        const char *w;
+        size_t wl;
+        while (*p == ' ' || *p == '\t')
+            p++;
+        w = p;
+        while (*p && *p != ' ' && *p != '\t')
+            p++;
+        wl = (size_t)(p - w);
+        if (wl == 0 || (wl > 5 && strncmp(w, "regs=", 5) == 0))
+            continue;
+        if (n + wl + 2 > size)
+            die("params longer than %zu bytes: %s", size, params);
+        if (n)
+            out[n++] = ' ';
+        memcpy(out + n, w, wl);
+        n += wl;
+        out[n] = '\0';
+    }
+}
+
+typedef struct raw {
+    sheet_t s;
+    int c_name, c_params, c_median;
+} raw_t;
+
+static void open_raw(const char *path, raw_t *r)
+{
+    read_sheet(path, &r->s);
+    r->c_name = column(&r->s, "name", 2);
+    r->c_params = column(&r->s, "params", 2);
+    r->c_median = column(&r->s, "median_us", 2);
+}
+
+/* the raw row of kernel (name, key) in files[0..n), or NULL; two are an error */
+static const row_t *find_raw(raw_t *files, int n, const char *name, const char *key,
+                             const raw_t **from)
+{
+    const row_t *hit = NULL;
+    int i;
+    size_t j;
+    char k[2048];
+    for (i = 0; i < n; i++) {
+        raw_t *r = &files[i];
+        for (j = 0; j < r->s.nrows; j++) {
+            const row_t *row = &r->s.rows[j];
+            if (strcmp(cell(&r->s, row, r->c_name), name) != 0)
+                continue;
+            params_key(cell(&r->s, row, r->c_params), k, sizeof k);
+            if (strcmp(k, key) != 0)
+                continue;
+            if (hit)
+                die("%s:%ld: kernel '%s' [%s] is also at %s:%ld; give each run's file alone",
+                    r->s.path, row->line, name, key, (*from)->s.path, hit->line);
+            hit = row;
+            *from = r;
+        }
+    }
+    return hit;
+}
+
+/* every kernel of the files once: find_raw dies on a second */
+static void check_unique(raw_t *files, int n)
+{
+    const raw_t *from;
+    char key[2048];
+    int i;
+    size_t j;
+    for (i = 0; i < n; i++)
+        for (j = 0; j < files[i].s.nrows; j++) {
+            const row_t *row = &files[i].s.rows[j];
+            params_key(cell(&files[i].s, row, files[i].c_params), key, sizeof key);
+            find_raw(files, n, cell(&files[i].s, row, files[i].c_name), key, &from);
+        }
+}
+
+/* one CSV field, quoted where it must be (RFC 4180) */
+static void put_field(const char *v, int first)
+{
+    if (!first)
+        putchar(',');
+    if (strpbrk(v, ",\"\r\n")) {
+        putchar('"');
+        for (; *v; v++) {
+            if (*v == '"')
+                putchar('"');
+            putchar(*v);
+        }
+        putchar('"');
+    } else {
+        fputs(v, stdout);
+    }
+}
+
+/* TEXT with each {raw} replaced by the raw file's path */
+static void put_source(const char *text, const char *raw)
+{
+    size_t need = 1, i = 0;
+    const char *p;
+    char *out;
+    for (p = text; *p; p++)
+        need += strncmp(p, "{raw}", 5) == 0 ? strlen(raw) : 1;
+    out = malloc(need);
+    if (!out)
+        die("out of memory");
+    for (p = text; *p;) {
+        if (strncmp(p, "{raw}", 5) == 0) {
+            memcpy(out + i, raw, strlen(raw));
+            i += strlen(raw);
+            p += 5;
+        } else {
+            out[i++] = *p++;
+        }
+    }
+    out[i] = '\0';
+    put_field(out, 0);
+    free(out);
+}
+
+static void usage(FILE *to)
+{
+    fputs("usage: gpuperf-retime --table TABLE.csv --device NAME --source TEXT\n"
+          "                      [--family F ...] [--own RAW.csv ...] RAW.csv [RAW.csv ...]\n"
+          "\n"
+          "Writes to stdout the rows of a validation table timed again on another card:\n"
+          "each row of TABLE.csv whose kernel one of the RAW.csv files (a bench's raw\n"
+          "output: family,name,params,...,median_us) timed, with the device column set to\n"
+          "NAME, measured_us to the raw median_us and source to TEXT ({raw} in TEXT is the\n"
+          "raw file's path). A row and a raw row are one kernel when their names are equal\n"
+          "and so are their params less the regs=N words. The header comes first; rows\n"
+          "keep the table's order.\n"
+          "\n"
+          "  --family F   only the table's rows of family F (repeatable; default: the\n"
+          "               families the RAW files name)\n"
+          "  --own RAW    the table's own raw files (repeatable): keep a row only where its\n"
+          "               measured_us equals its kernel's median_us there\n"
+          "\n"
+          "Rows the RAW files do not time are left out and counted on stderr. Exit status\n"
+          "0; 1 for a file that cannot be read, a kernel timed twice or no row written;\n"
+          "2 for a bad command line.\n"
+          "\n"
+          "example (validation/h100/README.md):\n"
+          "  gpuperf-retime --table validation/h200/calibration.csv --device h100-sxm \\\n"
+          "      --source '{raw} (bench_uniform on an H100 SXM, measured 2026-12-05)' \\\n"
+          "      validation/h100/measured/benches/uniform/uniform.csv\n",
+          to);
+}
+
+int main(int argc, char **argv)
+{
+    const char *table = NULL, *device = NULL, *source = NULL;
+    const char *fam[MAX_FAMILIES];
+    const char *own_paths[MAX_FILES], *raw_paths[MAX_FILES];
+    int nfam = 0, nown = 0, nraw = 0, i, kept = 0, untimed = 0, not_own = 0, given_fam;
+    raw_t *raws, *owns;
+    sheet_t t;
+    int c_dev, c_fam, c_name, c_params, c_meas, c_src;
+    size_t j;
+    for (i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        int has = i + 1 < argc;
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            usage(stdout);
+            return 0;
+        } else if ((strcmp(a, "--table") == 0 || strcmp(a, "--device") == 0 ||
+                    strcmp(a, "--source") == 0 || strcmp(a, "--family") == 0 ||
+                    strcmp(a, "--own") == 0) &&
+                   !has) {
+            fprintf(stderr, "gpuperf-retime: %s needs a value\n", a);
+            return 2;
+        } else if (strcmp(a, "--table") == 0) {
+            table = argv[++i];
+        } else if (strcmp(a, "--device") == 0) {
+            device = argv[++i];
+        } else if (strcmp(a, "--source") == 0) {
+            source = argv[++i];
+        } else if (strcmp(a, "--family") == 0) {
+            if (nfam == MAX_FAMILIES) {
+                fprintf(stderr, "gpuperf-retime: more than %d --family\n", MAX_FAMILIES);
+                return 2;
+            }
+            fam[nfam++] = argv[++i];
+        } else if (strcmp(a, "--own") == 0) {
+            if (nown == MAX_FILES) {
+                fprintf(stderr, "gpuperf-retime: more than %d --own files\n", MAX_FILES);
+                return 2;
+            }
+            own_paths[nown++] = argv[++i];
+        } else if (a[0] == '-' && a[1]) {
+            fprintf(stderr, "gpuperf-retime: unknown option '%s' (see --help)\n", a);
+            return 2;
+        } else {
+            if (nraw == MAX_FILES) {
+                fprintf(stderr, "gpuperf-retime: more than %d raw files\n", MAX_FILES);
+                return 2;
+            }
+            raw_paths[nraw++] = a;
+        }
+    }
+    if (!table || !device || !source || nraw == 0) {
+        fprintf(stderr, "gpuperf-retime: %s is required (see --help)\n",
+                !table ? "--table" : !device ? "--device" : !source ? "--source"
+                                                                     : "a raw file");
+        return 2;
+    }
+
+    given_fam = nfam > 0;
+    read_sheet(table, &t);
+    c_dev = column(&t, "device", 1);
+    c_fam = column(&t, "family", 1);
+    c_name = column(&t, "name", 1);
+    c_params = column(&t, "params", 1);
+    c_meas = column(&t, "measured_us", 1);
+    c_src = column(&t, "source", 0);
+    raws = calloc((size_t)nraw, sizeof *raws);
+    owns = calloc((size_t)(nown ? nown : 1), sizeof *owns);
+    if (!raws || !owns)
+        die("out of memory");
+    for (i = 0; i < nraw; i++) {
+        open_raw(raw_paths[i], &raws[i]);
+        if (!given_fam) {
+            /* default: the families the raw files name */
+            int cf = column(&raws[i].s, "family", 2), k, seen;
+            for (j = 0; j < raws[i].s.nrows; j++) {
+                const char *f = cell(&raws[i].s, &raws[i].s.rows[j], cf);
+                for (seen = 0, k = 0; k < nfam; k++)
+                    seen |= strcmp(fam[k], f) == 0;
+                if (seen)
+                    continue;
+                if (nfam == MAX_FAMILIES)
+                    die("%s:%ld: the raw files name more than %d families; pick with --family",
+                        raws[i].s.path, raws[i].s.rows[j].line, MAX_FAMILIES);
+                fam[nfam++] = f;
+            }
+        }
+    }
+    for (i = 0; i < nown; i++)
+        open_raw(own_paths[i], &owns[i]);
+    check_unique(raws, nraw);
+    check_unique(owns, nown);
+
+    for (i = 0; i < t.ncols; i++)
+        put_field(t.head[i], i == 0);
+    putchar('\n');
+    for (j = 0; j < t.nrows; j++) {
+        const row_t *r = &t.rows[j];
+        const row_t *hit, *mine;
+        const raw_t *from = NULL, *from_own = NULL;
+        const char *family = cell(&t, r, c_fam);
+        char key[2048];
+        int k, take = 0;
+        for (k = 0; k < nfam; k++)
+            take |= strcmp(fam[k], family) == 0;
+        if (!take)
+            continue;
+        params_key(cell(&t, r, c_params), key, sizeof key);
+        hit = find_raw(raws, nraw, cell(&t, r, c_name), key, &from);
+        if (!hit) {
+            untimed++;
+            continue;
+        }
+        if (nown > 0) {
+            mine = find_raw(owns, nown, cell(&t, r, c_name), key, &from_own);
+            if (!mine || strtod(cell(&from_own->s, mine, from_own->c_median), NULL) !=
+                             strtod(cell(&t, r, c_meas), NULL)) {
+                not_own++;
+                continue;
+            }
+        }
+        for (k = 0; k < t.ncols; k++) {
+            if (k == c_src)
+                put_source(source, from->s.path);
+            else if (k == c_dev)
+                put_field(device, k == 0);
+            else if (k == c_meas)
+                put_field(cell(&from->s, hit, from->c_median), k == 0);
+            else
+                put_field(k < r->n ? r->field[k] : "", k == 0);
+        }
+        putchar('\n');
+        kept++;
+    }
+    fprintf(stderr, "gpuperf-retime: %d rows written", kept);
+    fprintf(stderr, "; %d rows of the families timed by no raw file", untimed);
+    if (nown > 0)
+        fprintf(stderr, "; %d rows left out whose measured_us is not their own raw median",
+                not_own);
+    fputc('\n', stderr);
+    if (kept == 0)
+        fprintf(stderr, "gpuperf-retime: no row of %s is a kernel the raw files time: check "
+                        "--family and that the names and params agree\n", table);
+    for (i = 0; i < nraw; i++)
+        free_sheet(&raws[i].s);
+    for (i = 0; i < nown; i++)
+        free_sheet(&owns[i].s);
+    free_sheet(&t);
+    free(raws);
+    free(owns);
+    return fflush(stdout) == 0 && kept > 0 ? 0 : 1;
+}
