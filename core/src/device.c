@@ -104,6 +104,7 @@ static const key_spec_t SCHEMA[] = {
     {"throughput", "shared_cas_cycles", T_F64, OFF(shared_cas_cycles), OPT, 0, 1e5, "SM cycles per warp iteration of a shared float atomicAdd's compare-and-swap loop in which a swap succeeds; 0: not known"},
     {"throughput", "shared_cas_fail_cycles", T_F64, OFF(shared_cas_fail_cycles), OPT, 0, 1e5, "SM cycles per warp iteration of that loop in which every swap fails; 0: not known"},
     {"throughput", "shared_atomic_inc_cycles", T_F64, OFF(shared_atomic_inc_cycles), OPT, 0, 1e5, "SM cycles per warp-wide shared +1 (ATOMS.POPC.INC), any lanes per address; 0: not known"},
+    {"throughput", "shared_atomic_int_share", T_F64, OFF(shared_atomic_int_share), OPT, 0, 16, "share of a shared atomic's first pass that also holds the integer pipe (measured; 0: none)"},
     {"throughput", "global_load_issue_cycles", T_F64, OFF(global_load_issue_cycles), OPT, 0, 1e4, "scheduler cycles a warp's global, local or texture-path load holds its scheduler's issue (an ordinary instruction 1); 0: one slot"},
     {"throughput", "l1_load_bytes_per_cycle", T_F64, OFF(l1_load_bytes_per_cycle), OPT, 0, 65536, "bytes/clock/SM the L1 returns to loads that hit it; 0: not known (a line per clock)"},
     {"throughput", "l1_store_bytes_per_cycle", T_F64, OFF(l1_store_bytes_per_cycle), OPT, 0, 65536, "bytes/clock/SM of global stores towards L2: 32 per sector written, 32 per line written partly; 0: not known (a line per clock)"},

@@ -4272,6 +4272,22 @@ static int shared_cost(const gp_device_t *d, const gp_generation_t *g, const gp_
             d->shared_cas_fail_cycles > 0)
             shared_cas_loop(d, g, k, op, &sh, elem, passes / groups, out);
         out->pipe_cycles[GP_PIPE_SHARED] *= issuing;
+        /* the integer work beside shared atomics does not hide behind their
+           passes: a share of the atomic's first pass holds the integer pipe
+           as well (its bank-conflict passes do not). Per trip at 64 warps
+           per SM, an ATOMS.POPC.INC beside IMAD, SHF, LOP3 and LEA takes
+           2.04 SM cycles where the atomic's pass (1.24) and the integer
+           ops (1.66) each allow less, beside VIADD, LOP3 and LEA 1.54;
+           one share fits both, and the run-time adds of bench_atom
+           ([sources: h200-cal] run47 shist *_inc, run7 atom shared_*
+           rows: shared_atomic_int_share 0.30) */
+        if (d->shared_atomic_int_share > 0) {
+            int inc = a->atomic_op == GP_ATOMIC_OP_INC && !(a->atomic_flags & GP_ATOMIC_RESULT) &&
+                      d->shared_atomic_inc_cycles > 0;
+            out->pipe_cycles[GP_PIPE_INT] +=
+                d->shared_atomic_int_share *
+                (inc ? d->shared_atomic_inc_cycles : d->shared_atomic_cycles) * issuing;
+        }
     }
     if (g->issue && g->issue->shared_passes_hold_issue)
         out->pipe_cycles[GP_PIPE_ISSUE] =

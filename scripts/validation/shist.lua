@@ -52,7 +52,8 @@ gpuperf.launch{
     gpuperf.barrier(),
     gpuperf.loop{iters, var = "j", unroll = 4, body = {
       mode == "lane" and gpuperf.int(1) or gpuperf.imul(1),  -- lane + trip, or the LCG
-      gpuperf.int(2),                                -- the shift or add, the AND, the LEA
+      -- hash, warp: the shift, the AND, the LEA (SHF, LOP3, LEA); lane: the AND, the LEA
+      gpuperf.int(mode == "lane" and 2 or 3),
       gpuperf.atomic{space = "shared", update = "inc", index = index, result = ret == 1,
                      from_data = true},
       ret == 1 and gpuperf.int(1) or nil,            -- acc += old

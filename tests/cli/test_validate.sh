@@ -295,8 +295,11 @@ case_ "H200 table, all rows: accuracy gate"
 # waited for as a load is: 7.859% over the same 5399 (`atom` 8.51 -> 8.21%);
 # run47's 162 `shist` rows (shared histograms, 1 to 1024 bins) join at
 # 10.1% (16.3% without the two rules): 7.925% over 5561 (5470 within 1.5x,
-# 5528 within 2x).
-gp validate validation/h200/calibration.csv --max-mape 7.93 --min-within-2x 0.990 \
+# 5528 within 2x). 2026-12-06: shist.lua's hash and warp loops count the SHF
+# of their SASS, and a shared atomic's first pass holds the integer pipe in
+# part (shared_atomic_int_share 0.30, from the shist and atom rows): 7.730%
+# (`shist` 10.1 -> 3.8%, `atom` 8.2 -> 8.0%; within 1.5x and 2x unchanged).
+gp validate validation/h200/calibration.csv --max-mape 7.74 --min-within-2x 0.990 \
     --min-within 1.5:0.98 --json
 expect_status 0
 n=$(json .overall.rows)
@@ -334,8 +337,13 @@ case_ "H200 table, atomic and atom families: accuracy gates"
 gp validate validation/h200/calibration.csv --family atomic --max-mape 6.5 --max-ratio 2
 expect_status 0
 # 2026-12-03: a block's retirement lag lengthens its core term alone
-# (blockcost.c): 9.0 -> 8.7%.
-gp validate validation/h200/calibration.csv --family atom --max-mape 8.7 --max-ratio 2
+# (blockcost.c): 9.0 -> 8.7%. 2026-12-06: the integer pipe's share of a
+# shared atomic (shared_atomic_int_share): 8.0%.
+gp validate validation/h200/calibration.csv --family atom --max-mape 8.1 --max-ratio 2
+expect_status 0
+# 2026-12-06: the shared histograms (run47 `shist`, 162 rows) with their
+# integer work beside the atomics costed: 3.8% (10.1% before).
+gp validate validation/h200/calibration.csv --family shist --max-mape 3.9 --min-within-2x 1
 expect_status 0
 
 # Straight-line memory-level parallelism: 49 independent loads overlap (about
@@ -1335,7 +1343,9 @@ readme_table "### Evaluation ("
 # With 14 further benches' 1499 rows (a second H100 call): 8.118% over 1817, 1790
 # within 1.5x, all within 2x. With 15 more benches' 1510 rows (a fourth call):
 # 8.931% over 3327, 3272 within 1.5x, 3311 within 2x (splitw's random partial
-# stores 28%, whose sparse_write_* bytes are the H200's).
+# stores 28%, whose sparse_write_* bytes are the H200's). 2026-12-06: the integer
+# pipe's share of a shared atomic (shared_atomic_int_share, set from the H200's
+# shist and atom rows): 8.689% (`shist` 9.9 -> 5.6%, `atom` 9.2 -> 8.7%).
 case_ "H100 evaluation table: accuracy gate"
 gp validate validation/h100/evaluation.csv --max-mape 9.9 --min-within-2x 1 \
     --min-within 1.5:0.98 --json
@@ -1345,12 +1355,12 @@ expect_between "$n" 273 1000
 case_ "README.md: the H100 table is this validation's"
 readme_table "### A second Hopper card: the H100 ("
 case_ "H100 calibration kernels: accuracy gate"
-gp validate validation/h100/calibration.csv --max-mape 8.94 --min-within-2x 0.99 \
+gp validate validation/h100/calibration.csv --max-mape 8.70 --min-within-2x 0.99 \
     --min-within 1.5:0.98 --json
 expect_status 0
 n=$(json .overall.rows)
 expect_between "$n" 3327 100000
-gp validate validation/h100/calibration.csv --family shist --max-mape 9.9 --min-within-2x 1
+gp validate validation/h100/calibration.csv --family shist --max-mape 5.7 --min-within-2x 1
 
 # Cross-generation speedups: predicted against measured, 23 pairs.
 case_ "cross-generation speedups: accuracy gate"

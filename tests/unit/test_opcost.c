@@ -1007,6 +1007,42 @@ static void test_shared_atomic_inc(void **state)
     assert_true(fabs(c.pipe_cycles[GP_PIPE_SHARED] - d.shared_atomic_inc_cycles) < 1e-9);
 }
 
+/* A shared atomic also holds the integer pipe for shared_atomic_int_share
+   of its first pass (not of its bank-conflict passes); a device file
+   without the key leaves the integer pipe alone. */
+static void test_shared_atomic_int_share(void **state)
+{
+    gp_device_t d;
+    const gp_arch_t *a;
+    const gp_generation_t *g;
+    gp_op_t op = op_of(GP_OP_ATOMIC);
+    gp_op_cost_t c, conflicted;
+    char msg[256];
+    (void)state;
+    open_dev("h200-sxm", &d, &a, &g);
+    assert_true(d.shared_atomic_int_share > 0);
+    op.space = GP_SPACE_SHARED;
+    op.access.elem_bytes = 4;
+    op.access.atomic_op = GP_ATOMIC_OP_INC;
+    op.access.atomic_scope = GP_ATOMIC_DISTINCT;
+    assert_int_equal(cost(&d, g, &op, 8, &c, msg, sizeof msg), 0);
+    assert_true(fabs(c.pipe_cycles[GP_PIPE_INT] -
+                     d.shared_atomic_int_share * d.shared_atomic_inc_cycles) < 1e-9);
+    /* a run-time add: its first pass is shared_atomic_cycles; 32 lanes on
+       one word take more passes but no more of the integer pipe */
+    op.access.atomic_op = GP_ATOMIC_OP_ADD;
+    assert_int_equal(cost(&d, g, &op, 8, &c, msg, sizeof msg), 0);
+    op.access.atomic_scope = GP_ATOMIC_SAME;
+    assert_int_equal(cost(&d, g, &op, 8, &conflicted, msg, sizeof msg), 0);
+    assert_true(conflicted.pipe_cycles[GP_PIPE_SHARED] > c.pipe_cycles[GP_PIPE_SHARED] + 1);
+    assert_true(fabs(c.pipe_cycles[GP_PIPE_INT] -
+                     d.shared_atomic_int_share * d.shared_atomic_cycles) < 1e-9);
+    assert_true(fabs(conflicted.pipe_cycles[GP_PIPE_INT] - c.pipe_cycles[GP_PIPE_INT]) < 1e-9);
+    d.shared_atomic_int_share = 0;
+    assert_int_equal(cost(&d, g, &op, 8, &c, msg, sizeof msg), 0);
+    assert_true(c.pipe_cycles[GP_PIPE_INT] == 0);
+}
+
 /* A warp's load of 32 consecutive floats, one 128-byte line of a 16 KiB
    buffer, from `space`. */
 static gp_op_t line_load(uint32_t space)
@@ -1820,6 +1856,7 @@ int main(void)
         cmocka_unit_test(test_shared_wide_broadcast),
         cmocka_unit_test(test_atomic_uniform),
         cmocka_unit_test(test_shared_atomic_inc),
+        cmocka_unit_test(test_shared_atomic_int_share),
         cmocka_unit_test(test_atomic_idle_warps),
         cmocka_unit_test(test_shared_atomic_most),
         cmocka_unit_test(test_shared_atomic_banks),

@@ -423,6 +423,12 @@ typedef struct gp_device {
        bytes cost written by one (sparse_write_bytes_*); 0: not known
        (the line's bytes alone) */
     double sparse_write_stores_log2;
+    /* [throughput], added within ABI 2: the share of a shared atomic's
+       first pass (shared_atomic_inc_cycles or shared_atomic_cycles) that
+       also holds the SM's integer pipe, so that the integer work beside
+       shared atomics adds to them in part rather than hiding behind them;
+       0: not known (none) */
+    double shared_atomic_int_share;
 } gp_device_t;
 
 /* ------------------------------------------------------------------------ */
