@@ -18,6 +18,18 @@ static void dim_text(char *out, size_t size, const gp_dim3_t *d)
 }
 
 /* Bytes with a binary unit. */
+/* What bounds a launch, with the pipe where an arithmetic pipe does:
+   "compute (int)" */
+static const char *bound_text(const gp_cmd_result_t *r, char *out, size_t size)
+{
+    if (r->bound == GP_BOUND_COMPUTE && r->cost.bound_pipe != GP_PIPE_ISSUE &&
+        r->cost.bound_pipe < GP_PIPE_COUNT) {
+        snprintf(out, size, "%s (%s)", gp_bound_name(r->bound), gp_pipe_name(r->cost.bound_pipe));
+        return out;
+    }
+    return gp_bound_name(r->bound);
+}
+
 static void bytes_text(char *out, size_t size, double b)
 {
     static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
@@ -62,7 +74,7 @@ void gp_report_predict_text(FILE *out, const gp_device_t *dev, const gp_workload
             snprintf(dv, sizeof dv, "%3u ", r->device);
         if (r->type == GP_CMD_LAUNCH) {
             const gp_kernel_t *k = r->kernel;
-            char g[40], b[40], sm[24];
+            char g[40], b[40], sm[24], bd[48];
             dim_text(g, sizeof g, &k->launch.grid);
             dim_text(b, sizeof b, &k->launch.block);
             bytes_text(sm, sizeof sm,
@@ -72,7 +84,7 @@ void gp_report_predict_text(FILE *out, const gp_device_t *dev, const gp_workload
                     "%10.2f  %s\n",
                     i + 1, r->name, dv, r->stream, g, b, k->launch.regs_per_thread, sm,
                     r->occ.blocks_per_sm, r->occ.occupancy * 100, gp_limiter_name(r->occ.limiter),
-                    r->start_us, r->end_us, r->time_us, gp_bound_name(r->bound));
+                    r->start_us, r->end_us, r->time_us, bound_text(r, bd, sizeof bd));
         } else {
             char by[24];
             bytes_text(by, sizeof by, (double)r->copy_bytes);
@@ -168,6 +180,7 @@ static cJSON *launch_json(const gp_device_t *dev, const gp_workload_t *wl,
         cJSON_AddStringToObject(o, "limiter", gp_limiter_name(r->occ.limiter));
         cJSON_AddNumberToObject(o, "waves", r->waves);
         cJSON_AddStringToObject(o, "bound", gp_bound_name(r->bound));
+        cJSON_AddStringToObject(o, "bound_pipe", gp_pipe_name(r->cost.bound_pipe));
         cJSON_AddNumberToObject(o, "block_cycles", r->cost.time_cycles);
         cJSON_AddNumberToObject(o, "latency_cycles", r->cost.latency_cycles);
         cJSON_AddNumberToObject(o, "throughput_cycles", r->cost.throughput_cycles);

@@ -69,6 +69,21 @@ expect_err "shfl needs compute capability 3.0; geforce-8800-gtx is 1.0"
 gp predict --device tesla-k40 "$TMP/shfl.lua"
 expect_status 0
 
+case_ "a compute-bound launch names the pipe that bounds it"
+gp predict --device h200-sxm scripts/validation/alu.lua -p kind=sinf -p ilp=4
+expect_status 0
+expect_out "compute (sfu)"
+gp predict --device h200-sxm scripts/validation/alu.lua -p kind=sinf -p ilp=4 --json
+expect_status 0
+expect_json .launches[0].bound compute
+expect_json .launches[0].bound_pipe sfu
+gp predict --device h200-sxm scripts/saxpy.lua
+expect_status 0
+expect_out "  dram"
+gp predict --device h200-sxm scripts/saxpy.lua --json
+expect_json .launches[0].bound dram
+expect_json_has .launches[0].bound_pipe
+
 case_ "one grid-wide atomic address is bound by its serialisation"
 cat > "$TMP/atom.lua" <<'LUA'
 local scope = gpuperf.param("scope", "same", "same | distinct")
