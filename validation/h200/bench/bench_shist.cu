@@ -33,6 +33,9 @@
 // no flush (nothing to flush: the loop touches shared memory only).
 //
 // usage: bench_shist OUT.csv [device]
+//        SHIST_PROFILE=1 bench_shist OUT.csv [device]: one launch of every kernel at 64
+//        warps per SM and 1, 32 and 256 bins, untimed and checked (for ncu: which pipe
+//        each instruction of the loop runs on); OUT.csv gets its header only
 #include "common.cuh"
 
 template <int MODE, int RET>
@@ -106,11 +109,13 @@ int main(int argc, char **argv) {
   unsigned *out, *sink;
   CK(cudaMalloc(&out, maxB * sizeof(unsigned)));
   CK(cudaMalloc(&sink, 1024 * sizeof(unsigned)));
+  const bool profile = getenv("SHIST_PROFILE") != nullptr;
   for (int mode = 0; mode < 7; ++mode)
     for (int ret = 0; ret < (mode == 5 ? 1 : 2); ++ret)
       for (int bpsm : {1, 4, 8})
         for (int B : {1, 2, 4, 8, 16, 32, 64, 256, 1024}) {
-          if (mode >= 3 && B != 1 && B != 32 && B != 256) continue;
+          if ((mode >= 3 || profile) && B != 1 && B != 32 && B != 256) continue;
+          if (profile && bpsm != 8) continue;
           Kern k = pick(mode, ret);
           const int grid = b.sm_count * bpsm;
           const size_t dyn = (size_t)B * sizeof(unsigned);
@@ -120,9 +125,10 @@ int main(int argc, char **argv) {
           row.params = "bins=" + std::to_string(B) + " warps=" + std::to_string(8 * bpsm) +
                        " iters=" + std::to_string(iters);
           row_shape(row, k, dim3(grid), dim3(256), dyn);
-          row.t = time_case(b, 7, false, [&] {
-            k<<<grid, 256, dyn, b.stream>>>(out, sink, iters, (unsigned)(B - 1), 0x5bd1e995u);
-          });
+          if (!profile)
+            row.t = time_case(b, 7, false, [&] {
+              k<<<grid, 256, dyn, b.stream>>>(out, sink, iters, (unsigned)(B - 1), 0x5bd1e995u);
+            });
           // one more launch on cleared counts, checked
           CK(cudaMemset(out, 0, maxB * sizeof(unsigned)));
           k<<<grid, 256, dyn, b.stream>>>(out, sink, iters, (unsigned)(B - 1), 0x5bd1e995u);
@@ -137,7 +143,8 @@ int main(int argc, char **argv) {
                   row.params.c_str(), sum, want);
           row.bytes = 0;
           row.flops = want;
-          emit(b, row);
+          if (!profile)
+            emit(b, row);
         }
   CK(cudaFree(out));
   CK(cudaFree(sink));
