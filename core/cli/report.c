@@ -17,7 +17,6 @@ static void dim_text(char *out, size_t size, const gp_dim3_t *d)
                  (unsigned long long)d->y, (unsigned long long)d->z);
 }
 
-/* Bytes with a binary unit. */
 /* What bounds a launch, with the pipe where an arithmetic pipe does:
    "compute (int)" */
 static const char *bound_text(const gp_cmd_result_t *r, char *out, size_t size)
@@ -30,6 +29,7 @@ static const char *bound_text(const gp_cmd_result_t *r, char *out, size_t size)
     return gp_bound_name(r->bound);
 }
 
+/* Bytes with a binary unit. */
 static void bytes_text(char *out, size_t size, double b)
 {
     static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB"};

@@ -4277,10 +4277,12 @@ static int shared_cost(const gp_device_t *d, const gp_generation_t *g, const gp_
            as well (its bank-conflict passes do not). Per trip at 64 warps
            per SM, an ATOMS.POPC.INC beside IMAD, SHF, LOP3 and LEA takes
            2.04 SM cycles where the atomic's pass (1.24) and the integer
-           ops (1.66) each allow less, beside VIADD, LOP3 and LEA 1.54;
-           one share fits both, and the run-time adds of bench_atom
-           ([sources: h200-cal] run47 shist *_inc, run7 atom shared_*
-           rows: shared_atomic_int_share 0.30) */
+           ops (1.66) each allow less, and beside VIADD, LOP3 and LEA
+           1.54 (1.24 and 1.16): one share fits both loops and bench_atom's
+           shared adds of run-time values ([sources: h200-cal] run47 shist
+           *_inc, run7 atom shared_* rows: shared_atomic_int_share 0.30).
+           It stands in part for the IMADs that the one integer pipe
+           carries and the SM runs on its FMA pipe (docs/model.md) */
         if (d->shared_atomic_int_share > 0) {
             int inc = a->atomic_op == GP_ATOMIC_OP_INC && !(a->atomic_flags & GP_ATOMIC_RESULT) &&
                       d->shared_atomic_inc_cycles > 0;
