@@ -219,14 +219,33 @@ static void params_key(const char *params, char *out, size_t size)
 typedef struct raw {
     sheet_t s;
     int c_name, c_params, c_median;
+    char **key; /* per row, its params less regs=N (params_key), made once */
 } raw_t;
 
 static void open_raw(const char *path, raw_t *r)
 {
+    char k[2048];
+    size_t j;
     read_sheet(path, &r->s);
     r->c_name = column(&r->s, "name", 2);
     r->c_params = column(&r->s, "params", 2);
     r->c_median = column(&r->s, "median_us", 2);
+    r->key = calloc(r->s.nrows ? r->s.nrows : 1, sizeof *r->key);
+    if (!r->key)
+        die("out of memory");
+    for (j = 0; j < r->s.nrows; j++) {
+        params_key(cell(&r->s, &r->s.rows[j], r->c_params), k, sizeof k);
+        r->key[j] = dup_n(k, strlen(k));
+    }
+}
+
+static void free_raw(raw_t *r)
+{
+    size_t j;
+    for (j = 0; j < r->s.nrows; j++)
+        free(r->key[j]);
+    free(r->key);
+    free_sheet(&r->s);
 }
 
 /* the raw row of kernel (name, key) in files[0..n), or NULL; two are an error */
@@ -236,15 +255,11 @@ static const row_t *find_raw(raw_t *files, int n, const char *name, const char *
     const row_t *hit = NULL;
     int i;
     size_t j;
-    char k[2048];
     for (i = 0; i < n; i++) {
         raw_t *r = &files[i];
         for (j = 0; j < r->s.nrows; j++) {
             const row_t *row = &r->s.rows[j];
-            if (strcmp(cell(&r->s, row, r->c_name), name) != 0)
-                continue;
-            params_key(cell(&r->s, row, r->c_params), k, sizeof k);
-            if (strcmp(k, key) != 0)
+            if (strcmp(cell(&r->s, row, r->c_name), name) != 0 || strcmp(r->key[j], key) != 0)
                 continue;
             if (hit)
                 die("%s:%ld: kernel '%s' [%s] is also at %s:%ld; give each run's file alone",
@@ -260,15 +275,12 @@ static const row_t *find_raw(raw_t *files, int n, const char *name, const char *
 static void check_unique(raw_t *files, int n)
 {
     const raw_t *from;
-    char key[2048];
     int i;
     size_t j;
     for (i = 0; i < n; i++)
-        for (j = 0; j < files[i].s.nrows; j++) {
-            const row_t *row = &files[i].s.rows[j];
-            params_key(cell(&files[i].s, row, files[i].c_params), key, sizeof key);
-            find_raw(files, n, cell(&files[i].s, row, files[i].c_name), key, &from);
-        }
+        for (j = 0; j < files[i].s.nrows; j++)
+            find_raw(files, n, cell(&files[i].s, &files[i].s.rows[j], files[i].c_name),
+                     files[i].key[j], &from);
 }
 
 /* one CSV field, quoted where it must be (RFC 4180) */
@@ -487,9 +499,9 @@ int main(int argc, char **argv)
         fprintf(stderr, "gpuperf-retime: no row of %s is a kernel the raw files time: check "
                         "--family and that the names and params agree\n", table);
     for (i = 0; i < nraw; i++)
-        free_sheet(&raws[i].s);
+        free_raw(&raws[i]);
     for (i = 0; i < nown; i++)
-        free_sheet(&owns[i].s);
+        free_raw(&owns[i]);
     free_sheet(&t);
     free(raws);
     free(owns);
