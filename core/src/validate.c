@@ -2,7 +2,6 @@
  * validate.c - validation tables: read (libcsv), check, predict every row,
  * score predicted against measured (see gpuperf/gpuperf.h for the forms).
  */
-#include <csv.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,26 +10,11 @@
 
 #include "validate.h"
 
+#include "csvfile.h"
 #include "fitted.h"
 #include "paths.h"
 #include "util.h"
 #include "workload.h"
-
-/* One CSV record as read. */
-typedef struct rec {
-    char *f[GP_TABLE_MAX_COLS];
-    int nf;       /* GP_TABLE_MAX_COLS + 1: too many or too long fields */
-    long line;
-} rec_t;
-
-/* The records of a file, during and after reading. */
-typedef struct recs {
-    rec_t *r;
-    int n, cap;
-    rec_t cur;
-    long line;
-    int oom;
-} recs_t;
 
 /* Columns of the two forms. */
 enum {
@@ -53,7 +37,7 @@ struct gp_table {
     char path[GP_PATH_MAX];
     gp_table_form_t form;
     int col[C_COUNT];
-    recs_t recs;
+    gp_csv_t recs;
     gp_table_row_t *rows;
     char **script_paths; /* one per row, owned */
     size_t n;
@@ -92,123 +76,6 @@ GP_API const char *gp_row_kind_name(gp_row_kind_t kind)
 
 /* ------------------------------------------------------------ reading */
 
-/* libcsv field callback. */
-static void on_field(void *s, size_t len, void *ud)
-{
-    recs_t *t = ud;
-    char *v;
-    if (t->cur.nf >= GP_TABLE_MAX_COLS || len > GP_TABLE_MAX_FIELD) {
-        t->cur.nf = GP_TABLE_MAX_COLS + 1; /* marks the record as malformed */
-        return;
-    }
-    v = malloc(len + 1);
-    if (!v) {
-        t->oom = 1;
-        return;
-    }
-    memcpy(v, s, len);
-    v[len] = '\0';
-    t->cur.f[t->cur.nf++] = v;
-}
-
-/* Free the fields of one record. */
-static void rec_free(rec_t *r)
-{
-    int j;
-    for (j = 0; j < r->nf && j < GP_TABLE_MAX_COLS; j++)
-        free(r->f[j]);
-    memset(r, 0, sizeof *r);
-}
-
-/* libcsv row callback. */
-static void on_row(int c, void *ud)
-{
-    recs_t *t = ud;
-    (void)c;
-    t->line++;
-    if (t->n == t->cap) {
-        int cap = t->cap ? t->cap * 2 : 64;
-        rec_t *r = cap <= 2 * GP_TABLE_MAX_ROWS ? realloc(t->r, (size_t)cap * sizeof *r) : NULL;
-        if (!r) {
-            t->oom = 1;
-            rec_free(&t->cur);
-            return;
-        }
-        t->r = r;
-        t->cap = cap;
-    }
-    t->cur.line = t->line;
-    t->r[t->n++] = t->cur;
-    memset(&t->cur, 0, sizeof t->cur);
-}
-
-static void recs_free(recs_t *t)
-{
-    int i;
-    for (i = 0; i < t->n; i++)
-        rec_free(&t->r[i]);
-    rec_free(&t->cur);
-    free(t->r);
-    memset(t, 0, sizeof *t);
-}
-
-/* Read a CSV file into records; '#' lines are comments, blank lines skipped,
-   each record knows its line. */
-static int read_records(const char *path, recs_t *t, gp_err_t *err)
-{
-    char *data = NULL, *p, *line;
-    size_t len;
-    long lineno = 0;
-    struct csv_parser csv;
-    memset(t, 0, sizeof *t);
-    if (gp_read_file(path, 64u << 20, &data, &len, err))
-        return -1;
-    if (memchr(data, '\0', len)) {
-        free(data);
-        return gp_err_set(err, "%s: binary data in a CSV table", path);
-    }
-    if (csv_init(&csv, CSV_APPEND_NULL) != 0) {
-        free(data);
-        return gp_err_set(err, "%s: cannot start the CSV parser", path);
-    }
-    /* blank out comment lines, keeping the newlines so line numbers hold */
-    for (p = data; p && *p;) {
-        char *eol = strchr(p, '\n');
-        if (*p == '#')
-            memset(p, ' ', eol ? (size_t)(eol - p) : strlen(p));
-        p = eol ? eol + 1 : NULL;
-    }
-    /* feed line by line so each record's line number is known */
-    for (line = data; line && *line;) {
-        char *eol = strchr(line, '\n');
-        size_t n = eol ? (size_t)(eol - line + 1) : strlen(line);
-        lineno++;
-        if (strspn(line, " \t\r") == n - (eol ? 1 : 0)) { /* blank */
-            line = eol ? eol + 1 : NULL;
-            continue;
-        }
-        t->line = lineno - 1;
-        if (csv_parse(&csv, line, n, on_field, on_row, t) != n) {
-            gp_err_set(err, "%s:%ld: %s", path, lineno, csv_strerror(csv_error(&csv)));
-            csv_free(&csv);
-            free(data);
-            recs_free(t);
-            return -1;
-        }
-        line = eol ? eol + 1 : NULL;
-    }
-    t->line = lineno - 1;
-    csv_fini(&csv, on_field, on_row, t);
-    csv_free(&csv);
-    free(data);
-    if (t->oom || t->n > GP_TABLE_MAX_ROWS + 1) {
-        recs_free(t);
-        return gp_err_set(err, "%s: too large (out of memory or more than %d rows)", path,
-                          GP_TABLE_MAX_ROWS);
-    }
-    return 0;
-}
-
 /* Find a script: as given, or relative to the table's folder and its
    ancestors (tables name scripts from the project root). */
 static int find_script(const char *table, const char *script, char *out, size_t size)
@@ -239,13 +106,13 @@ static int find_script(const char *table, const char *script, char *out, size_t 
 }
 
 /* Field c of record r, "" when the column is absent. */
-static const char *field(const gp_table_t *t, const rec_t *r, int c)
+static const char *field(const gp_table_t *t, const gp_csv_rec_t *r, int c)
 {
     return t->col[c] >= 0 && t->col[c] < r->nf ? r->f[t->col[c]] : "";
 }
 
 /* A positive number in column c of record r, or an error naming it. */
-static int positive(const gp_table_t *t, const rec_t *r, int c, double *out, gp_err_t *err)
+static int positive(const gp_table_t *t, const gp_csv_rec_t *r, int c, double *out, gp_err_t *err)
 {
     gp_err_t e;
     const char *s = field(t, r, c);
@@ -258,12 +125,9 @@ static int positive(const gp_table_t *t, const rec_t *r, int c, double *out, gp_
 /* Check the header and find the columns. */
 static int read_header(gp_table_t *t, gp_err_t *err)
 {
-    const rec_t *h = &t->recs.r[0];
+    const gp_csv_rec_t *h = &t->recs.r[0];
     const int *req;
     int i, j;
-    if (h->nf > GP_TABLE_MAX_COLS)
-        return gp_err_set(err, "%s:%ld: more than %d columns or a field above %d bytes", t->path,
-                          h->line, GP_TABLE_MAX_COLS, GP_TABLE_MAX_FIELD);
     for (i = 0; i < C_COUNT; i++) {
         t->col[i] = -1;
         for (j = 0; j < h->nf; j++)
@@ -292,18 +156,12 @@ static int read_header(gp_table_t *t, gp_err_t *err)
 }
 
 /* Fill rows[i] from record r. */
-static int read_row(gp_table_t *t, const rec_t *r, size_t i, gp_err_t *err)
+static int read_row(gp_table_t *t, const gp_csv_rec_t *r, size_t i, gp_err_t *err)
 {
     gp_table_row_t *row = &t->rows[i];
     char path[GP_PATH_MAX];
     const char *kind;
     int k;
-    if (r->nf > GP_TABLE_MAX_COLS)
-        return gp_err_set(err, "%s:%ld: more than %d fields or a field above %d bytes", t->path,
-                          r->line, GP_TABLE_MAX_COLS, GP_TABLE_MAX_FIELD);
-    if (r->nf < t->recs.r[0].nf)
-        return gp_err_set(err, "%s:%ld: %d fields, the header has %d", t->path, r->line, r->nf,
-                          t->recs.r[0].nf);
     memset(row, 0, sizeof *row);
     row->line = r->line;
     row->family = field(t, r, C_FAMILY);
@@ -359,7 +217,7 @@ GP_API int gp_table_read(const char *path, gp_table_t **out, gp_error_t *errp)
         gp_err_set(&err, "%s: out of memory or path too long", path);
         goto fail_msg;
     }
-    if (read_records(path, &t->recs, &err))
+    if (gp_csv_read(path, GP_TABLE_MAX_ROWS + 1, &t->recs, &err))
         goto fail;
     if (t->recs.n < 1) {
         gp_err_set(&err, "%s: empty table (no header line)", path);
@@ -396,7 +254,7 @@ GP_API void gp_table_free(gp_table_t *t)
         free(t->script_paths[i]);
     free(t->script_paths);
     free(t->rows);
-    recs_free(&t->recs);
+    gp_csv_free(&t->recs);
     free(t);
 }
 
@@ -482,7 +340,7 @@ static int predict(const gp_table_row_t *row, const char *spec, const char *para
                    const char *params_col, const gp_score_opts_t *o, double *total_us, const char **bound,
                    gp_error_t *err)
 {
-    char name[GP_PATH_MAX], text[GP_TABLE_MAX_FIELD + 1];
+    char name[GP_PATH_MAX], text[GP_CSV_MAX_FIELD + 1];
     gp_param_t kv[32];
     gp_run_opts_t ro;
     gp_gpu_t *gpu;

@@ -14,10 +14,8 @@
 
 #include "gpuperf/gpuperf.h"
 
-/* Most fields in a row, rows in a table, bytes in a field. */
-#define GP_TABLE_MAX_COLS 32
+/* Most rows in a table (fields and their bytes: csvfile.h). */
 #define GP_TABLE_MAX_ROWS 100000
-#define GP_TABLE_MAX_FIELD 2048
 
 /*
  * Split a device column "NAME" or "NAME*N" (N identical GPUs, 1..64) into

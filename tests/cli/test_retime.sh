@@ -72,7 +72,7 @@ case_ "a row with a field too few"
 printf 'family,name,params,median_us\nu,k,n=1\n' >"$TMP/short.csv"
 retime --table validation/h200/calibration.csv --device d --source s "$TMP/short.csv"
 expect_status 1
-expect_err "short.csv:2: 3 fields where the header names 4"
+expect_err "short.csv:2: 3 fields where the header (line 1) names 4"
 
 case_ "a raw file without median_us"
 printf 'family,name,params,min_us\nu,k,n=1,1.5\n' >"$TMP/nomed.csv"
@@ -81,7 +81,7 @@ expect_status 1
 expect_err "nomed.csv:1: no 'median_us' column"
 retime --table validation/h200/calibration.csv --device d --source s devices/h200-sxm.ini
 expect_status 1
-expect_err "devices/h200-sxm.ini:2: 2 fields where the header names 3"
+expect_err "devices/h200-sxm.ini:2: 2 fields where the header (line 1) names 3"
 
 case_ "a missing file"
 retime --table "$TMP/none.csv" --device d --source s "$TMP/dup.csv"

@@ -1529,12 +1529,30 @@ gp validate "$TMP/t/badp.csv"
 expect_status 1
 expect_err "write space-separated key=value pairs"
 
-printf '%s\nh200-sxm,f,n,p,%s/scripts/saxpy.lua,n=2^20,5,extra,fields,here\n' "$H" "$GP_SOURCE_DIR" >"$TMP/t/short.csv"
 printf '%s\nh200-sxm,f,n\n' "$H" >"$TMP/t/short.csv"
 case_ "row with too few fields"
 gp validate "$TMP/t/short.csv"
 expect_status 1
-expect_err "short.csv:2: 3 fields, the header has 7"
+expect_err "short.csv:2: 3 fields where the header (line 1) names 7"
+
+printf '%s\n# a comment\n\nh200-sxm,f,n,p,%s/scripts/saxpy.lua,n=2^20,5,extra\n' "$H" "$GP_SOURCE_DIR" >"$TMP/t/long.csv"
+case_ "row with a field more than the header (after a comment and a blank line)"
+gp validate "$TMP/t/long.csv"
+expect_status 1
+expect_err "long.csv:4: 8 fields where the header (line 1) names 7"
+
+printf '%s\nh200-sxm,f,n,"p,%s/scripts/saxpy.lua,n=2^20,5\n' "$H" "$GP_SOURCE_DIR" >"$TMP/t/quote.csv"
+case_ "a quoted field left open"
+gp validate "$TMP/t/quote.csv"
+expect_status 1
+expect_err "quote.csv:2: not valid CSV"
+expect_err "a quoted field is not closed"
+
+printf '%s\nh200-sxm,f,n,p"q,%s/scripts/saxpy.lua,n=2^20,5\n' "$H" "$GP_SOURCE_DIR" >"$TMP/t/stray.csv"
+case_ "a quote inside an unquoted field"
+gp validate "$TMP/t/stray.csv"
+expect_status 1
+expect_err "stray.csv:2: not valid CSV"
 
 printf '%s\nh200-sxm,f,n,p,%s/scripts/saxpy.lua,n=2^20 block=4096,5\n' "$H" "$GP_SOURCE_DIR" >"$TMP/t/cannot.csv"
 case_ "a row that cannot run is reported, not fatal to the others"

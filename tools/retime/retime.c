@@ -20,36 +20,30 @@
  * figure came from another run (or was edited since) is not paired with a
  * new time it was never measured beside. Every error names file:line.
  *
- * Reads CSV through libcsv; '#' lines are comments, as gpuperf validate
- * takes them.
+ * Reads CSV through gpuperf's reader (core/src/csvfile.c, libcsv); '#' lines
+ * are comments, as gpuperf validate takes them.
  */
-#include <csv.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_COLS 64
+#include "csvfile.h"
+
+#define MAX_ROWS 1000000
 #define MAX_FILES 256
 #define MAX_FAMILIES 64
 
-typedef struct row {
-    char *field[MAX_COLS];
-    int n;
-    long line; /* 1-based line of the file where the row starts */
-} row_t;
+typedef gp_csv_rec_t row_t; /* fields f[0..nf), line: where the row starts */
 
 typedef struct sheet {
     const char *path;
-    char *head[MAX_COLS]; /* the header's column names */
+    gp_csv_t csv;
+    char **head; /* the header's column names */
     int ncols;
-    row_t *rows;
-    size_t nrows, cap;
-    /* parser state */
-    row_t cur;
-    long line, row_line;
-    int failed;
+    row_t *rows; /* the rows after the header */
+    size_t nrows;
 } sheet_t;
 
 static void die(const char *fmt, ...)
@@ -73,100 +67,26 @@ static char *dup_n(const char *s, size_t n)
     return p;
 }
 
-static void on_field(void *data, size_t len, void *ctx)
-{
-    sheet_t *s = ctx;
-    if (s->cur.n == 0)
-        s->cur.line = s->row_line;
-    if (s->cur.n >= MAX_COLS) {
-        if (!s->failed)
-            fprintf(stderr, "gpuperf-retime: %s:%ld: more than %d fields in a row\n", s->path,
-                    s->cur.line, MAX_COLS);
-        s->failed = 1;
-        return;
-    }
-    s->cur.field[s->cur.n++] = dup_n(data ? data : "", len);
-}
-
-static void on_row(int c, void *ctx)
-{
-    sheet_t *s = ctx;
-    (void)c;
-    if (s->failed)
-        return;
-    if (s->ncols == 0) {
-        memcpy(s->head, s->cur.field, sizeof s->cur.field);
-        s->ncols = s->cur.n;
-    } else if (s->cur.n != s->ncols) {
-        fprintf(stderr, "gpuperf-retime: %s:%ld: %d fields where the header names %d\n",
-                s->path, s->cur.line, s->cur.n, s->ncols);
-        s->failed = 1;
-        return; /* read_sheet frees the row */
-    } else {
-        if (s->nrows == s->cap) {
-            s->cap = s->cap ? 2 * s->cap : 256;
-            s->rows = realloc(s->rows, s->cap * sizeof *s->rows);
-            if (!s->rows)
-                die("out of memory");
-        }
-        s->rows[s->nrows++] = s->cur;
-    }
-    memset(&s->cur, 0, sizeof s->cur);
-}
-
-static void free_sheet(sheet_t *s);
-
-/* Read a CSV file; lines starting with '#' are comments (as gpuperf
-   validate reads tables). */
+/* Read a CSV file (csvfile.h: '#' lines are comments, as gpuperf validate
+   reads tables; every row as wide as the header). */
 static void read_sheet(const char *path, sheet_t *s)
 {
-    FILE *f = fopen(path, "r");
-    struct csv_parser p;
-    char *line = NULL;
-    size_t cap = 0;
-    ssize_t len;
+    gp_err_t err;
     memset(s, 0, sizeof *s);
     s->path = path;
-    if (!f)
-        die("%s: cannot open: %s", path, strerror(errno));
-    if (csv_init(&p, CSV_APPEND_NULL | CSV_STRICT | CSV_STRICT_FINI) != 0)
-        die("out of memory");
-    while (!s->failed && (len = getline(&line, &cap, f)) > 0) {
-        s->line++;
-        if (line[0] == '#')
-            continue;
-        if (s->cur.n == 0)
-            s->row_line = s->line;
-        if (csv_parse(&p, line, (size_t)len, on_field, on_row, s) != (size_t)len)
-            die("%s:%ld: not valid CSV (%s): check the quotes and commas of this row", path,
-                s->line, csv_strerror(csv_error(&p)));
-    }
-    if (!s->failed && csv_fini(&p, on_field, on_row, s) != 0)
-        die("%s:%ld: not valid CSV (%s): a quoted field is not closed", path, s->row_line,
-            csv_strerror(csv_error(&p)));
-    csv_free(&p);
-    free(line);
-    fclose(f);
-    if (s->failed) {
-        free_sheet(s);
-        exit(1);
-    }
-    if (s->ncols == 0)
+    if (gp_csv_read(path, MAX_ROWS, &s->csv, &err))
+        die("%s", err.msg);
+    if (s->csv.n == 0)
         die("%s: no header line (expected family,name,params,... column names)", path);
+    s->head = s->csv.r[0].f;
+    s->ncols = s->csv.r[0].nf;
+    s->rows = s->csv.r + 1;
+    s->nrows = (size_t)s->csv.n - 1;
 }
 
 static void free_sheet(sheet_t *s)
 {
-    size_t j;
-    int i;
-    for (i = 0; i < s->ncols; i++)
-        free(s->head[i]);
-    for (j = 0; j < s->nrows; j++)
-        for (i = 0; i < s->rows[j].n; i++)
-            free(s->rows[j].field[i]);
-    for (i = 0; i < s->cur.n; i++)
-        free(s->cur.field[i]);
-    free(s->rows);
+    gp_csv_free(&s->csv);
 }
 
 static int column(const sheet_t *s, const char *name, int required)
@@ -181,12 +101,9 @@ static int column(const sheet_t *s, const char *name, int required)
     return -1;
 }
 
-static const char *cell(const sheet_t *s, const row_t *r, int col)
+static const char *cell(const row_t *r, int col)
 {
-    if (col >= r->n)
-        die("%s:%ld: the row has %d fields where the header names %d", s->path, r->line, r->n,
-            s->ncols);
-    return r->field[col];
+    return r->f[col]; /* col < the header's width, and so the row's (csvfile.h) */
 }
 
 /* params without their regs=N words, single-spaced, into out */
@@ -234,7 +151,7 @@ static void open_raw(const char *path, raw_t *r)
     if (!r->key)
         die("out of memory");
     for (j = 0; j < r->s.nrows; j++) {
-        params_key(cell(&r->s, &r->s.rows[j], r->c_params), k, sizeof k);
+        params_key(cell(&r->s.rows[j], r->c_params), k, sizeof k);
         r->key[j] = dup_n(k, strlen(k));
     }
 }
@@ -259,7 +176,7 @@ static const row_t *find_raw(raw_t *files, int n, const char *name, const char *
         raw_t *r = &files[i];
         for (j = 0; j < r->s.nrows; j++) {
             const row_t *row = &r->s.rows[j];
-            if (strcmp(cell(&r->s, row, r->c_name), name) != 0 || strcmp(r->key[j], key) != 0)
+            if (strcmp(cell(row, r->c_name), name) != 0 || strcmp(r->key[j], key) != 0)
                 continue;
             if (hit)
                 die("%s:%ld: kernel '%s' [%s] is also at %s:%ld; give each run's file alone",
@@ -279,7 +196,7 @@ static void check_unique(raw_t *files, int n)
     size_t j;
     for (i = 0; i < n; i++)
         for (j = 0; j < files[i].s.nrows; j++)
-            find_raw(files, n, cell(&files[i].s, &files[i].s.rows[j], files[i].c_name),
+            find_raw(files, n, cell(&files[i].s.rows[j], files[i].c_name),
                      files[i].key[j], &from);
 }
 
@@ -431,7 +348,7 @@ int main(int argc, char **argv)
             /* default: the families the raw files name */
             int cf = column(&raws[i].s, "family", 2), k, seen;
             for (j = 0; j < raws[i].s.nrows; j++) {
-                const char *f = cell(&raws[i].s, &raws[i].s.rows[j], cf);
+                const char *f = cell(&raws[i].s.rows[j], cf);
                 for (seen = 0, k = 0; k < nfam; k++)
                     seen |= strcmp(fam[k], f) == 0;
                 if (seen)
@@ -455,23 +372,23 @@ int main(int argc, char **argv)
         const row_t *r = &t.rows[j];
         const row_t *hit, *mine;
         const raw_t *from = NULL, *from_own = NULL;
-        const char *family = cell(&t, r, c_fam);
+        const char *family = cell(r, c_fam);
         char key[2048];
         int k, take = 0;
         for (k = 0; k < nfam; k++)
             take |= strcmp(fam[k], family) == 0;
         if (!take)
             continue;
-        params_key(cell(&t, r, c_params), key, sizeof key);
-        hit = find_raw(raws, nraw, cell(&t, r, c_name), key, &from);
+        params_key(cell(r, c_params), key, sizeof key);
+        hit = find_raw(raws, nraw, cell(r, c_name), key, &from);
         if (!hit) {
             untimed++;
             continue;
         }
         if (nown > 0) {
-            mine = find_raw(owns, nown, cell(&t, r, c_name), key, &from_own);
-            if (!mine || strtod(cell(&from_own->s, mine, from_own->c_median), NULL) !=
-                             strtod(cell(&t, r, c_meas), NULL)) {
+            mine = find_raw(owns, nown, cell(r, c_name), key, &from_own);
+            if (!mine || strtod(cell(mine, from_own->c_median), NULL) !=
+                             strtod(cell(r, c_meas), NULL)) {
                 not_own++;
                 continue;
             }
@@ -482,9 +399,9 @@ int main(int argc, char **argv)
             else if (k == c_dev)
                 put_field(device, k == 0);
             else if (k == c_meas)
-                put_field(cell(&from->s, hit, from->c_median), k == 0);
+                put_field(cell(hit, from->c_median), k == 0);
             else
-                put_field(k < r->n ? r->field[k] : "", k == 0);
+                put_field(k < r->nf ? r->f[k] : "", k == 0);
         }
         putchar('\n');
         kept++;
