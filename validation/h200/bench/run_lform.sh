@@ -16,18 +16,10 @@ rc=$?
 "$here/sass_counts.sh" "$dest/sass_lform.txt" "$dest/sass_counts_lform.txt"
 if [ "$rc" -eq 0 ] && command -v ncu >/dev/null; then
   "$here/profile_ncu.sh" lform LFORM_PROFILE k_lf \
-smsp__inst_executed.sum,\
-smsp__inst_executed_pipe_alu.sum,smsp__inst_executed_pipe_fma.sum,\
-smsp__inst_executed_pipe_fmaheavy.sum,smsp__inst_executed_pipe_fmalite.sum,\
-smsp__inst_executed_pipe_lsu.sum,smsp__inst_executed_pipe_uniform.sum,\
-sm__pipe_alu_cycles_active.sum,sm__pipe_fma_cycles_active.sum,\
-sm__pipe_fmaheavy_cycles_active.sum,sm__pipe_shared_cycles_active.sum,\
-sm__inst_executed_pipe_lsu.sum,sm__issue_active.sum,\
-l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,\
+@pipes,l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,\
 l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum,\
 l1tex__data_pipe_lsu_wavefronts.sum,l1tex__lsuin_requests.sum,\
-l1tex__throughput.avg.pct_of_peak_sustained_active,\
-sm__cycles_elapsed.avg,gpu__time_duration.sum \
+l1tex__throughput.avg.pct_of_peak_sustained_active \
     "$dest/ncu_lform.csv.gz" @WORK@/p.csv @WORK@/c.csv 0
 fi
 exit "$rc"

@@ -15,15 +15,7 @@ dest=${1:-${OUT:-}}
 rc=$?
 "$here/sass_counts.sh" "$dest/sass_shist.txt" "$dest/sass_counts_shist.txt"
 if [ "$rc" -eq 0 ] && command -v ncu >/dev/null; then
-  "$here/profile_ncu.sh" shist SHIST_PROFILE k_shist \
-smsp__inst_executed.sum,\
-smsp__inst_executed_pipe_alu.sum,smsp__inst_executed_pipe_fma.sum,\
-smsp__inst_executed_pipe_fmaheavy.sum,smsp__inst_executed_pipe_fmalite.sum,\
-smsp__inst_executed_pipe_lsu.sum,smsp__inst_executed_pipe_uniform.sum,\
-sm__pipe_alu_cycles_active.sum,sm__pipe_fma_cycles_active.sum,\
-sm__pipe_fmaheavy_cycles_active.sum,sm__pipe_shared_cycles_active.sum,\
-sm__inst_executed_pipe_lsu.sum,sm__issue_active.sum,\
-sm__cycles_elapsed.avg,gpu__time_duration.sum \
+  "$here/profile_ncu.sh" shist SHIST_PROFILE k_shist @pipes \
     "$dest/ncu_shist.csv.gz" @WORK@/p.csv 0
 fi
 exit "$rc"
