@@ -121,7 +121,7 @@ int gp_csv_parse(const char *name, const char *text, size_t len, int max_records
     struct csv_parser csv;
     memset(t, 0, sizeof *t);
     t->max = max_records > 0 ? max_records : 1;
-    if (memchr(text, '\0', len))
+    if (len && memchr(text, '\0', len))
         return gp_err_set(err, "%s: binary data (a NUL byte) where a CSV table was expected",
                           name);
     if (csv_init(&csv, CSV_APPEND_NULL | CSV_STRICT | CSV_STRICT_FINI) != 0)
