@@ -4227,7 +4227,7 @@ static int shared_cost(const gp_device_t *d, const gp_generation_t *g, const gp_
            shared_atomic_cycles of the shared pipe, and every lane that hits a
            word another lane of the warp hits adds shared_atomic_conflict_cycles
            [sources: h200-calibrated] run3 atomic_shared rows */
-        double colliding, issuing;
+        double colliding, issuing, first = d->shared_atomic_cycles;
         atomic_share_t sh;
         bank_geom_t bg;
         bg.banks = r->banks;
@@ -4262,9 +4262,9 @@ static int shared_cost(const gp_device_t *d, const gp_generation_t *g, const gp_
                random words of 256 and 1024 take 3.37 and 3.67 SM cycles at
                64 warps per SM, on 32 words or fewer 2.05 ([sources:
                h200-cal] run47/shist hash_inc rows) */
+            first = d->shared_atomic_inc_cycles;
             out->pipe_cycles[GP_PIPE_SHARED] =
-                d->shared_atomic_inc_cycles +
-                d->shared_atomic_conflict_cycles * GP_MAX(sh.bank_words - 1, 0.0);
+                first + d->shared_atomic_conflict_cycles * GP_MAX(sh.bank_words - 1, 0.0);
             out->latency_cycles = 2 * d->shared_memory_cycles;
             out->transactions = 1;
         }
@@ -4283,13 +4283,8 @@ static int shared_cost(const gp_device_t *d, const gp_generation_t *g, const gp_
            *_inc, run7 atom shared_* rows: shared_atomic_int_share 0.30).
            It stands in part for the IMADs that the one integer pipe
            carries and the SM runs on its FMA pipe (docs/model.md) */
-        if (d->shared_atomic_int_share > 0) {
-            int inc = a->atomic_op == GP_ATOMIC_OP_INC && !(a->atomic_flags & GP_ATOMIC_RESULT) &&
-                      d->shared_atomic_inc_cycles > 0;
-            out->pipe_cycles[GP_PIPE_INT] +=
-                d->shared_atomic_int_share *
-                (inc ? d->shared_atomic_inc_cycles : d->shared_atomic_cycles) * issuing;
-        }
+        if (d->shared_atomic_int_share > 0)
+            out->pipe_cycles[GP_PIPE_INT] += d->shared_atomic_int_share * first * issuing;
     }
     if (g->issue && g->issue->shared_passes_hold_issue)
         out->pipe_cycles[GP_PIPE_ISSUE] =
