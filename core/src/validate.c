@@ -105,10 +105,11 @@ static int find_script(const char *table, const char *script, char *out, size_t 
     return -1;
 }
 
-/* Field c of record r, "" when the column is absent. */
+/* Field c of record r, "" when the column is absent (every record is as
+   wide as the header: csvfile.h). */
 static const char *field(const gp_table_t *t, const gp_csv_rec_t *r, int c)
 {
-    return t->col[c] >= 0 && t->col[c] < r->nf ? r->f[t->col[c]] : "";
+    return t->col[c] >= 0 ? r->f[t->col[c]] : "";
 }
 
 /* A positive number in column c of record r, or an error naming it. */

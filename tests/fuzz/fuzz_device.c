@@ -11,15 +11,7 @@
 
 #include "fuzz_common.h"
 
-int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-    (void)argc;
-    (void)argv;
-    return 0;
-}
 
 /* The message names the file and a line: "fuzz.ini:12: ...". */
 static void check_where(const char *msg)

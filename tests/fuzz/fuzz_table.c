@@ -15,15 +15,7 @@
 #include "csvfile.h"
 #include "fuzz_common.h"
 
-int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-    (void)argc;
-    (void)argv;
-    return 0;
-}
 
 /* "fuzz.csv:LINE: " with 1 <= LINE <= lines, or "fuzz.csv: " */
 static void check_where(const char *msg, long lines)

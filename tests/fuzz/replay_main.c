@@ -16,7 +16,8 @@
 
 #include "util.h"
 
-int LLVMFuzzerInitialize(int *argc, char ***argv);
+/* optional, as for libFuzzer: a harness with nothing to set up leaves it out */
+int LLVMFuzzerInitialize(int *argc, char ***argv) __attribute__((weak));
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* Feed one file to the harness; returns 0, or -1 when it cannot be read. */
@@ -93,7 +94,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: %s CORPUS_DIR_OR_FILE...\n", argv[0]);
         return 2;
     }
-    LLVMFuzzerInitialize(&argc, &argv);
+    if (LLVMFuzzerInitialize)
+        LLVMFuzzerInitialize(&argc, &argv);
     for (i = 1; i < argc; i++) {
         struct stat st;
         long n;

@@ -23,7 +23,6 @@
  * Reads CSV through gpuperf's reader (core/src/csvfile.c, libcsv); '#' lines
  * are comments, as gpuperf validate takes them.
  */
-#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -401,7 +400,7 @@ int main(int argc, char **argv)
             else if (k == c_meas)
                 put_field(cell(hit, from->c_median), k == 0);
             else
-                put_field(k < r->nf ? r->f[k] : "", k == 0);
+                put_field(cell(r, k), k == 0);
         }
         putchar('\n');
         kept++;
