@@ -19,6 +19,7 @@
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "arch.h"
@@ -1684,10 +1685,12 @@ int gp_block_cost_default(const gp_plugin_t *plugin, const gp_generation_t *gen,
     return gp_block_cost_memo(plugin, gen, dev, kernel, occ, res, NULL, out, err, errlen);
 }
 
-int gp_block_cost_memo(const gp_plugin_t *plugin, const gp_generation_t *gen,
-                       const gp_device_t *dev, const gp_kernel_t *kernel,
-                       const gp_occupancy_t *occ, const gp_residency_t *res, gp_op_memo_t *memo,
-                       gp_block_cost_t *out, char *err, size_t errlen)
+/* One walk of the kernel's ops as the script gives them (gp_block_cost_memo
+   keeps it at least independent_floor's). */
+static int block_cost_once(const gp_plugin_t *plugin, const gp_generation_t *gen,
+                           const gp_device_t *dev, const gp_kernel_t *kernel,
+                           const gp_occupancy_t *occ, const gp_residency_t *res,
+                           gp_op_memo_t *memo, gp_block_cost_t *out, char *err, size_t errlen)
 {
     walk_ctx_t cx = {plugin, gen, dev, kernel, occ, res, err, errlen, memo};
     seg_sum_t s;
@@ -1817,4 +1820,65 @@ int gp_block_cost_memo(const gp_plugin_t *plugin, const gp_generation_t *gen,
         out->bound = s.mem_chain * 2 >= s.chain ? GP_BOUND_MEMORY_LATENCY : GP_BOUND_LATENCY;
     }
     return 0;
+}
+
+/*
+ * A load that depends on the load before it (access.depends) issues after
+ * that load's data is back: it only adds a wait, so the block is never
+ * faster than the same block with its loads independent. The walk does not
+ * keep that by itself: a dependent load takes its own path (a chain, not a
+ * batch: no copy_wait_extra, no group_add L1 return), and one first in its
+ * loop body is a chase, with a chase's cache model (opcost.c chases). Both
+ * are right for what they were set from (the chase, depgather and uniform
+ * chn rows), yet each can answer less than the independent loads do: a
+ * global_copy block whose load depends gave -4..-7% on the H100 and H200
+ * (plugin-check, block_cost.access), and a tile copy of 2 loads a thread
+ * into shared memory per barrier step 18.5 us against 76.4 independent
+ * (its L2 bytes 1.0 against 8.4 MB: re-visits of a line's other sectors
+ * counted as a chase's hits). So the block costs the larger of the two
+ * walks. Of the H200 tables, 9 calibration rows (access gather_l2, the
+ * sweepg chains: within 0.5 points) and 3 evaluation rows take the
+ * independent walk.
+ */
+static int independent_floor(const gp_plugin_t *plugin, const gp_generation_t *gen,
+                             const gp_device_t *dev, const gp_kernel_t *kernel,
+                             const gp_occupancy_t *occ, const gp_residency_t *res,
+                             gp_block_cost_t *out, char *err, size_t errlen)
+{
+    uint32_t i, dep = 0;
+    gp_kernel_t k;
+    gp_op_t *ops;
+    gp_block_cost_t alt;
+    int rc;
+    for (i = 0; i < kernel->n_ops; i++)
+        dep += kernel->ops[i].access.depends != 0;
+    if (!dep)
+        return 0;
+    ops = malloc(sizeof *ops * kernel->n_ops);
+    if (!ops) {
+        snprintf(err, errlen, "out of memory costing kernel '%s'",
+                 kernel->name ? kernel->name : "?");
+        return -1;
+    }
+    memcpy(ops, kernel->ops, sizeof *ops * kernel->n_ops);
+    for (i = 0; i < kernel->n_ops; i++)
+        ops[i].access.depends = 0;
+    k = *kernel;
+    k.ops = ops;
+    /* no memo: it holds the costs of the kernel's own ops */
+    rc = block_cost_once(plugin, gen, dev, &k, occ, res, NULL, &alt, err, errlen);
+    if (rc == 0 && alt.time_cycles > out->time_cycles)
+        *out = alt;
+    free(ops);
+    return rc;
+}
+
+int gp_block_cost_memo(const gp_plugin_t *plugin, const gp_generation_t *gen,
+                       const gp_device_t *dev, const gp_kernel_t *kernel,
+                       const gp_occupancy_t *occ, const gp_residency_t *res, gp_op_memo_t *memo,
+                       gp_block_cost_t *out, char *err, size_t errlen)
+{
+    if (block_cost_once(plugin, gen, dev, kernel, occ, res, memo, out, err, errlen))
+        return -1;
+    return independent_floor(plugin, gen, dev, kernel, occ, res, out, err, errlen);
 }

@@ -10,7 +10,9 @@
 #include "opmemo.h"
 
 /* The block cost of `kernel` on `dev` (generation `gen` of plugin `plugin`)
-   with res->blocks blocks sharing an SM. 0, or -1 with err. */
+   with res->blocks blocks sharing an SM, never less than the same kernel's
+   with every load independent (blockcost.c independent_floor). 0, or -1
+   with err. */
 int gp_block_cost_default(const gp_plugin_t *plugin, const gp_generation_t *gen,
                           const gp_device_t *dev, const gp_kernel_t *kernel,
                           const gp_occupancy_t *occ, const gp_residency_t *res,

@@ -81,7 +81,9 @@ static const gp_conf_check_t CHECKS[GP_CONF_N_CHECKS] = {
                            "never raise the block time"},
     [GP_CONF_ACCESS] = {"block_cost.access",
                         "a strided global access never faster than unit stride, a k-way "
-                        "bank conflict never faster than none, more ILP never slower"},
+                        "bank conflict never faster than none, more ILP never slower, a "
+                        "load that depends on the one before it never faster than one "
+                        "that does not"},
 };
 
 const gp_conf_check_t *gp_conf_checks(void)

@@ -421,7 +421,7 @@ static void check_device_scaling(cost_ctx_t *c)
     }
 }
 
-/* Worse access patterns and less ILP never faster. */
+/* Worse access patterns, less ILP and a dependent load never faster. */
 static void check_access(cost_ctx_t *c)
 {
     static const int64_t strides[] = {2, 8, 32};
@@ -460,6 +460,16 @@ static void check_access(cost_ctx_t *c)
                     compare(c, GP_CONF_ACCESS, &c->res, prev, t, 1, what);
                 prev = t;
             }
+        }
+        if (op->kind == GP_OP_LOAD && op->access.buffer != NONE_BUF && !op->access.depends &&
+            (op->space == GP_SPACE_GLOBAL || op->space == GP_SPACE_TEXTURE)) {
+            /* its address the value of the load before it (a chase where it
+               is a loop body's first): it waits for that load, never less */
+            memcpy(ops, c->ops, sizeof ops);
+            ops[i].access.depends = 1;
+            snprintf(what, sizeof what, "op %u (%s) depending on the load before it", i, od);
+            if (variant_cost(c, c->dev, ops, c->k.n_ops, &c->res, what, &t) == 0)
+                compare(c, GP_CONF_ACCESS, &c->res, c->base_cycles, t, 1, what);
         }
         if (op->kind <= GP_OP_CONV && op->ilp > 1) {
             memcpy(ops, c->ops, sizeof ops);

@@ -245,4 +245,37 @@ expect_status 0
 u1=$(json .launches[0].latency_cycles)
 expect_between "$(awk -v a="$u4" -v b="$u1" 'BEGIN { print a / b }')" 0.2 0.6
 
+cat >"$S/tilecopy.lua" <<'LUA'
+-- a block of 256 copies 2 loads a thread of a 64-row band into shared memory
+-- each step, then reads it between two barriers
+local dep = gpuperf.param("dep", 0)
+local n = 512
+local A = gpuperf.buffer("A", 4 * n * n)
+local function tid(t) return t.y * 16 + t.x end
+local body = {
+  gpuperf.load{A, space = "texture", depends = dep == 1, index = function(t)
+    local i = tid(t) + 256 * t.a
+    return (t.by * 64 + math.floor(i / 8)) * n + t.s * 8 + i % 8 end},
+  gpuperf.int(3),
+  gpuperf.shared_store{index = function(t) local i = tid(t) + 256 * t.a
+    return (i % 8) * 64 + math.floor(i / 8) end},
+}
+local step = { gpuperf.loop{2, var = "a", unroll = 2, body = body}, gpuperf.barrier(),
+  gpuperf.shared_load{index = function(t) return tid(t) % 64 end}, gpuperf.barrier() }
+gpuperf.flush_l2()
+gpuperf.launch{ name = "tilecopy", grid = {n / 64, n / 64}, block = {16, 16}, regs = 32,
+  smem = 4096, work = { gpuperf.int(8), gpuperf.loop{n / 8, var = "s", body = step} } }
+LUA
+
+case_ "a copy whose loads each wait for the one before is never faster than the copy batched"
+gp predict --device h200-sxm --json "$S/tilecopy.lua" -p dep=0
+expect_status 0
+ind=$(json .launches[1].time_us)
+ind_l2=$(json .launches[1].l2_bytes)
+gp predict --device h200-sxm --json "$S/tilecopy.lua" -p dep=1
+expect_status 0
+expect_between "$(awk -v a="$(json .launches[1].time_us)" -v b="$ind" 'BEGIN { print a / b }')" 1 100
+case_ "... nor moves fewer bytes from L2: each step reads new sectors of its lines"
+expect_between "$(awk -v a="$(json .launches[1].l2_bytes)" -v b="$ind_l2" 'BEGIN { print a / b }')" 1 100
+
 finish
