@@ -83,7 +83,8 @@ static const gp_conf_check_t CHECKS[GP_CONF_N_CHECKS] = {
                         "a strided global access never faster than unit stride, a k-way "
                         "bank conflict never faster than none, more ILP never slower, a "
                         "load that depends on the one before it never faster than one "
-                        "that does not"},
+                        "that does not, random addresses over more bytes (a gather or "
+                        "a chase) never faster"},
 };
 
 const gp_conf_check_t *gp_conf_checks(void)

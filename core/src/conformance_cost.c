@@ -421,7 +421,8 @@ static void check_device_scaling(cost_ctx_t *c)
     }
 }
 
-/* Worse access patterns, less ILP and a dependent load never faster. */
+/* Worse access patterns, less ILP, a dependent load and a larger random
+   footprint never faster. */
 static void check_access(cost_ctx_t *c)
 {
     static const int64_t strides[] = {2, 8, 32};
@@ -470,6 +471,28 @@ static void check_access(cost_ctx_t *c)
             snprintf(what, sizeof what, "op %u (%s) depending on the load before it", i, od);
             if (variant_cost(c, c->dev, ops, c->k.n_ops, &c->res, what, &t) == 0)
                 compare(c, GP_CONF_ACCESS, &c->res, c->base_cycles, t, 1, what);
+        }
+        if (mem && op->space == GP_SPACE_GLOBAL && op->access.pattern == GP_PATTERN_RANDOM) {
+            /* random addresses over more bytes: fewer cache hits, never
+               faster; a chase through them (depends) the same */
+            static const uint64_t fps[] = {16 << 10, 256 << 10, 4 << 20, 64 << 20, 1 << 30};
+            uint32_t dep;
+            for (dep = 0; dep <= (op->kind == GP_OP_LOAD); dep++) {
+                double prev = 0;
+                for (j = 0; j < GP_ARRAY_LEN(fps); j++) {
+                    memcpy(ops, c->ops, sizeof ops);
+                    ops[i].access.footprint_bytes = fps[j];
+                    ops[i].access.depends = dep;
+                    snprintf(what, sizeof what, "op %u (%s)%s with footprint %llu instead of %llu",
+                             i, od, dep ? " as a chase" : "", (unsigned long long)fps[j],
+                             (unsigned long long)(j ? fps[j - 1] : 0));
+                    if (variant_cost(c, c->dev, ops, c->k.n_ops, &c->res, what, &t))
+                        break;
+                    if (j > 0)
+                        compare(c, GP_CONF_ACCESS, &c->res, prev, t, 1, what);
+                    prev = t;
+                }
+            }
         }
         if (op->kind <= GP_OP_CONV && op->ilp > 1) {
             memcpy(ops, c->ops, sizeof ops);
