@@ -36,6 +36,23 @@ static inline void fz_fail(const char *fmt, ...)
     abort();
 }
 
+/* The largest input a harness reads; larger ones are skipped. */
+#define FZ_MAX_INPUT 65536
+
+/* The input as a heap copy of exactly `size` bytes, so that a read past its
+   end is caught; NULL (the harness skips it) when it is larger than
+   FZ_MAX_INPUT or memory is short. The caller frees it. */
+static inline char *fz_copy_input(const uint8_t *data, size_t size)
+{
+    char *text;
+    if (size > FZ_MAX_INPUT)
+        return NULL;
+    text = malloc(size ? size : 1);
+    if (text && size)
+        memcpy(text, data, size);
+    return text;
+}
+
 /* 1 if x is a finite number >= 0. */
 static inline int fz_ok(double x)
 {

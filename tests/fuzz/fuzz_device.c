@@ -31,13 +31,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const gp_arch_t *arch = NULL;
     gp_err_t err;
     char *text;
-    if (size > 65536)
-        return 0;
-    /* a copy of exactly size bytes, so reading past the end is caught */
-    text = malloc(size ? size : 1);
+    text = fz_copy_input(data, size);
     if (!text)
         return 0;
-    memcpy(text, data, size);
     err.msg[0] = '\0';
     if (gp_device_load_text("fuzz.ini", text, size, &dev, &arch, &err) == 0) {
         if (!arch || dev.sm_count == 0 || dev.warp_size == 0 || !(dev.core_clock_mhz > 0))

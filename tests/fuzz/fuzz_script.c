@@ -60,7 +60,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     gp_prediction_t pred;
     gp_err_t err;
     FILE *f;
-    if (size > 65536)
+    if (size > FZ_MAX_INPUT)
         return 0;
     f = fopen(g_path, "wb");
     if (!f)

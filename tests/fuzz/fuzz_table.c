@@ -40,13 +40,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     long lines = 1, prev = 0;
     size_t i;
     int r, j;
-    if (size > 65536)
-        return 0;
-    /* a copy of exactly size bytes, so reading past the end is caught */
-    text = malloc(size ? size : 1);
+    text = fz_copy_input(data, size);
     if (!text)
         return 0;
-    memcpy(text, data, size);
     for (i = 0; i < size; i++)
         lines += text[i] == '\n';
     err.msg[0] = '\0';
