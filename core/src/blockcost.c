@@ -96,6 +96,9 @@ typedef struct seg_sum {
        loads bring in it and the log of the chance that none of them comes
        from DRAM, whatever follows (flush_group); a walk's own, not summed */
     double last_wait, last_lines, last_lnone;
+    /* last_lnone for the loop's trips after its first (rereads_lines):
+       the lines a trip reads again came in an earlier trip */
+    double last_xlnone;
 } seg_sum_t;
 
 /* Everything a walk needs. */
@@ -109,6 +112,7 @@ typedef struct walk_ctx {
     char *err;
     size_t errlen;
     gp_op_memo_t *memo; /* the kernel's op costs kept across residencies; NULL: none */
+    double trips; /* the trips of the loop whose body is walked; 0: none */
 } walk_ctx_t;
 
 /* a's traffic (bytes, L2 time, L1 lines held, store-path cycles) as if b's
@@ -246,7 +250,7 @@ typedef struct load_group {
     uint32_t n_lines;
     /* the lines its warp's loads bring, and the log of the chance that none
        comes from DRAM (seg_sum_t.last_lines) */
-    double w_lines, w_lnone;
+    double w_lines, w_lnone, w_xlnone; /* w_xlnone: as w_lnone, after the first trip */
     int stored; /* a store walked while its loads were in flight */
     /* its streams' misses, a buffer's loads one stream: the buffer, the
        chance of a miss a trip and the group's wait on it (n_miss of them) */
@@ -311,8 +315,9 @@ static void flush_group(load_group_t *g, seg_sum_t *out)
         out->last_wait = wait;
         out->last_lines = g->w_lines;
         out->last_lnone = g->w_lnone;
+        out->last_xlnone = g->w_xlnone;
     }
-    g->w_lines = g->w_lnone = 0;
+    g->w_lines = g->w_lnone = g->w_xlnone = 0;
     out->mem_exp += g->exp;
     out->mem_gap += g->gap;
     g->latency = g->busy = g->regs = g->miss = 0;
@@ -432,6 +437,48 @@ static int next_trip_offsets(const gp_lane_sample_t *s, const int64_t **a, const
     *a = s->byte_offset;
     *b = s->byte_offset + (size_t)s->next_iteration * s->lanes;
     return 1;
+}
+
+/* Whether every sector the sample's first warp reads one trip of the
+   innermost named loop later is a sector it reads this trip: the loop
+   reads the same lines again (1), or not or not known (0). A load without
+   an index function reads the same elements every trip. */
+static int rereads_lines(const walk_ctx_t *cx, const gp_op_t *op)
+{
+    const gp_lane_sample_t *s = op->access.sample;
+    uint32_t line = cx->dev->sector_bytes ? cx->dev->sector_bytes : 32, l, m;
+    const int64_t *a, *b;
+    if (!s)
+        return op->access.pattern != GP_PATTERN_RANDOM;
+    if (!next_trip_offsets(s, &a, &b))
+        return 0;
+    for (l = 0; l < s->lanes; l++) {
+        if (b[l] < 0)
+            continue;
+        for (m = 0; m < s->lanes; m++)
+            if (a[m] >= 0 && a[m] / line == b[l] / line)
+                break;
+        if (m == s->lanes)
+            return 0;
+    }
+    return 1;
+}
+
+/* log(1 - share) of a load's lines coming from DRAM in a trip after the
+   loop's first, where `dram` is its share over all the loop's trips and
+   l1m its log: a loop that reads the same lines every trip brings each
+   line from DRAM at most once for the first, so the later trips share
+   what the first does not account for (dram x trips - 1 of trips - 1);
+   a loop that reads new lines keeps its mean. */
+static double later_trips_l1m(const walk_ctx_t *cx, const gp_op_t *op, double dram, double l1m)
+{
+    double t = cx->trips, later;
+    if (!(l1m < 0))
+        return 0;
+    if (!(t > 1) || !rereads_lines(cx, op))
+        return l1m;
+    later = (dram * t - 1) / (t - 1);
+    return later <= 0 ? 0 : later >= 1 ? -INFINITY : log1p(-later);
 }
 
 static int next_trip_lines(const walk_ctx_t *cx, const gp_op_t *op)
@@ -1213,8 +1260,12 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
             exit_lines = 0;
             exit_lnone = 0;
             span_ok = 0;
-            if (walk(cx, op + 1, len, depth + 1, &body))
-                return -1;
+            {
+                walk_ctx_t sub = *cx;
+                sub.trips = op->kind == GP_OP_LOOP ? count : 0;
+                if (walk(&sub, op + 1, len, depth + 1, &body))
+                    return -1;
+            }
             /* a body that waits for no memory (a shuffle reduction after
                the loads, arithmetic) leaves the block's exit where the
                loads before it put it: its last warp still ends after their
@@ -1253,7 +1304,7 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
                 if (depth == 0 && body.last_lines > 0 && body.last_wait > 0 && batch > 0) {
                     exit_mem = out->mem_chain - body.last_wait;
                     exit_lines = body.last_lines * wpb * batch;
-                    exit_lnone = body.last_lnone * wpb * batch;
+                    exit_lnone = (batch < count ? body.last_xlnone : body.last_lnone) * wpb * batch;
                 }
                 /* a loop that ends in loads (a copy loop before a barrier)
                    leaves the lines of its last wait's iterations to the
@@ -1369,6 +1420,7 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
                     g.latency = count / ilp * c.latency_cycles;
                     g.w_lines = count * GP_MAX(c.lines, 1.0);
                     g.w_lnone = l1m < 0 ? g.w_lines * l1m : 0;
+                    g.w_xlnone = g.w_lines * later_trips_l1m(cx, op, dram, l1m);
                     flush_group(&g, out);
                 } else {
                     double miss = count * (c.l2_bytes > 0 ? c.l2_bytes : c.dram_bytes);
@@ -1440,6 +1492,7 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
                     if (!op->access.depends) {
                         g.w_lines += wl;
                         g.w_lnone += l1m < 0 && wl > 0 ? wl * l1m : 0;
+                        g.w_xlnone += wl > 0 ? wl * later_trips_l1m(cx, op, dram, l1m) : 0;
                     }
                     if (depth == 0 && !op->access.depends) {
                         exit_lines += nl;
@@ -1692,7 +1745,7 @@ static int block_cost_once(const gp_plugin_t *plugin, const gp_generation_t *gen
                            const gp_occupancy_t *occ, const gp_residency_t *res,
                            gp_op_memo_t *memo, gp_block_cost_t *out, char *err, size_t errlen)
 {
-    walk_ctx_t cx = {plugin, gen, dev, kernel, occ, res, err, errlen, memo};
+    walk_ctx_t cx = {plugin, gen, dev, kernel, occ, res, err, errlen, memo, 0};
     seg_sum_t s;
     double warps = occ->warps_per_block ? occ->warps_per_block : 1;
     double blocks = res->blocks ? res->blocks : 1;

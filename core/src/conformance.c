@@ -67,8 +67,9 @@ static const gp_conf_check_t CHECKS[GP_CONF_N_CHECKS] = {
                              "time_cycles positive and finite; the other numbers finite and "
                              ">= 0; bound and bound_pipe known"},
     [GP_CONF_MORE_WORK] = {"block_cost.more_work",
-                           "doubling an op's count or a loop's trips, or one more divergent "
-                           "path, never lowers the block time"},
+                           "doubling an op's count or a loop's trips, one more divergent "
+                           "path, or arithmetic inserted before an op, never lowers the "
+                           "block time"},
     [GP_CONF_RESIDENCY] = {"block_cost.residency",
                            "more blocks of the kernel resident (the time of a wave of them) "
                            "or other kernels' warps on the SM never lower the block time"},
