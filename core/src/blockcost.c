@@ -926,9 +926,38 @@ static double loop_waits(double trips, double unroll, double depth, uint32_t pin
     return GP_MAX(trips / depth, GP_MIN(trips, 1.0));
 }
 
+/* 1 where the sample's next warp of the block (sample.next_warp) reads,
+   at the origin's iterations, the elements that follow the origin warp's
+   last one: lane l of warp 1 at the origin warp's last offset plus
+   (l + 1) elements, as `i = threadIdx.x + blockDim.x j` gives. */
+static int row_neighbour(const gp_lane_sample_t *s)
+{
+    const int64_t *a, *b;
+    int64_t last = INT64_MIN, first = INT64_MIN, step = 0;
+    uint32_t l;
+    if (!s || !s->byte_offset || s->next_warp == 0 || s->next_warp >= s->n_warps ||
+        s->lanes < 2)
+        return 0;
+    a = s->byte_offset;
+    b = s->byte_offset + (size_t)s->next_warp * s->lanes;
+    if (a[0] < 0 || a[1] < 0 || b[0] < 0)
+        return 0;
+    step = a[1] - a[0];
+    if (step <= 0)
+        return 0;
+    for (l = 0; l < s->lanes; l++) {
+        if (a[l] < 0 || a[l] != a[0] + (int64_t)l * step)
+            return 0;
+        last = a[l];
+    }
+    first = b[0];
+    return first == last + step;
+}
+
 /*
- * 1 when `loop` is a grid-stride loop, `for (i = gid; i < n; i += gridDim.x *
- * blockDim.x)`, which nvcc does not unroll: its stride is a run-time value
+ * 1 when `loop` steps by a run-time value to an index bound, which nvcc does
+ * not unroll. With block 0: a grid-stride loop, `for (i = gid; i < n; i +=
+ * gridDim.x * blockDim.x)`: its stride is a run-time value
  * and its bound an index, so it cannot count the trips. Told from the
  * script: the loop pins no `unroll`, its trips are not a whole number (the
  * threads run different counts, the mean is described) and a load or store
@@ -940,8 +969,18 @@ static double loop_waits(double trips, double unroll, double depth, uint32_t pin
  * [sources: h200-cal] run10/gridstride, sass_gridstride.txt.gz) and the
  * column walk with 16 copies (run18/colwalk); the PTX of
  * validation/h200/bench/unroll_shapes.cu shows the same for each form.
+ * With block 1: a block's pass over its own row, `for (c = threadIdx.x; c <
+ * cols; c += blockDim.x)`, whole trips or not: no barrier in its body, a
+ * load or store stepping by the block's threads on every active lane, the
+ * block's next warp reading on where the first ends (row_neighbour) and the
+ * blocks' rows their own (the grid's footprint at least
+ * GP_BLOCK_ROW_DISJOINT of theirs added up), where a column walk whose
+ * pitch is the block's threads has its warps or blocks on rows of their
+ * own. One LDG a trip in the SASS of bench_passes' k_pbd ([sources:
+ * h100-cal] run63/passes_bstride) and unroll_shapes.cu's bs_rt; a constant
+ * stride gives 4 copies, which the script states (`unroll = 4`).
  */
-static int grid_stride_loop(const walk_ctx_t *cx, const gp_op_t *loop)
+static int stride_loop(const walk_ctx_t *cx, const gp_op_t *loop, int block)
 {
     uint64_t blocks = cx->kernel->total_blocks, tpb = cx->kernel->launch.threads_per_block;
     double trips = loop->count;
@@ -949,10 +988,14 @@ static int grid_stride_loop(const walk_ctx_t *cx, const gp_op_t *loop)
     uint32_t i;
     /* a grid whose threads' bytes a step could not be counted in 64 bits
        strides beyond any buffer */
-    if (loop->unroll || !(trips > 1) || trips == floor(trips) || blocks == 0 || tpb == 0 ||
-        blocks > (uint64_t)INT64_MAX / 16 / tpb)
+    if (loop->unroll || !(trips > 1) || (!block && trips == floor(trips)) || blocks == 0 ||
+        tpb == 0 || blocks > (uint64_t)INT64_MAX / 16 / tpb)
         return 0;
-    threads = (int64_t)(blocks * tpb);
+    threads = (int64_t)(block ? tpb : blocks * tpb);
+    if (block) /* a row's pass is straight work; a loop of barrier phases is counted */
+        for (i = 1; i <= loop->body_len; i++)
+            if (loop[i].kind == GP_OP_BARRIER)
+                return 0;
     for (i = 1; i <= loop->body_len; i++) {
         const gp_op_t *op = &loop[i];
         const gp_lane_sample_t *s = op->access.sample;
@@ -966,6 +1009,16 @@ static int grid_stride_loop(const walk_ctx_t *cx, const gp_op_t *loop)
         }
         if ((op->kind != GP_OP_LOAD && op->kind != GP_OP_STORE) || (s && s->drawn) ||
             !next_trip_offsets(s, &a, &b))
+            continue;
+        /* a block's own row: its next warp reads on where the first ends
+           at the same trip (the block's threads tile the row), and the
+           blocks' footprints do not overlap (a column walk whose pitch is
+           the block's threads steps alike, its warps or blocks reading
+           rows of their own or each other's) */
+        if (block && (!row_neighbour(s) ||
+                      !((double)s->grid_footprint_bytes >=
+                        GP_BLOCK_ROW_DISJOINT * (double)blocks *
+                            (double)s->block_footprint_bytes)))
             continue;
         step = threads * (int64_t)(op->access.elem_bytes ? op->access.elem_bytes : 4);
         for (l = 0; l < s->lanes; l++)
@@ -1022,9 +1075,11 @@ static uint32_t loop_pinned(const walk_ctx_t *cx, const gp_op_t *loop)
 {
     if (loop->unroll)
         return loop->unroll;
-    if (grid_stride_loop(cx, loop))
+    if (stride_loop(cx, loop, 0))
         return 1;
-    return tile_copy_loop(loop) ? GP_TILE_COPY_UNROLL : 0;
+    if (tile_copy_loop(loop))
+        return GP_TILE_COPY_UNROLL;
+    return stride_loop(cx, loop, 1) ? 1 : 0;
 }
 
 /* Fold `trips` iterations of `body` into out, with the loop's control.

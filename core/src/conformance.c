@@ -78,8 +78,9 @@ static const gp_conf_check_t CHECKS[GP_CONF_N_CHECKS] = {
                        "microseconds"},
     [GP_CONF_BANDWIDTH] = {"block_cost.bandwidth",
                            "twice dram_sustained_gbps (and dram_bandwidth_gbps), twice "
-                           "l2_bandwidth_gbps, a larger share of either, or more L2 capacity "
-                           "never raise the block time"},
+                           "l2_bandwidth_gbps, a larger share of either, more L2 capacity, "
+                           "or the kernel's buffers already in the L2 never raise the block "
+                           "time"},
     [GP_CONF_ACCESS] = {"block_cost.access",
                         "a strided global access never faster than unit stride, a k-way "
                         "bank conflict never faster than none, more ILP never slower, a "

@@ -155,6 +155,12 @@
    rows. */
 #define GP_STORE_MERGE_LINES 4.0
 
+/* A loop whose loads step by the block's threads reads the block's own row
+   (blockcost.c stride_loop) where the grid's footprint is at least this
+   share of the blocks' footprints added up (disjoint rows; a model choice:
+   the sampled footprints are extrapolated, not exact). */
+#define GP_BLOCK_ROW_DISJOINT 0.9
+
 /* Lines of consecutive partial-sector stores the SM merges when a block's
    warps, leaving a barrier together, issue them at once: a block of w warps
    whose instructions span l lines each merges this many of its w l lines and

@@ -1237,6 +1237,22 @@ static double buffer_footprint(const gp_kernel_t *k, const gp_op_t *op, double u
     return slot->footprint;
 }
 
+/* 1 when the load at index j is done by the time the op at index idx > j
+   issues: a barrier lies between them, or j lies in a loop body that ends
+   before idx (its trips use their loads' values before the loop ends). */
+static int done_before(const gp_kernel_t *k, uint32_t j, uint32_t idx)
+{
+    uint32_t b;
+    for (b = j + 1; b < idx; b++)
+        if (k->ops[b].kind == GP_OP_BARRIER)
+            return 1;
+    for (b = 0; b < j; b++)
+        if (k->ops[b].kind == GP_OP_LOOP && b + k->ops[b].body_len >= j &&
+            b + k->ops[b].body_len < idx)
+            return 1;
+    return 0;
+}
+
 /*
  * The share of op's reads whose `unit`s no earlier load of its buffer read
  * in the same warp at the same position (the first UNION_WARPS sampled
@@ -1247,30 +1263,32 @@ static double buffer_footprint(const gp_kernel_t *k, const gp_op_t *op, double u
  * 0 where the first load of the buffer, or where the loads are not sampled
  * alike (other loop nests: their instances are other positions).
  */
-static double warp_fresh(const gp_kernel_t *k, const gp_op_t *op, double unit)
+static double warp_fresh_of(const gp_kernel_t *k, const gp_op_t *op, double unit, int done)
 {
     const gp_lane_sample_t *s0 = op->access.sample;
     double seen = 0, fresh = 0;
     uint32_t i, w, l, earlier = 0, idx, used = 0;
     int64_t *v;
+    const double none = done ? 1 : 0; /* what is returned where no earlier load counts */
     if (!s0 || !s0->byte_offset || s0->drawn || s0->lanes == 0 || !(unit >= 1) ||
         !reads_buffer(op) || op < k->ops || op >= k->ops + k->n_ops)
-        return 0;
+        return none;
     idx = (uint32_t)(op - k->ops);
     for (i = 0; i < idx; i++) {
         const gp_lane_sample_t *s = k->ops[i].access.sample;
-        if (!reads_buffer(&k->ops[i]) || k->ops[i].access.buffer != op->access.buffer)
+        if (!reads_buffer(&k->ops[i]) || k->ops[i].access.buffer != op->access.buffer ||
+            (done && !done_before(k, i, idx)))
             continue;
         if (!s || !s->byte_offset || s->drawn || s->lanes != s0->lanes ||
             s->n_warps != s0->n_warps)
-            return 0;
+            return none;
         earlier++;
     }
     if (!earlier)
-        return 0;
+        return none;
     v = malloc(sizeof *v * (size_t)earlier * s0->lanes);
     if (!v)
-        return 0;
+        return none;
     for (w = 0; w < s0->n_warps && used < UNION_WARPS; w++) {
         size_t at = (size_t)w * s0->lanes, n = 0;
         for (l = 0; l < s0->lanes && s0->byte_offset[at + l] < 0; l++)
@@ -1280,7 +1298,8 @@ static double warp_fresh(const gp_kernel_t *k, const gp_op_t *op, double unit)
         used++;
         for (i = 0; i < idx; i++) { /* the earlier loads' units in this warp */
             const gp_op_t *o = &k->ops[i];
-            if (!reads_buffer(o) || o->access.buffer != op->access.buffer)
+            if (!reads_buffer(o) || o->access.buffer != op->access.buffer ||
+                (done && !done_before(k, i, idx)))
                 continue;
             for (l = 0; l < s0->lanes; l++) {
                 int64_t x = o->access.sample->byte_offset[at + l];
@@ -1307,7 +1326,30 @@ static double warp_fresh(const gp_kernel_t *k, const gp_op_t *op, double unit)
         }
     }
     free(v);
-    return seen > 0 ? fresh / seen : 0;
+    return seen > 0 ? fresh / seen : none;
+}
+
+static double warp_fresh(const gp_kernel_t *k, const gp_op_t *op, double unit)
+{
+    return warp_fresh_of(k, op, unit, 0);
+}
+
+/*
+ * The share of op's reads whose `unit`s the same warp read at the same
+ * position with loads that are done when op issues (done_before): an
+ * earlier loop's loads, or loads before a barrier. The warp issues in
+ * order and waits for a load's value where it first uses it, so what
+ * those loads brought is in its SM's L1 when op asks for it (as far as the
+ * L1 keeps it), not in flight: a row's second pass after a block sum (a
+ * layer norm's variance, a softmax's exponentials) waits as L1 hits where
+ * the L1 holds the resident rows ([sources: h100-cal] run63/passes_bstride:
+ * blocks of 256 threads over rows of 1024 and 4096 floats, a pass more 5
+ * to 9 us over 64 MiB on an H100, where 64 MiB from DRAM take 20). 0 where
+ * no such load reads the buffer.
+ */
+static double warp_done(const gp_kernel_t *k, const gp_op_t *op, double unit)
+{
+    return 1 - warp_fresh_of(k, op, unit, 1);
 }
 
 /*
@@ -3606,8 +3648,13 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
                        loads bring is another warp's or block's, another
                        SM's L1 for all it says: its own re-reads only */
                     if (far1 > far1l) {
-                        double fresh = warp_fresh(k, at, unit);
+                        double fresh = warp_fresh(k, at, unit), seen;
                         far1 = fresh * far1l + (1 - fresh) * far1;
+                        /* and what it read itself with loads now done is
+                           in its L1, where the L1 keeps the buffer's reads */
+                        seen = far1 > far1l ? warp_done(k, at, unit) : 0;
+                        if (seen > 0)
+                            far1l = GP_MAX(far1l, GP_MIN(far1, seen));
                     }
                 }
                 {
@@ -3736,11 +3783,23 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
         sparse = 1;
     } else if (r->has_l2 && near <= 0 && dram_fetch > GP_MAX(seg, cached ? fill : 0)) {
         double fetched = 0;
-        gp_coalesce_access(a, lanes,
+        gp_access_t al = *a;
+        /* a whole stream shifted off the granules' boundaries (pattern
+           unit or stride, `offset`): the granule a warp's request
+           straddles is the next warp's too, and DRAM moves it once, so
+           the stream fetches what its aligned form does
+           ([sources: h100-cal] run63/misdram: in[i + off] over 64 and
+           256 MiB, off = 0 to 32 floats, DRAM bytes read equal to the
+           footprint at every offset, ncu) */
+        int shifted = !a->sample && a->offset_elems != 0 &&
+                      (a->pattern == GP_PATTERN_UNIT || a->pattern == GP_PATTERN_STRIDE);
+        if (shifted)
+            al.offset_elems = 0;
+        gp_coalesce_access(&al, lanes,
                            &(gp_coalesce_rule_t){r->coalesce_threads, (uint32_t)dram_fetch,
                                                  (uint32_t)dram_fetch, r->strict_coalescing},
                            &fetched);
-        dbytes = GP_MAX(lbytes, fetched);
+        dbytes = shifted ? fetched : GP_MAX(lbytes, fetched);
     }
 
     /* latencies: an L2 hit beyond the near partition's share of the

@@ -1300,6 +1300,9 @@ static gp_lane_sample_t *sb_keep_sample(lua_State *L, const sb_job_t *j, const d
        last axis: loops nest outward in), for the cache model's re-use */
     if (j->n_axes > SB_FIXED_AXES && j->step[j->n_axes - 1] > 0)
         smp->next_iteration = (uint32_t)j->step[j->n_axes - 1];
+    /* the origin's next warp of its block (axis 0) */
+    if (j->step[0] > 0)
+        smp->next_warp = (uint32_t)j->step[0];
     smp->loop_span_bytes = sb_loop_span(j);
     smp->issuing = j->issuing;
     smp->drawn = j->rs.random_used != 0;

@@ -4,7 +4,9 @@
 # chase through 1 GiB waits the DRAM latency per hop; a loop of independent
 # loads overlaps its iterations (a warp-per-row mat-vec), a chase does not;
 # one thread is not slower than 32 doing the same loop (but where the 32
-# share a cold buffer's first touches).
+# share a cold buffer's first touches); a block's `blockDim.x` pass over its
+# row keeps one copy, and its second pass waits as L1 hits; a shifted
+# stream fetches the aligned stream's DRAM bytes.
 . "$(dirname "$0")/lib.sh"
 
 S="$TMP/s"
@@ -293,5 +295,59 @@ LUA
 
 case_ "a loop body with more arithmetic is never faster: the exit waits for the last trips' lines, which re-read the first's"
 expect_ratio .launches[0].block_cycles "$S/rereads.lua" extra=1 extra=0 1 100
+
+cat >"$S/rowpass.lua" <<'LUA'
+-- a block of 256 per row of 4096 floats: with p = 2, sum the row (a loop
+-- stepping by the block's threads) and a block sum first; then scale the
+-- row and store it; u: the loops' `unroll` (0: left to the model)
+local u = gpuperf.param("u", 0)
+local p = gpuperf.param("p", 2)
+local rows, cols = 4096, 4096
+local x = gpuperf.buffer("x", 4 * rows * cols)
+local y = gpuperf.buffer("y", 4 * rows * cols)
+local function at(var) return function(t) return t.bx * cols + t.x + 256 * t[var] end end
+local unroll = u > 0 and u or nil
+local work = {}
+if p == 2 then
+  work = { gpuperf.loop{cols / 256, var = "a", unroll = unroll, body = {
+             gpuperf.load{x, space = "texture", index = at("a")}, gpuperf.fp32(1) }},
+           gpuperf.shfl(5), gpuperf.fp32(5), gpuperf.barrier(),
+           gpuperf.shared_store{index = function(t) if t.lane == 0 then return t.warp end end},
+           gpuperf.barrier(),
+           gpuperf.shared_load{index = function(t) if t.lane < 8 then return t.lane end end} }
+end
+work[#work + 1] = gpuperf.loop{cols / 256, var = "b", unroll = unroll, body = {
+  gpuperf.load{x, space = "texture", index = at("b")}, gpuperf.fp32(2),
+  gpuperf.store{y, index = at("b")} }}
+gpuperf.flush_l2()
+gpuperf.launch{ name = "rows", grid = rows, block = 256, regs = 19, smem = 32, work = work }
+LUA
+
+case_ "a loop stepping by the block's threads through its own row keeps one copy (c += blockDim.x)"
+expect_ratio .launches[1].time_us "$S/rowpass.lua" u=0 u=1 0.999 1.001
+case_ "... and is slower than the same loop unrolled 4 times (a constant stride)"
+expect_ratio .launches[1].time_us "$S/rowpass.lua" u=1 u=4 1.05 100
+case_ "a second pass over the row that the warp's done loads brought waits as L1 hits, not as a pass from DRAM"
+gp predict --device h200-sxm --json "$S/rowpass.lua" -p u=1 -p p=1
+expect_status 0
+one=$(json .launches[1].time_us)
+gp predict --device h200-sxm --json "$S/rowpass.lua" -p u=1 -p p=2
+expect_status 0
+expect_between "$(awk -v a="$(json .launches[1].time_us)" -v b="$one" 'BEGIN { print a / b }')" 1 1.25
+
+cat >"$S/shifted.lua" <<'LUA'
+-- out[i] = in[i + off] over 64 MiB
+local off = gpuperf.param("off", 0)
+local n = 2^24
+local src = gpuperf.buffer("in", 4 * (n + 64))
+local dst = gpuperf.buffer("out", 4 * n)
+gpuperf.launch{ name = "copy", grid = n / 256, block = 256, regs = 10,
+  work = { gpuperf.load{src, offset = off, footprint = 4 * n}, gpuperf.store{dst} } }
+LUA
+
+case_ "a stream shifted off the granules fetches from DRAM what the aligned one does"
+for o in 1 8 24; do
+    expect_ratio .launches[0].dram_bytes "$S/shifted.lua" off=$o off=0 0.999 1.001
+done
 
 finish

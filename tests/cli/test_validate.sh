@@ -299,7 +299,13 @@ case_ "H200 table, all rows: accuracy gate"
 # of their SASS, and a shared atomic's first pass holds the integer pipe in
 # part (shared_atomic_int_share 0.30, from the shist and atom rows): 7.730%
 # (`shist` 10.1 -> 3.8%, `atom` 8.2 -> 8.0%; within 1.5x and 2x unchanged).
-gp validate validation/h200/calibration.csv --max-mape 7.74 --min-within-2x 0.990 \
+# 2026-12-06: a loop's exit waits for its later trips' DRAM lines: 7.732%. A
+# re-read of what the warp's done loads brought waits as an L1 hit, a
+# block-stride row loop keeps one copy, a shifted stream fetches its aligned
+# bytes, passes.lua states its block rows' 4 copies: 7.629%, 7.641% over 5569
+# with the 8 block-per-row softmax and layer norm rows moved from the
+# evaluation (validation/README.md log).
+gp validate validation/h200/calibration.csv --max-mape 7.65 --min-within-2x 0.990 \
     --min-within 1.5:0.98 --json
 expect_status 0
 n=$(json .overall.rows)
@@ -1328,11 +1334,15 @@ case_ "H200 evaluation set: accuracy gate"
 # block with a dependent load costs at least its walk with every load independent
 # (blockcost.c independent_floor): 10.512%, 271 within 1.5x (the local-window
 # gather -34.9 -> -26.5%, two BFS vertex scans 0.1 and 0.4 points closer).
-gp validate validation/h200/evaluation.csv --max-mape 10.52 --min-within-2x 0.98 \
+# 2026-12-06: the re-read, block-stride and shifted-stream rules (docs/model.md):
+# 10.344% over the 273; the 8 block-per-row softmax and layer norm rows, which
+# led to the block-stride rule, moved to calibration: 10.166% over 265 (10.580%
+# before the rules), 264 within 1.5x (radix 16.5 -> 4.7%; reduce 9.3 -> 10.5%).
+gp validate validation/h200/evaluation.csv --max-mape 10.17 --min-within-2x 0.98 \
     --min-within 1.5:0.95 --json
 expect_status 0
 n=$(json .overall.rows)
-expect_between "$n" 273 1000
+expect_between "$n" 265 1000
 case_ "README.md: the evaluation table is this validation's"
 readme_table "### Evaluation ("
 
@@ -1350,20 +1360,24 @@ readme_table "### Evaluation ("
 # pipe's share of a shared atomic (shared_atomic_int_share, set from the H200's
 # shist and atom rows): 8.689% (`shist` 9.9 -> 5.6%, `atom` 9.2 -> 8.7%). The
 # independent floor (blockcost.c): evaluation 9.859 -> 9.841%, calibration 8.688%.
+# The re-read, block-stride and shifted-stream rules, the 8 rows moved as on the
+# H200: evaluation 9.584% over 265 (9.942% before), calibration 8.487% over the
+# 3327, 8.537% over 3394 with run63's 59 rows (bench_passes bstride, bench_misdram,
+# timed on the H100 only) and the 8 moved.
 case_ "H100 evaluation table: accuracy gate"
-gp validate validation/h100/evaluation.csv --max-mape 9.85 --min-within-2x 1 \
+gp validate validation/h100/evaluation.csv --max-mape 9.59 --min-within-2x 1 \
     --min-within 1.5:0.98 --json
 expect_status 0
 n=$(json .overall.rows)
-expect_between "$n" 273 1000
+expect_between "$n" 265 1000
 case_ "README.md: the H100 table is this validation's"
 readme_table "### A second Hopper card: the H100 ("
 case_ "H100 calibration kernels: accuracy gate"
-gp validate validation/h100/calibration.csv --max-mape 8.70 --min-within-2x 0.99 \
+gp validate validation/h100/calibration.csv --max-mape 8.54 --min-within-2x 0.99 \
     --min-within 1.5:0.98 --json
 expect_status 0
 n=$(json .overall.rows)
-expect_between "$n" 3327 100000
+expect_between "$n" 3394 100000
 gp validate validation/h100/calibration.csv --family shist --max-mape 5.7 --min-within-2x 1
 
 # Cross-generation speedups: predicted against measured, 23 pairs.

@@ -597,6 +597,10 @@ typedef struct gp_lane_sample {
     /* drawn: the share of consecutive draws that name distinct elements
        (`r - r % 16`: 1/16); 0: not known, as 1 (added within ABI 2) */
     double drawn_distinct;
+    /* the sampled warp instance that is the origin's next warp of the same
+       block (warp 1 of block 0, at the origin's iterations); 0: none (a
+       block of one warp) (added within ABI 2; the core allocates samples) */
+    uint32_t next_warp;
 } gp_lane_sample_t;
 
 /*

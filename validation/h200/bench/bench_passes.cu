@@ -28,6 +28,10 @@
 // l32k (8192, 8 warps: 33 MiB); lim (4096, 16 warps, 33 MiB) and warp (1024, 64 warps,
 // 33 MiB) of the default set have the same resident bytes as l8k and l32k.
 //
+// PASSES_SET=bstride runs k_pbd instead (shape bdyn): k_pb with its lanes stepping by
+// blockDim.x, a run-time value, which nvcc does not unroll (one load a trip), rows of
+// 1024, 4096 and 16384 floats, P = 1 to 3 over 16, 64 and 128 MiB.
+//
 // usage: bench_passes OUT.csv [device]
 //        PASSES_PROFILE=1 bench_passes OUT.csv [device]: each case once after the flush,
 //        untimed and unchecked (for ncu; OUT.csv gets no rows)
@@ -74,26 +78,51 @@ __device__ __forceinline__ float block_sum(float v, float *sh) {
   return warp_sum(v);
 }
 
-template <int P>
-__global__ void __launch_bounds__(256) k_pb(const float *__restrict__ in, float *__restrict__ out,
-                                            int rows, int cols, int pitch) {
+// A block row's lane step: STRIDE (an int), or blockDim.x (an unsigned, as the source
+// `c += blockDim.x` has it) where STRIDE is 0.
+template <int STRIDE> struct RowStep {
+  static __device__ __forceinline__ int get() { return STRIDE; }
+};
+template <> struct RowStep<0> {
+  static __device__ __forceinline__ unsigned get() { return blockDim.x; }
+};
+
+// A block per row: the row's passes with its lanes stepping by RowStep<STRIDE>.
+template <int P, int STRIDE>
+__device__ __forceinline__ void block_row(const float *__restrict__ in, float *__restrict__ out,
+                                          int cols, int pitch) {
   __shared__ float sh[8];
   const float *x = in + (size_t)blockIdx.x * pitch;
   float *y = out + (size_t)blockIdx.x * pitch;
   float m = 0.0f, s = 1.0f;
   if (P >= 2) {
-    for (int c = threadIdx.x; c < cols; c += 256) m += x[c];
+    for (int c = threadIdx.x; c < cols; c += RowStep<STRIDE>::get()) m += x[c];
     m = block_sum(m, sh) / (float)cols;
   }
   if (P >= 3) {
     float v = 0.0f;
-    for (int c = threadIdx.x; c < cols; c += 256) {
+    for (int c = threadIdx.x; c < cols; c += RowStep<STRIDE>::get()) {
       const float d = x[c] - m;
       v += d * d;
     }
     s = rsqrtf(block_sum(v, sh) / (float)cols + 1e-5f);
   }
-  for (int c = threadIdx.x; c < cols; c += 256) y[c] = (x[c] - m) * s;
+  for (int c = threadIdx.x; c < cols; c += RowStep<STRIDE>::get()) y[c] = (x[c] - m) * s;
+}
+
+template <int P>
+__global__ void __launch_bounds__(256) k_pb(const float *__restrict__ in, float *__restrict__ out,
+                                            int rows, int cols, int pitch) {
+  block_row<P, 256>(in, out, cols, pitch);
+  (void)rows;
+}
+
+// k_pb with its lanes stepping by blockDim.x, a run-time value (softmax and layer norm
+// as they are commonly written): nvcc does not unroll these loops (one load a trip).
+template <int P>
+__global__ void __launch_bounds__(256) k_pbd(const float *__restrict__ in, float *__restrict__ out,
+                                             int rows, int cols, int pitch) {
+  block_row<P, 0>(in, out, cols, pitch);
   (void)rows;
 }
 
@@ -132,6 +161,7 @@ int main(int argc, char **argv) {
     int bpsm;  // blocks an SM, held there by dynamic shared memory; 0: as many as fit
     bool small_l1;
     int pad;  // floats of padding a row
+    bool dyn = false;  // k_pbd: the lanes step by blockDim.x
   };
   const Shape shapes[] = {
       {"warp", 1024, true, 0, false, 0},    {"warp", 4096, true, 0, false, 0},
@@ -142,12 +172,19 @@ int main(int argc, char **argv) {
   const Shape len_shapes[] = {{"w2k", 512, true, 0, false, 0},   {"w8k", 2048, true, 0, false, 0},
                               {"l8k", 2048, true, 4, false, 0},  {"l16k1", 4096, true, 1, false, 0},
                               {"l32k", 8192, true, 1, false, 0}};
+  const Shape dyn_shapes[] = {{"bdyn", 1024, false, 0, false, 0, true},
+                              {"bdyn", 4096, false, 0, false, 0, true},
+                              {"bdyn", 16384, false, 0, false, 0, true}};
   const bool profile = getenv("PASSES_PROFILE") != nullptr;
-  const bool len_set = getenv("PASSES_SET") && std::string(getenv("PASSES_SET")) == "len";
-  const std::vector<Shape> set = len_set ? std::vector<Shape>(std::begin(len_shapes), std::end(len_shapes))
-                                         : std::vector<Shape>(std::begin(shapes), std::end(shapes));
-  const std::vector<int> sizes = len_set ? std::vector<int>{32, 64, 128}
-                                         : std::vector<int>{16, 32, 48, 64, 96, 128};
+  const std::string set_name = getenv("PASSES_SET") ? getenv("PASSES_SET") : "";
+  const bool len_set = set_name == "len", dyn_set = set_name == "bstride";
+  const std::vector<Shape> set =
+      len_set   ? std::vector<Shape>(std::begin(len_shapes), std::end(len_shapes))
+      : dyn_set ? std::vector<Shape>(std::begin(dyn_shapes), std::end(dyn_shapes))
+                : std::vector<Shape>(std::begin(shapes), std::end(shapes));
+  const std::vector<int> sizes = len_set   ? std::vector<int>{32, 64, 128}
+                                 : dyn_set ? std::vector<int>{16, 64, 128}
+                                           : std::vector<int>{16, 32, 48, 64, 96, 128};
   const int max_p = len_set ? 2 : 3;
   for (const Shape &sh : set) {
     for (int mib : sizes) {
@@ -162,8 +199,9 @@ int main(int argc, char **argv) {
                      (sh.pad ? " pitch=" + std::to_string(pitch) : std::string());
         const size_t dyn = sh.bpsm ? dyn_smem_for_bpsm(b.prop, sh.bpsm) : 0;  // warp shapes
         const dim3 grid((unsigned)(sh.warp ? (rows + 7) / 8 : rows)), block(256);
-        auto k = sh.warp ? (P == 1 ? k_pw<1> : P == 2 ? k_pw<2> : k_pw<3>)
-                         : (P == 1 ? k_pb<1> : P == 2 ? k_pb<2> : k_pb<3>);
+        auto k = sh.warp  ? (P == 1 ? k_pw<1> : P == 2 ? k_pw<2> : k_pw<3>)
+                 : sh.dyn ? (P == 1 ? k_pbd<1> : P == 2 ? k_pbd<2> : k_pbd<3>)
+                          : (P == 1 ? k_pb<1> : P == 2 ? k_pb<2> : k_pb<3>);
         CK(cudaFuncSetAttribute((const void *)k, cudaFuncAttributePreferredSharedMemoryCarveout,
                                 sh.small_l1 ? 100 : -1));
         row_shape(row, k, grid, block, dyn);

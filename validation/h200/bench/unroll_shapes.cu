@@ -33,6 +33,14 @@ __global__ void bs_rt(const unsigned *in, unsigned *out, int n) {
   for (int i = threadIdx.x; i < n; i += blockDim.x) s += in[i];
   out[threadIdx.x] = s;
 }
+// 4b: block-stride, runtime blockDim held in an int: `c + blockDim.x` above is unsigned
+// arithmetic, this one is not
+__global__ void bs_rt_int(const unsigned *in, unsigned *out, int n) {
+  const int step = blockDim.x;
+  unsigned s = 0;
+  for (int i = threadIdx.x; i < n; i += step) s += in[i];
+  out[threadIdx.x] = s;
+}
 // 5: counted column walk, runtime m and n
 __global__ void colwalk(const float *a, float *out, int m, int n) {
   int r = blockIdx.x * blockDim.x + threadIdx.x;
