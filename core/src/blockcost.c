@@ -96,8 +96,8 @@ typedef struct seg_sum {
        loads bring in it and the log of the chance that none of them comes
        from DRAM, whatever follows (flush_group); a walk's own, not summed */
     double last_wait, last_lines, last_lnone;
-    /* last_lnone for the loop's trips after its first (rereads_lines):
-       the lines a trip reads again came in an earlier trip */
+    /* last_lnone for the loop's trips after its first (rereads_sectors):
+       the sectors a trip reads again came in an earlier trip */
     double last_xlnone;
 } seg_sum_t;
 
@@ -441,12 +441,12 @@ static int next_trip_offsets(const gp_lane_sample_t *s, const int64_t **a, const
 
 /* Whether every sector the sample's first warp reads one trip of the
    innermost named loop later is a sector it reads this trip: the loop
-   reads the same lines again (1), or not or not known (0). A load without
+   reads the same sectors again (1), or not or not known (0). A load without
    an index function reads the same elements every trip. */
-static int rereads_lines(const walk_ctx_t *cx, const gp_op_t *op)
+static int rereads_sectors(const walk_ctx_t *cx, const gp_op_t *op)
 {
     const gp_lane_sample_t *s = op->access.sample;
-    uint32_t line = cx->dev->sector_bytes ? cx->dev->sector_bytes : 32, l, m;
+    uint32_t sector = cx->dev->sector_bytes ? cx->dev->sector_bytes : 32, l, m;
     const int64_t *a, *b;
     if (!s)
         return op->access.pattern != GP_PATTERN_RANDOM;
@@ -456,7 +456,7 @@ static int rereads_lines(const walk_ctx_t *cx, const gp_op_t *op)
         if (b[l] < 0)
             continue;
         for (m = 0; m < s->lanes; m++)
-            if (a[m] >= 0 && a[m] / line == b[l] / line)
+            if (a[m] >= 0 && a[m] / sector == b[l] / sector)
                 break;
         if (m == s->lanes)
             return 0;
@@ -475,7 +475,7 @@ static double later_trips_l1m(const walk_ctx_t *cx, const gp_op_t *op, double dr
     double t = cx->trips, later;
     if (!(l1m < 0))
         return 0;
-    if (!(t > 1) || !rereads_lines(cx, op))
+    if (!(t > 1) || !rereads_sectors(cx, op))
         return l1m;
     later = (dram * t - 1) / (t - 1);
     return later <= 0 ? 0 : later >= 1 ? -INFINITY : log1p(-later);

@@ -1260,8 +1260,9 @@ static int done_before(const gp_kernel_t *k, uint32_t j, uint32_t idx)
  * time. A unit an earlier load of the warp read is in flight or in L1 for
  * it; the others, where the buffer's loads together re-read them, other
  * warps and blocks brought (a stencil's halo: the neighbour block's tile).
- * 0 where the first load of the buffer, or where the loads are not sampled
- * alike (other loop nests: their instances are other positions).
+ * With `done` only the earlier loads that are done when op issues count
+ * (done_before). -1 where no earlier load counts or the loads are not
+ * sampled alike (other loop nests: their instances are other positions).
  */
 static double warp_fresh_of(const gp_kernel_t *k, const gp_op_t *op, double unit, int done)
 {
@@ -1269,26 +1270,32 @@ static double warp_fresh_of(const gp_kernel_t *k, const gp_op_t *op, double unit
     double seen = 0, fresh = 0;
     uint32_t i, w, l, earlier = 0, idx, used = 0;
     int64_t *v;
-    const double none = done ? 1 : 0; /* what is returned where no earlier load counts */
+    unsigned char *take; /* take[i]: the earlier load i counts */
     if (!s0 || !s0->byte_offset || s0->drawn || s0->lanes == 0 || !(unit >= 1) ||
         !reads_buffer(op) || op < k->ops || op >= k->ops + k->n_ops)
-        return none;
+        return -1;
     idx = (uint32_t)(op - k->ops);
+    take = calloc(idx ? idx : 1, 1);
+    if (!take)
+        return -1;
     for (i = 0; i < idx; i++) {
         const gp_lane_sample_t *s = k->ops[i].access.sample;
         if (!reads_buffer(&k->ops[i]) || k->ops[i].access.buffer != op->access.buffer ||
             (done && !done_before(k, i, idx)))
             continue;
         if (!s || !s->byte_offset || s->drawn || s->lanes != s0->lanes ||
-            s->n_warps != s0->n_warps)
-            return none;
+            s->n_warps != s0->n_warps) {
+            free(take);
+            return -1;
+        }
+        take[i] = 1;
         earlier++;
     }
-    if (!earlier)
-        return none;
-    v = malloc(sizeof *v * (size_t)earlier * s0->lanes);
-    if (!v)
-        return none;
+    v = earlier ? malloc(sizeof *v * (size_t)earlier * s0->lanes) : NULL;
+    if (!v) {
+        free(take);
+        return -1;
+    }
     for (w = 0; w < s0->n_warps && used < UNION_WARPS; w++) {
         size_t at = (size_t)w * s0->lanes, n = 0;
         for (l = 0; l < s0->lanes && s0->byte_offset[at + l] < 0; l++)
@@ -1297,12 +1304,10 @@ static double warp_fresh_of(const gp_kernel_t *k, const gp_op_t *op, double unit
             continue;
         used++;
         for (i = 0; i < idx; i++) { /* the earlier loads' units in this warp */
-            const gp_op_t *o = &k->ops[i];
-            if (!reads_buffer(o) || o->access.buffer != op->access.buffer ||
-                (done && !done_before(k, i, idx)))
+            if (!take[i])
                 continue;
             for (l = 0; l < s0->lanes; l++) {
-                int64_t x = o->access.sample->byte_offset[at + l];
+                int64_t x = k->ops[i].access.sample->byte_offset[at + l];
                 if (x >= 0)
                     v[n++] = x / (int64_t)unit;
             }
@@ -1326,12 +1331,16 @@ static double warp_fresh_of(const gp_kernel_t *k, const gp_op_t *op, double unit
         }
     }
     free(v);
-    return seen > 0 ? fresh / seen : none;
+    free(take);
+    return seen > 0 ? fresh / seen : -1;
 }
 
+/* warp_fresh_of over every earlier load of the buffer; 0 where none
+   counts (the first load of the buffer: its re-reads are its own). */
 static double warp_fresh(const gp_kernel_t *k, const gp_op_t *op, double unit)
 {
-    return warp_fresh_of(k, op, unit, 0);
+    double f = warp_fresh_of(k, op, unit, 0);
+    return f < 0 ? 0 : f;
 }
 
 /*
@@ -1349,7 +1358,8 @@ static double warp_fresh(const gp_kernel_t *k, const gp_op_t *op, double unit)
  */
 static double warp_done(const gp_kernel_t *k, const gp_op_t *op, double unit)
 {
-    return 1 - warp_fresh_of(k, op, unit, 1);
+    double f = warp_fresh_of(k, op, unit, 1);
+    return f < 0 ? 0 : 1 - f;
 }
 
 /*
