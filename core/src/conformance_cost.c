@@ -336,27 +336,33 @@ static void check_more_work(cost_ctx_t *c)
         if (variant_cost(c, c->dev, ops, c->k.n_ops, &c->res, what, &t) == 0)
             compare(c, GP_CONF_MORE_WORK, &c->res, c->base_cycles, t, 1, what);
     }
-    /* an op of arithmetic inserted before each op, inside the loops and
-       paths that hold that op: a longer body, whatever its loads */
+    /* an op inserted before each op, inside the loops and paths that hold
+       that op: arithmetic (a longer body, whatever its loads), and a load
+       of the buffer the catalogue's loads read (its lines in flight when
+       the op's own loads ask for them: a hit on a line still on its way
+       waits as long as the miss that brings it) */
     if (c->k.n_ops + 1 <= MAX_OPS) {
-        const gp_op_t extra = ARITH(GP_OP_FP32, 4, 1);
-        for (i = 0; i < c->k.n_ops; i++) {
-            gp_op_t ops[MAX_OPS];
-            char what[500], od[400];
-            uint32_t j;
-            double t;
-            memcpy(ops, c->ops, i * sizeof *ops);
-            ops[i] = extra;
-            memcpy(&ops[i + 1], &c->ops[i], (c->k.n_ops - i) * sizeof *ops);
-            for (j = 0; j < i; j++) /* the bodies that hold op i grow by one */
-                if ((ops[j].kind == GP_OP_LOOP || ops[j].kind == GP_OP_DIVERGE) &&
-                    j + ops[j].body_len >= i)
-                    ops[j].body_len++;
-            gp_conf_describe_op(&c->ops[i], od, sizeof od);
-            snprintf(what, sizeof what, "4 fp32 ops inserted before op %u (%s)", i, od);
-            if (variant_cost(c, c->dev, ops, c->k.n_ops + 1, &c->res, what, &t) == 0)
-                compare(c, GP_CONF_MORE_WORK, &c->res, c->base_cycles, t, 1, what);
-        }
+        static const gp_op_t extras[] = {ARITH(GP_OP_FP32, 4, 1), GLD(4)};
+        static const char *const extra_what[] = {"4 fp32 ops", "a 4-byte global load of buffer 0"};
+        size_t e;
+        for (e = 0; e < GP_ARRAY_LEN(extras); e++)
+            for (i = 0; i < c->k.n_ops; i++) {
+                gp_op_t ops[MAX_OPS];
+                char what[500], od[400];
+                uint32_t j;
+                double t;
+                memcpy(ops, c->ops, i * sizeof *ops);
+                ops[i] = extras[e];
+                memcpy(&ops[i + 1], &c->ops[i], (c->k.n_ops - i) * sizeof *ops);
+                for (j = 0; j < i; j++) /* the bodies that hold op i grow by one */
+                    if ((ops[j].kind == GP_OP_LOOP || ops[j].kind == GP_OP_DIVERGE) &&
+                        j + ops[j].body_len >= i)
+                        ops[j].body_len++;
+                gp_conf_describe_op(&c->ops[i], od, sizeof od);
+                snprintf(what, sizeof what, "%s inserted before op %u (%s)", extra_what[e], i, od);
+                if (variant_cost(c, c->dev, ops, c->k.n_ops + 1, &c->res, what, &t) == 0)
+                    compare(c, GP_CONF_MORE_WORK, &c->res, c->base_cycles, t, 1, what);
+            }
     }
     /* a loop of arithmetic after all of it (a shuffle reduction after a
        warp's loads): the block does the same work and then more */

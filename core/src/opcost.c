@@ -3450,6 +3450,15 @@ int gp_atomic_waits(const gp_device_t *d, const gp_op_t *op)
            d->shared_cas_cycles > 0 && d->shared_cas_fail_cycles > 0;
 }
 
+/* 1 for a whole stream shifted off its aligned form (pattern unit or
+   stride with an `offset`, no index function): global_cost fetches from
+   DRAM what the aligned form does. */
+static int shifted_stream(const gp_access_t *a)
+{
+    return !a->sample && a->offset_elems != 0 &&
+           (a->pattern == GP_PATTERN_UNIT || a->pattern == GP_PATTERN_STRIDE);
+}
+
 /* Cost of a global, local, texture or constant access (load/store/atomic). */
 /*
  * A warp-uniform load that hits L1 (every active lane reads one element,
@@ -3791,18 +3800,18 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
            measured cost per read, for the lanes that read */
         dbytes = GP_MIN((double)lanes, act) * sparse_read_bytes(d, a);
         sparse = 1;
-    } else if (r->has_l2 && near <= 0 && dram_fetch > GP_MAX(seg, cached ? fill : 0)) {
+    } else if (r->has_l2 && near <= 0 &&
+               (dram_fetch > GP_MAX(seg, cached ? fill : 0) || shifted_stream(a))) {
         double fetched = 0;
         gp_access_t al = *a;
         /* a whole stream shifted off the granules' boundaries (pattern
            unit or stride, `offset`): the granule a warp's request
            straddles is the next warp's too, and DRAM moves it once, so
-           the stream fetches what its aligned form does
-           ([sources: h100-cal] run63/misdram: in[i + off] over 64 and
-           256 MiB, off = 0 to 32 floats, DRAM bytes read equal to the
+           the stream fetches what its aligned form does, whatever the
+           granule ([sources: h100-cal] run63/misdram: in[i + off] over 64
+           and 256 MiB, off = 0 to 32 floats, DRAM bytes read equal to the
            footprint at every offset, ncu) */
-        int shifted = !a->sample && a->offset_elems != 0 &&
-                      (a->pattern == GP_PATTERN_UNIT || a->pattern == GP_PATTERN_STRIDE);
+        int shifted = shifted_stream(a);
         if (shifted)
             al.offset_elems = 0;
         gp_coalesce_access(&al, lanes,
