@@ -337,13 +337,30 @@ static void check_more_work(cost_ctx_t *c)
             compare(c, GP_CONF_MORE_WORK, &c->res, c->base_cycles, t, 1, what);
     }
     /* an op inserted before each op, inside the loops and paths that hold
-       that op: arithmetic (a longer body, whatever its loads), and a load
-       of the buffer the catalogue's loads read (its lines in flight when
-       the op's own loads ask for them: a hit on a line still on its way
-       waits as long as the miss that brings it) */
+       that op: arithmetic (a longer body, whatever its loads), a store, a
+       shared load, and loads of the buffer the catalogue's loads read, in
+       every pattern and in the widest size (their lines in flight when the
+       op's own loads ask for them: a hit on a line still on its way waits
+       as long as the miss that brings it; a warp's one element brings one
+       sector, not the buffer; a stream moves each sector from DRAM once,
+       whichever warp asks first) */
     if (c->k.n_ops + 1 <= MAX_OPS) {
-        static const gp_op_t extras[] = {ARITH(GP_OP_FP32, 4, 1), GLD(4)};
-        static const char *const extra_what[] = {"4 fp32 ops", "a 4-byte global load of buffer 0"};
+        static const struct {
+            gp_op_t op;
+            const char *what;
+        } extras[] = {
+            {ARITH(GP_OP_FP32, 4, 1), "4 fp32 ops"},
+            {ARITH(GP_OP_INT, 4, 1), "4 integer ops"},
+            {ARITH(GP_OP_SFU, 1, 1), "a special-function op"},
+            {GLD(4), "a 4-byte global load of buffer 0"},
+            {GLD(16), "a 16-byte global load of buffer 0"},
+            {MEM(GP_OP_LOAD, GP_SPACE_GLOBAL, GP_PATTERN_BROADCAST, 4, 1, 0, 0),
+             "a warp-uniform global load of buffer 0"},
+            {MEM(GP_OP_LOAD, GP_SPACE_GLOBAL, GP_PATTERN_RANDOM, 4, 1, 0, 0),
+             "a random global load of buffer 0"},
+            {GST(4), "a 4-byte global store"},
+            {SLD(GP_PATTERN_UNIT, 4, 1), "a 4-byte shared load"},
+        };
         size_t e;
         for (e = 0; e < GP_ARRAY_LEN(extras); e++)
             for (i = 0; i < c->k.n_ops; i++) {
@@ -352,14 +369,16 @@ static void check_more_work(cost_ctx_t *c)
                 uint32_t j;
                 double t;
                 memcpy(ops, c->ops, i * sizeof *ops);
-                ops[i] = extras[e];
+                ops[i] = extras[e].op;
                 memcpy(&ops[i + 1], &c->ops[i], (c->k.n_ops - i) * sizeof *ops);
                 for (j = 0; j < i; j++) /* the bodies that hold op i grow by one */
                     if ((ops[j].kind == GP_OP_LOOP || ops[j].kind == GP_OP_DIVERGE) &&
                         j + ops[j].body_len >= i)
                         ops[j].body_len++;
+                fill_footprints(&ops[i], 1,
+                                (double)c->k.total_blocks * (double)c->k.launch.threads_per_block);
                 gp_conf_describe_op(&c->ops[i], od, sizeof od);
-                snprintf(what, sizeof what, "%s inserted before op %u (%s)", extra_what[e], i, od);
+                snprintf(what, sizeof what, "%s inserted before op %u (%s)", extras[e].what, i, od);
                 if (variant_cost(c, c->dev, ops, c->k.n_ops + 1, &c->res, what, &t) == 0)
                     compare(c, GP_CONF_MORE_WORK, &c->res, c->base_cycles, t, 1, what);
             }

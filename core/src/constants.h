@@ -90,7 +90,8 @@
 #define GP_LOCAL_SLOTS_PER_THREAD 8.0
 /* A load every lane of a warp makes to one element: after the first warp,
    the others find it cached; at least this fraction hits (a model choice,
-   the least a second warp can see). */
+   the least a second warp can see), and the rest of its requests bring a
+   sector each into the caches (opcost.c fetched_bytes). */
 #define GP_BROADCAST_MIN_HIT 0.5
 /* The L2 keeps 128-byte lines of four 32-byte sectors: a read of one sector
    of a line holds the whole line's place ([sources: nvforum-sectors]; the

@@ -549,6 +549,9 @@ static double lane_share(const gp_kernel_t *k, const gp_access_t *a)
 static double request_bytes(const gp_kernel_t *k, const gp_op_t *op)
 {
     double b = gp_op_grid_bytes(k, op), r = lane_share(k, &op->access);
+    if (op->access.pattern == GP_PATTERN_BROADCAST && !op->access.sample)
+        /* a warp's one element: no more than its requests name */
+        return b / GP_MAX(1.0, GP_MIN(32.0, (double)k->launch.threads_per_block));
     if (r < 1) /* no fewer than the distinct bytes it touches */
         b = GP_MIN(b, GP_MAX(b * r, footprint_of(&op->access)));
     return b;
@@ -566,6 +569,8 @@ static double fetched_bytes(const gp_kernel_t *k, const gp_op_t *op, double unit
     double b = request_bytes(k, op);
     if (op->access.pattern == GP_PATTERN_RANDOM && chases(k, op) && unit > e)
         b *= unit / e;
+    else if (op->access.pattern == GP_PATTERN_BROADCAST && !op->access.sample && unit > e)
+        b *= unit / e; /* each warp's request touches its unit */
     return b;
 }
 
@@ -1489,7 +1494,11 @@ static double share_hit(const gp_kernel_t *k, const gp_op_t *op, double cache, d
             seen = 1;
             mine = bytes;
         } else if (!seen) {
-            before += bytes;
+            /* a warp-uniform load brings its units where the warps before
+               it did not (GP_BROADCAST_MIN_HIT: in pairs at least) */
+            before += o->access.pattern == GP_PATTERN_BROADCAST && !o->access.sample
+                          ? bytes * (1 - GP_BROADCAST_MIN_HIT)
+                          : bytes;
             if (!drawn_read(k, o))
                 swept += bytes;
         }
@@ -3450,13 +3459,30 @@ int gp_atomic_waits(const gp_device_t *d, const gp_op_t *op)
            d->shared_cas_cycles > 0 && d->shared_cas_fail_cycles > 0;
 }
 
-/* 1 for a whole stream shifted off its aligned form (pattern unit or
-   stride with an `offset`, no index function): global_cost fetches from
-   DRAM what the aligned form does. */
-static int shifted_stream(const gp_access_t *a)
+/* 1 for a stream (pattern unit or stride, no index function): warp after
+   warp its requests tile the footprint, so global_cost fetches from DRAM
+   what its aligned form spans, not the whole units its requests touch. */
+static int dense_stream(const gp_access_t *a)
 {
-    return !a->sample && a->offset_elems != 0 &&
-           (a->pattern == GP_PATTERN_UNIT || a->pattern == GP_PATTERN_STRIDE);
+    return !a->sample && (a->pattern == GP_PATTERN_UNIT || a->pattern == GP_PATTERN_STRIDE);
+}
+
+/* The bytes of the footprint one warp's request of a stream spans: its
+   `lanes` lanes `stride` elements apart. */
+static double stream_span_bytes(const gp_access_t *a, double lanes)
+{
+    double e = a->elem_bytes ? a->elem_bytes : 4;
+    double stride = a->pattern == GP_PATTERN_STRIDE ? fabs((double)a->stride_elems) : 1;
+    return GP_MAX(lanes, 1.0) * GP_MAX(stride, 1.0) * e;
+}
+
+/* 1 where a stream's lanes lie `unit` bytes or more apart: the units
+   between them are nobody's. */
+static int dense_stride_gaps(const gp_access_t *a, double unit)
+{
+    double e = a->elem_bytes ? a->elem_bytes : 4;
+    double stride = a->pattern == GP_PATTERN_STRIDE ? fabs((double)a->stride_elems) : 1;
+    return stride * e >= unit && stride > 1;
 }
 
 /* Cost of a global, local, texture or constant access (load/store/atomic). */
@@ -3801,24 +3827,31 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
         dbytes = GP_MIN((double)lanes, act) * sparse_read_bytes(d, a);
         sparse = 1;
     } else if (r->has_l2 && near <= 0 &&
-               (dram_fetch > GP_MAX(seg, cached ? fill : 0) || shifted_stream(a))) {
+               (dram_fetch > GP_MAX(seg, cached ? fill : 0) || dense_stream(a))) {
         double fetched = 0;
         gp_access_t al = *a;
-        /* a whole stream shifted off the granules' boundaries (pattern
-           unit or stride, `offset`): the granule a warp's request
-           straddles is the next warp's too, and DRAM moves it once, so
-           the stream fetches what its aligned form does, whatever the
-           granule ([sources: h100-cal] run63/misdram: in[i + off] over 64
-           and 256 MiB, off = 0 to 32 floats, DRAM bytes read equal to the
-           footprint at every offset, ncu) */
-        int shifted = shifted_stream(a);
-        if (shifted)
+        /* a stream (dense_stream) fetches from DRAM the share of its
+           footprint a warp's request spans, where the units its request
+           fetches (granules, L1 lines) are its neighbours' too: the warps'
+           requests tile the footprint, and DRAM moves each unit once,
+           whichever warp asks first. A stream shifted off the granules'
+           boundaries (`offset`) fetches what its aligned form does
+           ([sources: h100-cal] run63/misdram: in[i + off] over 64 and 256
+           MiB, off = 0 to 32 floats, DRAM bytes read equal to the footprint
+           at every offset, ncu); a stream of bytes, 32 bytes a warp, moves
+           its 32 bytes of each 64-byte granule, not the granule. Where the
+           lanes are further apart than a unit, each lane's unit is its own:
+           the fetch stays the request's */
+        int dense = dense_stream(a);
+        if (dense)
             al.offset_elems = 0;
         gp_coalesce_access(&al, lanes,
                            &(gp_coalesce_rule_t){r->coalesce_threads, (uint32_t)dram_fetch,
                                                  (uint32_t)dram_fetch, r->strict_coalescing},
                            &fetched);
-        dbytes = shifted ? fetched : GP_MAX(lbytes, fetched);
+        dbytes = GP_MAX(lbytes, fetched);
+        if (dense && !dense_stride_gaps(a, GP_MAX((double)dram_fetch, (double)fill)))
+            dbytes = GP_MIN(dbytes, stream_span_bytes(a, act));
     }
 
     /* latencies: an L2 hit beyond the near partition's share of the

@@ -346,4 +346,25 @@ for o in 1 8 24; do
     expect_ratio .launches[0].dram_bytes "$S/shifted.lua" off=$o off=0 0.999 1.001
 done
 
+cat >"$S/narrow.lua" <<'LUA'
+-- y[i] = x[i] for `bytes`-wide elements over 16 Mi threads, or the same
+-- with a warp-uniform load of x first (`first = 1`)
+local bytes = gpuperf.param("bytes", 4)
+local first = gpuperf.param("first", 0)
+local n = 2^24
+local x = gpuperf.buffer("x", bytes * n)
+local y = gpuperf.buffer("y", bytes * n)
+local work = {}
+if first == 1 then work[1] = gpuperf.load{x, bytes = bytes, pattern = "broadcast"} end
+work[#work + 1] = gpuperf.load{x, bytes = bytes}
+work[#work + 1] = gpuperf.store{y, bytes = bytes}
+gpuperf.launch{ name = "copy", grid = n / 256, block = 256, regs = 10, work = work }
+LUA
+
+case_ "a stream of bytes moves its footprint from DRAM once, not a 64-byte granule a warp"
+expect_ratio .launches[0].dram_bytes "$S/narrow.lua" bytes=1 bytes=4 0.249 0.251
+case_ "a warp-uniform load of the buffer first brings a sector a request, not the buffer"
+expect_ratio .launches[0].dram_bytes "$S/narrow.lua" first=1 first=0 1 1.2 bytes=4
+expect_ratio .launches[0].time_us "$S/narrow.lua" first=1 first=0 1 1.5 bytes=4
+
 finish
