@@ -543,13 +543,20 @@ static double lane_share(const gp_kernel_t *k, const gp_access_t *a)
     return GP_MIN(1.0, distinct / slots);
 }
 
+/* 1 for a warp-uniform load written as the shorthand (pattern
+   "broadcast", no index function): each warp reads one element. */
+static int broadcast_shorthand(const gp_access_t *a)
+{
+    return a->pattern == GP_PATTERN_BROADCAST && !a->sample;
+}
+
 /* The bytes an op's requests read over the launch: its threads' accesses
    (gp_op_grid_bytes) times lane_share, and no fewer than its footprint
    (the sampled warps stand at a few positions). */
 static double request_bytes(const gp_kernel_t *k, const gp_op_t *op)
 {
     double b = gp_op_grid_bytes(k, op), r = lane_share(k, &op->access);
-    if (op->access.pattern == GP_PATTERN_BROADCAST && !op->access.sample)
+    if (broadcast_shorthand(&op->access))
         /* a warp's one element: no more than its requests name */
         return b / GP_MAX(1.0, GP_MIN(32.0, (double)k->launch.threads_per_block));
     if (r < 1) /* no fewer than the distinct bytes it touches */
@@ -569,7 +576,7 @@ static double fetched_bytes(const gp_kernel_t *k, const gp_op_t *op, double unit
     double b = request_bytes(k, op);
     if (op->access.pattern == GP_PATTERN_RANDOM && chases(k, op) && unit > e)
         b *= unit / e;
-    else if (op->access.pattern == GP_PATTERN_BROADCAST && !op->access.sample && unit > e)
+    else if (broadcast_shorthand(&op->access) && unit > e)
         b *= unit / e; /* each warp's request touches its unit */
     return b;
 }
@@ -1496,9 +1503,7 @@ static double share_hit(const gp_kernel_t *k, const gp_op_t *op, double cache, d
         } else if (!seen) {
             /* a warp-uniform load brings its units where the warps before
                it did not (GP_BROADCAST_MIN_HIT: in pairs at least) */
-            before += o->access.pattern == GP_PATTERN_BROADCAST && !o->access.sample
-                          ? bytes * (1 - GP_BROADCAST_MIN_HIT)
-                          : bytes;
+            before += broadcast_shorthand(&o->access) ? bytes * (1 - GP_BROADCAST_MIN_HIT) : bytes;
             if (!drawn_read(k, o))
                 swept += bytes;
         }
@@ -3467,22 +3472,12 @@ static int dense_stream(const gp_access_t *a)
     return !a->sample && (a->pattern == GP_PATTERN_UNIT || a->pattern == GP_PATTERN_STRIDE);
 }
 
-/* The bytes of the footprint one warp's request of a stream spans: its
-   `lanes` lanes `stride` elements apart. */
-static double stream_span_bytes(const gp_access_t *a, double lanes)
+/* The bytes from one lane's element of a stream to the next lane's: its
+   stride (at least 1) times the element's size. */
+static double stream_lane_bytes(const gp_access_t *a)
 {
-    double e = a->elem_bytes ? a->elem_bytes : 4;
     double stride = a->pattern == GP_PATTERN_STRIDE ? fabs((double)a->stride_elems) : 1;
-    return GP_MAX(lanes, 1.0) * GP_MAX(stride, 1.0) * e;
-}
-
-/* 1 where a stream's lanes lie `unit` bytes or more apart: the units
-   between them are nobody's. */
-static int dense_stride_gaps(const gp_access_t *a, double unit)
-{
-    double e = a->elem_bytes ? a->elem_bytes : 4;
-    double stride = a->pattern == GP_PATTERN_STRIDE ? fabs((double)a->stride_elems) : 1;
-    return stride * e >= unit && stride > 1;
+    return GP_MAX(stride, 1.0) * (a->elem_bytes ? a->elem_bytes : 4);
 }
 
 /* Cost of a global, local, texture or constant access (load/store/atomic). */
@@ -3809,7 +3804,7 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
                            l1h);
         }
     }
-    if (a->pattern == GP_PATTERN_BROADCAST && !a->sample && !is_store && !is_atomic && cached) {
+    if (broadcast_shorthand(a) && !is_store && !is_atomic && cached) {
         h1 = GP_MAX(h1, GP_BROADCAST_MIN_HIT); /* one element per warp: the other warps hit */
         l1h = GP_MAX(l1h, GP_BROADCAST_MIN_HIT);
     }
@@ -3850,8 +3845,13 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
                                                  (uint32_t)dram_fetch, r->strict_coalescing},
                            &fetched);
         dbytes = GP_MAX(lbytes, fetched);
-        if (dense && !dense_stride_gaps(a, GP_MAX((double)dram_fetch, (double)fill)))
-            dbytes = GP_MIN(dbytes, stream_span_bytes(a, act));
+        if (dense) {
+            /* the lanes `step` bytes apart; a unit or more apart (strided),
+               the units between them are nobody's */
+            double step = stream_lane_bytes(a), e = a->elem_bytes ? a->elem_bytes : 4;
+            if (!(step > e && step >= GP_MAX((double)dram_fetch, (double)fill)))
+                dbytes = GP_MIN(dbytes, GP_MAX(act, 1.0) * step);
+        }
     }
 
     /* latencies: an L2 hit beyond the near partition's share of the
