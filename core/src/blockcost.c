@@ -1086,7 +1086,7 @@ static uint32_t loop_pinned(const walk_ctx_t *cx, const gp_op_t *loop)
    pinned: the copies the source pins (`#pragma unroll N`, the loop's
    `unroll`), 0: as nvcc unrolls a short body by itself. */
 static int add_loop(const walk_ctx_t *cx, const seg_sum_t *body, double trips, uint32_t pinned,
-                    seg_sum_t *out, double *batch, double *nwaits)
+                    seg_sum_t *out, double *batch, double *nwaits, double *wait_extra)
 {
     const gp_device_t *d = cx->dev;
     double unroll = floor(GP_UNROLL_TARGET_INSTRUCTIONS / GP_MAX(body->instr, 1.0));
@@ -1107,8 +1107,11 @@ static int add_loop(const walk_ctx_t *cx, const seg_sum_t *body, double trips, u
     waits = loop_waits(trips, unroll, depth, pinned);
     {
         double mem = body->mem_chain;
-        if (depth > 1 && body->mem_gap > 0)
-            mem += GP_MIN(body->mem_gap, depth * body->mem_exp) - body->mem_exp;
+        *wait_extra = 0;
+        if (depth > 1 && body->mem_gap > 0) {
+            *wait_extra = GP_MIN(body->mem_gap, depth * body->mem_exp) - body->mem_exp;
+            mem += *wait_extra;
+        }
         /* the copies in flight together (next_trip_lines) wait for the
            further lines of the DRAM runs they extend, as a request waits
            for the lines of its run (opcost.c lines_latency), and for the
@@ -1343,9 +1346,9 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
             if (op->kind != GP_OP_LOOP)
                 copy_extra = copy_last = 0;
             if (op->kind == GP_OP_LOOP) {
-                double batch = 0, waits = 0;
+                double batch = 0, waits = 0, wait_extra = 0;
                 if (add_loop(cx, &body, count, loop_pinned(cx, op), out,
-                             &batch, &waits))
+                             &batch, &waits, &wait_extra))
                     return -1;
                 /* the block's last warp ends after the slowest line of the
                    loop's last wait, of its iterations over the block's warps
@@ -1357,7 +1360,10 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
                    ([sources: h200-cal] run37/sweepg, sweepg_cycles.csv
                    other_ind A=1; the family's one-lane rows 12.0 -> 6.7%) */
                 if (depth == 0 && body.last_lines > 0 && body.last_wait > 0 && batch > 0) {
-                    exit_mem = out->mem_chain - body.last_wait;
+                    /* one wait for all its trips: the whole wait, with
+                       its slowest copies (add_loop's wait_extra) */
+                    exit_mem = out->mem_chain - body.last_wait -
+                               (batch < count ? 0 : wait_extra);
                     exit_lines = body.last_lines * wpb * batch;
                     exit_lnone = (batch < count ? body.last_xlnone : body.last_lnone) * wpb * batch;
                 }
@@ -1497,6 +1503,21 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
                     if (hit > 0 && c.stream_miss > 0 && c.latency_cycles > hit) {
                         exp = count / ilp * (c.latency_cycles - hit);
                         gap = exp / GP_MIN(c.stream_miss, 1.0);
+                    } else if (depth > 0 && cx->trips > 1 && rereads_sectors(cx, op)) {
+                        /* a loop that reads the same sectors every trip
+                           misses where its first trips read them: its
+                           hits (L1's, or L2's where L1 does not keep them)
+                           are its own re-reads, so its misses come
+                           together, first, as a stream's first touches
+                           do, and a batch of copies that holds them waits
+                           for a whole miss, not the trips' mean */
+                        double l1 = GP_MAX(0.0, GP_MIN(1.0, c.l1_hit));
+                        double re = l1 > 0 ? hit : cx->dev->l2_hit_cycles;
+                        double m = l1 > 0 ? 1 - l1 : dram;
+                        if (re > 0 && m > 0 && m < 1 && c.latency_cycles > re) {
+                            exp = count / ilp * (c.latency_cycles - re);
+                            gap = exp / m;
+                        }
                     }
                     /* the L1 serves the group's requests one after another
                        (group_add): a warp-uniform load holds it for its passes,

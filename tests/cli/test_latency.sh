@@ -6,20 +6,22 @@
 # one thread is not slower than 32 doing the same loop (but where the 32
 # share a cold buffer's first touches); a block's `blockDim.x` pass over its
 # row keeps one copy, and its second pass waits as L1 hits; a shifted
-# stream fetches the aligned stream's DRAM bytes.
+# stream fetches the aligned stream's DRAM bytes; a loop that re-reads what
+# its first trip brought is never faster than that trip alone.
 . "$(dirname "$0")/lib.sh"
 
 S="$TMP/s"
 mkdir -p "$S"
 
 # expect_ratio FIELD SCRIPT NUM DEN LO HI [BOTH]: FIELD of SCRIPT's prediction
-# on the H200 with -p NUM, over the same with -p DEN, lies within [LO, HI];
-# BOTH, a further key=value, goes to both predictions
+# on the H200 (or the device RATIO_DEVICE names) with -p NUM, over the same
+# with -p DEN, lies within [LO, HI]; BOTH, a further key=value, goes to both
+# predictions
 expect_ratio() {
-    gp predict --device h200-sxm --json "$2" -p "$4" ${7:+-p "$7"}
+    gp predict --device "${RATIO_DEVICE:-h200-sxm}" --json "$2" -p "$4" ${7:+-p "$7"}
     expect_status 0
     ratio_den=$(json "$1")
-    gp predict --device h200-sxm --json "$2" -p "$3" ${7:+-p "$7"}
+    gp predict --device "${RATIO_DEVICE:-h200-sxm}" --json "$2" -p "$3" ${7:+-p "$7"}
     expect_status 0
     expect_between "$(awk -v a="$(json "$1")" -v b="$ratio_den" 'BEGIN { print a / b }')" "$5" "$6"
 }
@@ -366,5 +368,31 @@ expect_ratio .launches[0].dram_bytes "$S/narrow.lua" bytes=1 bytes=4 0.249 0.251
 case_ "a warp-uniform load of the buffer first brings a sector a request, not the buffer"
 expect_ratio .launches[0].dram_bytes "$S/narrow.lua" first=1 first=0 1 1.2 bytes=4
 expect_ratio .launches[0].time_us "$S/narrow.lua" first=1 first=0 1 1.5 bytes=4
+
+cat >"$S/reread.lua" <<'LUA'
+-- every thread loads its element of x (`kb` KiB read by the grid, in
+-- consecutive elements, or every warp one element where kb < 0) and adds
+-- it, `trips` times over: the trips after the first re-read what the first
+-- brought
+local pattern = "unit"
+local trips = gpuperf.param("trips", 1)
+local kb = gpuperf.param("kb", 64)
+if kb < 0 then pattern, kb = "broadcast", -kb end
+local x = gpuperf.buffer("x", 4 * 132 * 256)
+local y = gpuperf.buffer("y", 4 * 132 * 256)
+gpuperf.launch{ name = "reread", grid = 132, block = 256, regs = 32,
+  work = { gpuperf.loop{trips, body = { gpuperf.load{x, pattern = pattern, footprint = kb * 1024},
+                                         gpuperf.fp32(1) }},
+           gpuperf.store{y} } }
+LUA
+
+case_ "a loop that re-reads its first trip's data waits for that trip's misses in full"
+for RATIO_DEVICE in h200-sxm a100-sxm4-40gb geforce-gtx-580; do
+    for kb in 64 132 -64 -132; do
+        expect_ratio .launches[0].time_us "$S/reread.lua" trips=2 trips=1 1 100 "kb=$kb"
+        expect_ratio .launches[0].time_us "$S/reread.lua" trips=8 trips=2 1 100 "kb=$kb"
+    done
+done
+RATIO_DEVICE=h200-sxm
 
 finish
