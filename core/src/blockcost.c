@@ -1361,9 +1361,11 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
                    other_ind A=1; the family's one-lane rows 12.0 -> 6.7%) */
                 if (depth == 0 && body.last_lines > 0 && body.last_wait > 0 && batch > 0) {
                     /* one wait for all its trips: the whole wait, with
-                       its slowest copies (add_loop's wait_extra) */
-                    exit_mem = out->mem_chain - body.last_wait -
-                               (batch < count ? 0 : wait_extra);
+                       its slowest copies (add_loop's wait_extra); where
+                       the loop is all the chain, none before it (0, not
+                       the difference's rounding below it) */
+                    exit_mem = GP_MAX(0.0, out->mem_chain - body.last_wait -
+                                               (batch < count ? 0 : wait_extra));
                     exit_lines = body.last_lines * wpb * batch;
                     exit_lnone = (batch < count ? body.last_xlnone : body.last_lnone) * wpb * batch;
                 }

@@ -383,6 +383,19 @@ static void check_more_work(cost_ctx_t *c)
                     compare(c, GP_CONF_MORE_WORK, &c->res, c->base_cycles, t, 1, what);
             }
     }
+    /* the whole of it twice, in a loop of 2 trips: the second trip reads
+       again what the first brought, and the block still waits for the
+       first trip's misses, the slowest line of its block among them */
+    if (c->k.n_ops + 1 <= MAX_OPS) {
+        gp_op_t ops[MAX_OPS];
+        const gp_op_t twice = LOOP(2, c->k.n_ops);
+        const char *what = "the kernel run twice, in a loop of 2 trips";
+        double t;
+        ops[0] = twice;
+        memcpy(&ops[1], c->ops, c->k.n_ops * sizeof *ops);
+        if (variant_cost(c, c->dev, ops, c->k.n_ops + 1, &c->res, what, &t) == 0)
+            compare(c, GP_CONF_MORE_WORK, &c->res, c->base_cycles, t, 1, what);
+    }
     /* a loop of arithmetic after all of it (a shuffle reduction after a
        warp's loads): the block does the same work and then more */
     if (c->k.n_ops + 2 <= MAX_OPS) {
