@@ -337,8 +337,8 @@ static void check_more_work(cost_ctx_t *c)
             compare(c, GP_CONF_MORE_WORK, &c->res, c->base_cycles, t, 1, what);
     }
     /* an op inserted before each op, inside the loops and paths that hold
-       that op: arithmetic (a longer body, whatever its loads), a store, a
-       shared load, and loads of the buffer the catalogue's loads read, in
+       that op: arithmetic (a longer body, whatever its loads),
+       conversions, a branch, a store, a shared load, and loads of the buffer the catalogue's loads read, in
        every pattern and in the widest size (their lines in flight when the
        op's own loads ask for them: a hit on a line still on its way waits
        as long as the miss that brings it; a warp's one element brings one
@@ -360,6 +360,8 @@ static void check_more_work(cost_ctx_t *c)
              "a random global load of buffer 0"},
             {GST(4), "a 4-byte global store"},
             {SLD(GP_PATTERN_UNIT, 4, 1), "a 4-byte shared load"},
+            {ARITH(GP_OP_CONV, 2, 1), "2 conversions"},
+            {ARITH(GP_OP_BRANCH, 1, 1), "a branch"},
         };
         size_t e;
         for (e = 0; e < GP_ARRAY_LEN(extras); e++)
