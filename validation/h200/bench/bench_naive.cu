@@ -11,6 +11,10 @@
 // in float; C is checked at 1024 spread entries against the host. L2 flushed (memset
 // of a 1 GiB scratch) before each repetition; CUDA-event median of 7 after 2 warm-ups.
 //
+// NAIVE_PROFILE=1 bench_naive ...: one launch of each block shape's unrolled kernel at
+// n = 2048 behind the flush, untimed and unchecked, for a profiler (ncu, ncu_naive.sh);
+// no rows.
+//
 // usage: bench_naive OUT.csv [device]
 #include "common.cuh"
 
@@ -72,6 +76,20 @@ int main(int argc, char **argv) {
   CK(cudaMalloc(&A, (size_t)nmax * nmax * 4));
   CK(cudaMalloc(&B, (size_t)nmax * nmax * 4));
   CK(cudaMalloc(&C, (size_t)nmax * nmax * 4));
+  if (getenv("NAIVE_PROFILE")) {
+    const int n = 2048;
+    k_fill_ab<<<4096, 256>>>(A, B, n);
+    CK_LAUNCH();
+    CK(cudaDeviceSynchronize());
+    profile_case(b, [&] { k_naive<32, 8, 0><<<dim3(n / 32, n / 8), dim3(32, 8), 0, b.stream>>>(A, B, C, n); });
+    profile_case(b, [&] { k_naive<16, 16, 0><<<dim3(n / 16, n / 16), dim3(16, 16), 0, b.stream>>>(A, B, C, n); });
+    profile_case(b, [&] { k_naive<8, 32, 0><<<dim3(n / 8, n / 32), dim3(8, 32), 0, b.stream>>>(A, B, C, n); });
+    CK(cudaFree(A));
+    CK(cudaFree(B));
+    CK(cudaFree(C));
+    bench_close(b);
+    return 0;
+  }
   for (int n : {256, 512, 1024, 2048, 4096}) {
     k_fill_ab<<<4096, 256>>>(A, B, n);
     CK_LAUNCH();
