@@ -1502,9 +1502,12 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
                     /* a stream's first touches: what a miss adds to an L1
                        hit, expected and in full (add_loop) */
                     double hit = cx->dev->l1_hit_cycles, exp = 0, gap = 0;
+                    /* its wait beyond `re` comes in full once in 1 / m
+                       trips: re and m as the misses are spread */
+                    double re = 0, m = 0;
                     if (hit > 0 && c.stream_miss > 0 && c.latency_cycles > hit) {
-                        exp = count / ilp * (c.latency_cycles - hit);
-                        gap = exp / GP_MIN(c.stream_miss, 1.0);
+                        re = hit;
+                        m = GP_MIN(c.stream_miss, 1.0);
                     } else if (depth > 0 && cx->trips > 1 && rereads_sectors(cx, op)) {
                         /* a loop that reads the same sectors every trip
                            misses where its first trips read them: its
@@ -1514,12 +1517,14 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
                            do, and a batch of copies that holds them waits
                            for a whole miss, not the trips' mean */
                         double l1 = GP_MAX(0.0, GP_MIN(1.0, c.l1_hit));
-                        double re = l1 > 0 ? hit : cx->dev->l2_hit_cycles;
-                        double m = l1 > 0 ? 1 - l1 : dram;
-                        if (re > 0 && m > 0 && m < 1 && c.latency_cycles > re) {
-                            exp = count / ilp * (c.latency_cycles - re);
-                            gap = exp / m;
-                        }
+                        re = l1 > 0 ? hit : cx->dev->l2_hit_cycles;
+                        m = l1 > 0 ? 1 - l1 : dram;
+                        if (!(m < 1))
+                            m = 0; /* every trip misses: no burst */
+                    }
+                    if (re > 0 && m > 0 && c.latency_cycles > re) {
+                        exp = count / ilp * (c.latency_cycles - re);
+                        gap = exp / m;
                     }
                     /* the L1 serves the group's requests one after another
                        (group_add): a warp-uniform load holds it for its passes,

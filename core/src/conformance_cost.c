@@ -338,8 +338,9 @@ static void check_more_work(cost_ctx_t *c)
     }
     /* an op inserted before each op, inside the loops and paths that hold
        that op: arithmetic (a longer body, whatever its loads),
-       conversions, a branch, a store, a shared load, and loads of the buffer the catalogue's loads read, in
-       every pattern and in the widest size (their lines in flight when the
+       conversions, a branch, a store, a shared load, and loads of the
+       buffer the catalogue's loads read, in every pattern and in the
+       widest size (their lines in flight when the
        op's own loads ask for them: a hit on a line still on its way waits
        as long as the miss that brings it; a warp's one element brings one
        sector, not the buffer; a stream moves each sector from DRAM once,
