@@ -1189,6 +1189,25 @@ static double block_slowest(const walk_ctx_t *cx, double lines, double none, dou
 }
 
 /*
+ * What a block waits beyond one warp's chain for the slowest of the `lines`
+ * its warps' straight-line loads at the top level brought since `since`
+ * (the mem_chain when the first of them issued; < 0: none), whether their
+ * values were used before or not: each warp waited for its own, and the
+ * block goes on (past a barrier, or out of its slot) only after its last
+ * warp's (block_slowest). `none`: the log of the chance that no line comes
+ * from DRAM.
+ */
+static double phase_slowest_extra(const walk_ctx_t *cx, double mem_chain, double since,
+                                  double lines, double lnone)
+{
+    double waited;
+    if (!(since >= 0) || !(lines > 1))
+        return 0;
+    waited = mem_chain - since;
+    return block_slowest(cx, lines, exp(lnone), waited) - waited;
+}
+
+/*
  * What each wait of a copy loop (a loop whose body ends in loads whose values
  * go to shared memory before a barrier: `for (i = tid; i < n; i += 128)`)
  * adds beyond its loads' own latency. The block's warps start the phase
@@ -1593,9 +1612,20 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
                 g.adjacent = 0;
                 if (op->kind == GP_OP_BARRIER) {
                     /* the block waits here for the slowest line the phase's
-                       last loads bring; no warp of it issues meanwhile */
+                       last loads bring; no warp of it issues meanwhile. Its
+                       loads whose values the phase used already count too,
+                       as at the block's exit: the barrier lets the block on
+                       only after its last warp has its lines. Without them,
+                       a barrier after the arithmetic that used a load hid
+                       the block's slowest line that its exit waits for, and
+                       made a block faster than the same without the barrier
+                       (plugin-check block_cost.more_work) */
                     double waited = out->mem_chain - tail_mem;
                     double slow = block_slowest(cx, tail_lines, exp(tail_lnone), waited);
+                    if (depth == 0)
+                        slow = GP_MAX(slow, waited + phase_slowest_extra(cx, out->mem_chain,
+                                                                         exit_mem, exit_lines,
+                                                                         exit_lnone));
                     slow += phase_short;
                     out->chain += slow - waited + copy_extra;
                     out->mem_chain += slow - waited + copy_extra;
@@ -1683,10 +1713,8 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
        turnover copies (one load per thread, 1 to 32 warps a block) live
        longer the more lines the block waits for ([sources: h200-cal]
        run9/turnover stamps). */
-    if (depth == 0 && exit_mem >= 0 && exit_lines > 1) {
-        double waited = out->mem_chain - exit_mem;
-        out->exit_wait = block_slowest(cx, exit_lines, exp(exit_lnone), waited) - waited;
-    }
+    if (depth == 0)
+        out->exit_wait = phase_slowest_extra(cx, out->mem_chain, exit_mem, exit_lines, exit_lnone);
     /* A loop body's trailing integer work (integer ops after the arithmetic
        that consumes its loads: the update of addresses and counters for the
        next trip) runs beside the rest of the chain: nvcc moves the updates

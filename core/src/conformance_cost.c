@@ -338,7 +338,7 @@ static void check_more_work(cost_ctx_t *c)
     }
     /* an op inserted before each op, inside the loops and paths that hold
        that op: arithmetic (a longer body, whatever its loads),
-       conversions, a branch, a store, a shared load, and loads of the
+       conversions, a branch, a barrier, a store, a shared load, and loads of the
        buffer the catalogue's loads read, in every pattern and in the
        widest size (their lines in flight when the
        op's own loads ask for them: a hit on a line still on its way waits
@@ -363,6 +363,7 @@ static void check_more_work(cost_ctx_t *c)
             {SLD(GP_PATTERN_UNIT, 4, 1), "a 4-byte shared load"},
             {ARITH(GP_OP_CONV, 2, 1), "2 conversions"},
             {ARITH(GP_OP_BRANCH, 1, 1), "a branch"},
+            {ARITH(GP_OP_BARRIER, 1, 1), "a barrier"},
         };
         size_t e;
         for (e = 0; e < GP_ARRAY_LEN(extras); e++)

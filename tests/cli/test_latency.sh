@@ -395,4 +395,34 @@ for RATIO_DEVICE in h200-sxm a100-sxm4-40gb geforce-gtx-580; do
 done
 RATIO_DEVICE=h200-sxm
 
+cat >"$S/barrier.lua" <<'LUA'
+-- every thread loads its element, adds to it and stores it; `bar` puts a
+-- barrier before the store (1), before the add (2) or nowhere (0). `v`:
+-- the kernel's global_cache and the threads of a block, as "cg:256"
+local bar = gpuperf.param("bar", 0)
+local v = gpuperf.param("v", "default:64")
+local gc, block = v:match("^(%a+):(%d+)$")
+block = tonumber(block)
+local x = gpuperf.buffer("x", 4 * 1056 * block)
+local y = gpuperf.buffer("y", 4 * 1056 * block)
+local w = { gpuperf.load{x} }
+if bar == 2 then w[#w + 1] = gpuperf.barrier() end
+w[#w + 1] = gpuperf.fp32(2)
+if bar == 1 then w[#w + 1] = gpuperf.barrier() end
+w[#w + 1] = gpuperf.store{y}
+gpuperf.launch{ name = "copy", grid = 1056, block = block, regs = 32, smem = 16384,
+                global_cache = gc, work = w }
+LUA
+
+case_ "a barrier never makes a block faster: it waits for the slowest line of the loads its phase used"
+for RATIO_DEVICE in h200-sxm a100-sxm4-40gb geforce-gtx-580; do
+    for gc in default cg; do
+        for block in 64 256; do
+            expect_ratio .launches[0].block_cycles "$S/barrier.lua" bar=1 bar=0 1 100 "v=$gc:$block"
+            expect_ratio .launches[0].block_cycles "$S/barrier.lua" bar=2 bar=0 1 100 "v=$gc:$block"
+        done
+    done
+done
+RATIO_DEVICE=h200-sxm
+
 finish
