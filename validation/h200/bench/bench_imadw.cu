@@ -13,6 +13,9 @@
 //     accumulators (FADD); FEED 0: at immediate offsets from the row's pointer; FEED 1:
 //     each at the address mad.wide.u32(index, m, base) of its own (m = 4 at run time, the
 //     index varying with the trip by a run-time zero), an IMAD.WIDE.U32 a load;
+//   UNI 1: each load beside a warp-uniform load of word u of the row's line 0 and one
+//     FFMA (the naive SGEMM's k step, as bench_lform's `pair`); UNI 2: the warp-uniform
+//     loads alone, each added into an accumulator;
 //   W independent integer chains, one step each a trip: MUL 0 mad.wide.u32(j + k, m, w_k)
 //     (a 64-bit accumulator: IMAD.WIDE.U32), MUL 1 mad.lo.u32(j + k, m, w_k) (IMAD);
 //     their values are not addresses and go to the output once after the loop.
@@ -36,7 +39,7 @@ static const int kBlocksPerSm = 4;
 
 __host__ __device__ inline float iw_x(int i) { return float(i % 7) * 0.125f; }
 
-template <int L, int W, int FEED, int MUL>
+template <int L, int W, int FEED, int MUL, int UNI>
 __global__ void __launch_bounds__(kThreads, kBlocksPerSm)
     k_iw(const float *x, int trips, unsigned m, unsigned zmask, float *out, unsigned *iout,
          long long *cyc) {
@@ -44,6 +47,7 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerSm)
   const long long g = (blockIdx.x * (long long)blockDim.x + tid) >> 5;
   const unsigned row0 = unsigned(g % kRows) * kRowFloats + lane;
   const float *q = x + row0;
+  const float *r = x + (row0 - lane);  // the row's line 0: a warp-uniform word a load
   const unsigned long long base = (unsigned long long)(uintptr_t)x;
   float acc[8];
   unsigned long long w64[W > 0 ? W : 1];
@@ -62,6 +66,10 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerSm)
 #pragma unroll
     for (int u = 0; u < L; ++u) {
       float v;
+      if (UNI == 2) {  // the warp-uniform load alone
+        acc[u & 7] += r[u];
+        continue;
+      }
       if (FEED) {
         unsigned long long a;
         unsigned idx = row0 + unsigned(u + 1) * 32u + z;
@@ -70,7 +78,10 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerSm)
       } else {
         v = q[(u + 1) * 32];
       }
-      acc[u & 7] += v;
+      if (UNI == 1)  // beside a warp-uniform load, one FFMA: the naive SGEMM's k step
+        acc[u & 7] = fmaf(v, r[u], acc[u & 7]);
+      else
+        acc[u & 7] += v;
     }
 #pragma unroll
     for (int k = 0; k < W; ++k) {
@@ -80,6 +91,7 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerSm)
         asm("mad.lo.u32 %0, %1, %2, %0;" : "+r"(w32[k]) : "r"(unsigned(j + k)), "r"(m));
     }
     q += z;
+    r += z;
   }
   long long t1 = clock64();
   float s = 0.f;
@@ -97,11 +109,12 @@ typedef void (*kern_t)(const float *, int, unsigned, unsigned, float *, unsigned
 
 struct Var {
   const char *name;
-  int loads, ops, feed, mul;
+  int loads, ops, feed, mul, uni;
   kern_t k;
 };
 
-#define IV(N, L, W, F, M) {N, L, W, F, M, k_iw<L, W, F, M>}
+#define IV(N, L, W, F, M) {N, L, W, F, M, 0, k_iw<L, W, F, M, 0>}
+#define UV(N, L, W, U) {N, L, W, 0, 0, U, k_iw<L, W, 0, 0, U>}
 static const Var kVars[] = {
     IV("wide8", 0, 8, 0, 0),        IV("wide16", 0, 16, 0, 0),
     IV("imad8", 0, 8, 0, 1),        IV("imad16", 0, 16, 0, 1),
@@ -109,6 +122,9 @@ static const Var kVars[] = {
     IV("ld8_wide8", 8, 8, 0, 0),    IV("ld8_wide16", 8, 16, 0, 0),
     IV("ld8_imad8", 8, 8, 0, 1),    IV("ld8_imad16", 8, 16, 0, 1),
     IV("ld8_feed", 8, 0, 1, 0),     IV("ld8_feed_wide8", 8, 8, 1, 0),
+    UV("pair8", 8, 0, 1),           UV("pair8_wide4", 8, 4, 1),
+    UV("pair8_wide8", 8, 8, 1),     UV("uni8", 8, 0, 2),
+    UV("uni8_wide8", 8, 8, 2),
 };
 
 // The host's sum of one thread's loads (the same float additions in the same order).
@@ -116,7 +132,15 @@ static float host_sum(const Var &v, long long g, int lane, int trips) {
   float acc[8] = {0.f, 0.f, 0.f, 0.f, 0.f, 0.f, 0.f, 0.f};
   const int row0 = int(g % kRows) * kRowFloats + lane;
   for (int j = 0; j < trips; ++j)
-    for (int u = 0; u < v.loads; ++u) acc[u & 7] += iw_x(row0 + (u + 1) * 32);
+    for (int u = 0; u < v.loads; ++u) {
+      const float w = iw_x(row0 - lane + u);
+      if (v.uni == 2)
+        acc[u & 7] += w;
+      else if (v.uni == 1)
+        acc[u & 7] = fmaf(iw_x(row0 + (u + 1) * 32), w, acc[u & 7]);
+      else
+        acc[u & 7] += iw_x(row0 + (u + 1) * 32);
+    }
   float s = 0.f;
   for (int u = 0; u < 8; ++u) s += acc[u];
   return s;
@@ -137,8 +161,8 @@ int main(int argc, char **argv) {
   REQUIRE(f, "cannot write %s", argv[1]);
   fprintf(f, "# bench_imadw on %s, %d SMs, %d MHz, %d blocks of %d threads, %d trips\n", p.name,
           p.multiProcessorCount, clock_khz / 1000, blocks, kThreads, kTrips);
-  fprintf(f, "variant,loads,int_ops,feed,op,regs,event_us,sm_cycles_per_warp_trip_clock64,"
-             "sm_cycles_per_warp_trip_event\n");
+  fprintf(f, "variant,loads,int_ops,feed,op,uniform,regs,event_us,"
+             "sm_cycles_per_warp_trip_clock64,sm_cycles_per_warp_trip_event\n");
   std::vector<float> hx(kRows * kRowFloats);
   for (size_t i = 0; i < hx.size(); ++i) hx[i] = iw_x(int(i));
   float *dx, *dout;
@@ -188,8 +212,9 @@ int main(int argc, char **argv) {
     const double c64 = median_of(per) / (double(kTrips) * warps);
     const double us = median_of(ms) * 1000.0;
     const double ev = us * (clock_khz / 1000.0) / (double(kTrips) * warps);
-    fprintf(f, "%s,%d,%d,%d,%s,%d,%.3f,%.4f,%.4f\n", v.name, v.loads, v.ops, v.feed,
-            v.mul ? "mad.lo.u32" : "mad.wide.u32", fa.numRegs, us, c64, ev);
+    fprintf(f, "%s,%d,%d,%d,%s,%s,%d,%.3f,%.4f,%.4f\n", v.name, v.loads, v.ops, v.feed,
+            v.mul ? "mad.lo.u32" : "mad.wide.u32",
+            v.uni == 2 ? "only" : (v.uni == 1 ? "beside" : "none"), fa.numRegs, us, c64, ev);
     fflush(f);
   }
   fclose(f);
