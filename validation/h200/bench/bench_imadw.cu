@@ -153,8 +153,7 @@ int main(int argc, char **argv) {
   CK(cudaSetDevice(dev));
   cudaDeviceProp p;
   CK(cudaGetDeviceProperties(&p, dev));
-  int clock_khz = 0;
-  CK(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, dev));
+  const int clock_khz = dev_attr(cudaDevAttrClockRate, dev);
   const int blocks = p.multiProcessorCount * kBlocksPerSm;
   const size_t threads = size_t(blocks) * kThreads;
   FILE *f = fopen(argv[1], "w");
@@ -173,30 +172,26 @@ int main(int argc, char **argv) {
   CK(cudaMalloc(&diout, threads * sizeof(unsigned)));
   CK(cudaMalloc(&dcyc, blocks * sizeof(long long)));
   CK(cudaMemcpy(dx, hx.data(), hx.size() * sizeof(float), cudaMemcpyHostToDevice));
-  cudaEvent_t e0, e1;
-  CK(cudaEventCreate(&e0));
-  CK(cudaEventCreate(&e1));
+  // time_case's stream and events; no scratch buffer: the data stays in L1 and no
+  // case is timed after a flush
+  Bench b;
+  CK(cudaStreamCreateWithFlags(&b.stream, cudaStreamNonBlocking));
+  CK(cudaEventCreate(&b.ev0));
+  CK(cudaEventCreate(&b.ev1));
   for (const Var &v : kVars) {
+    long long regs, static_smem;
+    auto launch = [&] {
+      v.k<<<blocks, kThreads, 0, b.stream>>>(dx, kTrips, 4u, 0u, dout, diout, dcyc);
+    };
     CK(cudaFuncSetAttribute(v.k, cudaFuncAttributePreferredSharedMemoryCarveout, 0));
-    cudaFuncAttributes fa;
-    CK(cudaFuncGetAttributes(&fa, v.k));
+    kernel_attrs(v.k, &regs, &static_smem);
     if (profile) {
-      v.k<<<blocks, kThreads>>>(dx, kTrips, 4u, 0u, dout, diout, dcyc);
+      launch();
       CK_LAUNCH();
-      CK(cudaDeviceSynchronize());
+      CK(cudaStreamSynchronize(b.stream));
       continue;
     }
-    std::vector<double> ms;
-    for (int rep = 0; rep < 7; ++rep) {
-      CK(cudaEventRecord(e0));
-      v.k<<<blocks, kThreads>>>(dx, kTrips, 4u, 0u, dout, diout, dcyc);
-      CK_LAUNCH();
-      CK(cudaEventRecord(e1));
-      CK(cudaEventSynchronize(e1));
-      float t;
-      CK(cudaEventElapsedTime(&t, e0, e1));
-      if (rep >= 2) ms.push_back(t);
-    }
+    const Stats st = time_case(b, 5, false, launch);
     std::vector<float> out(threads);
     std::vector<long long> cyc(blocks);
     CK(cudaMemcpy(out.data(), dout, threads * sizeof(float), cudaMemcpyDeviceToHost));
@@ -210,11 +205,11 @@ int main(int argc, char **argv) {
     for (long long c : cyc) per.push_back(double(c));
     const double warps = double(kThreads / 32 * kBlocksPerSm);
     const double c64 = median_of(per) / (double(kTrips) * warps);
-    const double us = median_of(ms) * 1000.0;
+    const double us = st.median_us;
     const double ev = us * (clock_khz / 1000.0) / (double(kTrips) * warps);
     fprintf(f, "%s,%d,%d,%d,%s,%s,%d,%.3f,%.4f,%.4f\n", v.name, v.loads, v.ops, v.feed,
             v.mul ? "mad.lo.u32" : "mad.wide.u32",
-            v.uni == 2 ? "only" : (v.uni == 1 ? "beside" : "none"), fa.numRegs, us, c64, ev);
+            v.uni == 2 ? "only" : (v.uni == 1 ? "beside" : "none"), int(regs), us, c64, ev);
     fflush(f);
   }
   fclose(f);
@@ -222,5 +217,8 @@ int main(int argc, char **argv) {
   CK(cudaFree(dout));
   CK(cudaFree(diout));
   CK(cudaFree(dcyc));
+  CK(cudaEventDestroy(b.ev0));
+  CK(cudaEventDestroy(b.ev1));
+  CK(cudaStreamDestroy(b.stream));
   return 0;
 }
