@@ -89,6 +89,12 @@ typedef struct seg_sum {
        keeps live (walk); the unrolled copies run it side by side
        (add_loop); a walk's own, not summed */
     double fresh, fresh_regs;
+    /* of a loop body, the chain other than memory waits from the first op
+       after a load to the trip's end; -1: no op after a load uses its value
+       in the trip (none that is neither a load nor integer work: a chase
+       whose loads wait only for each other waits after the branch) (walk,
+       add_loop) */
+    double consumed;
     /* top level: what the block's last warp waits beyond one warp's chain
        for the slowest line of the block's last straight-line loads (walk) */
     double exit_wait;
@@ -1161,8 +1167,25 @@ static int add_loop(const walk_ctx_t *cx, const seg_sum_t *body, double trips, u
     b.int_chain = 0;
     /* the control chain runs beside the body's own chain; the taken branch
        that closes each unrolled copy stalls the chain while the next
-       instructions are fetched (branch_taken_cycles, device file) */
-    b.chain = GP_MAX(b.chain + d->branch_taken_cycles / unroll, branch / unroll);
+       instructions are fetched (branch_taken_cycles, device file). ptxas
+       places the exit compare (ISETP) among the trip's integer updates
+       after its loads, before the arithmetic that uses them, and keeps
+       predicate_branch_cycles of stall counts between it and the branch;
+       the arithmetic's wait for the loads is not a stall count, so a trip
+       whose arithmetic after that wait is shorter waits the rest before
+       the branch. The H200's k_lc loop of a warp-uniform float and
+       `acc += v` (ISETP, FADD with a stall of 12, BRA) takes 68 clock64
+       cycles a trip from L1, and with 4 dependent FFMA before the add only
+       73; bench_uniform2's trips of 2 and 4 loads hold the last FADD 9
+       cycles before the branch ([sources: h200-cal] run10/loopchain
+       sass_loopchain.txt.gz, loopchain_cycles.csv; run9/uniform2
+       sass_uniform2.txt.gz) */
+    {
+        double pred = 0;
+        if (d->predicate_branch_cycles > 0 && body->consumed >= 0)
+            pred = GP_MAX(0.0, d->predicate_branch_cycles - body->consumed);
+        b.chain = GP_MAX(b.chain + (d->branch_taken_cycles + pred) / unroll, branch / unroll);
+    }
     seg_add(out, &b, trips);
     return add_control(cx, trips * GP_LOOP_CONTROL_INSTRUCTIONS / unroll, out);
 }
@@ -1306,6 +1329,10 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
        integer work followed that load */
     double span = 0, span_last = 0, span_live = 0, last_live = 0;
     int span_ok = 0;
+    /* seg_sum_t.consumed: the non-memory chain where the first op using
+       the body's loads began (-1: none yet), and whether a load came */
+    double use_from = -1;
+    int use_pending = 0, used = 0;
     /* a loop body's global loads not yet written back by a store of the
        body: their buffers and latencies (seg_sum_t.carry) */
     uint32_t wb_buf[CARRY_LOADS];
@@ -1421,6 +1448,14 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
         if (op->kind >= GP_OP_KIND_COUNT) {
             snprintf(cx->err, cx->errlen, "op %u: unknown kind %u", i, op->kind);
             return -1;
+        }
+        if (count > 0 && is_load(op->kind)) {
+            use_pending = 1;
+        } else if (count > 0 && use_pending) {
+            if (use_from < 0)
+                use_from = out->chain - out->mem_chain;
+            if (op->kind != GP_OP_INT)
+                used = 1;
         }
         if (count > 0) {
             gp_op_cost_t c; /* gp_op_cost writes all of it */
@@ -1699,6 +1734,7 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
         i++;
     }
     flush_group(&g, out);
+    out->consumed = used ? out->chain - out->mem_chain - use_from : -1;
     if (span_ok && !out->carried && span > span_last) {
         out->fresh = span - span_last;
         out->fresh_regs = span_live;

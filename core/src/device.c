@@ -155,6 +155,7 @@ static const key_spec_t SCHEMA[] = {
     {"latency", "conversion_cycles", T_F64, OFF(conversion_cycles), OPT, 0, 1e5, "cycles"},
     {"latency", "branch_cycles", T_F64, OFF(branch_cycles), OPT, 0, 1e5, "cycles"},
     {"latency", "branch_taken_cycles", T_F64, OFF(branch_taken_cycles), OPT, 0, 1e4, "cycles a taken loop branch adds to a dependency chain per unrolled iteration; 0: none"},
+    {"latency", "predicate_branch_cycles", T_F64, OFF(predicate_branch_cycles), OPT, 0, 1e3, "stall cycles between a loop's exit compare (ISETP) and its branch, which a wait for a load does not shorten; 0: none"},
     {"latency", "shared_memory_cycles", T_F64, OFF(shared_memory_cycles), REQ, 0.1, 1e5, "cycles"},
     {"latency", "l1_hit_cycles", T_F64, OFF(l1_hit_cycles), OPT, 0, 1e5, "cycles"},
     {"latency", "l2_hit_cycles", T_F64, OFF(l2_hit_cycles), OPT, 0, 1e5, "cycles"},

@@ -396,6 +396,57 @@ static void test_taken_branch(void **state)
                      4000 * g_dev.branch_taken_cycles / 16) < 1e-6 * with.latency_cycles);
 }
 
+/* A loop pinned to one copy whose arithmetic after its load is shorter than
+   predicate_branch_cycles waits the rest before the branch each trip (ptxas
+   keeps that many stall cycles between the exit compare and the branch, and
+   the arithmetic's wait for the load is none of them): one FADD waits
+   predicate_branch_cycles - fp32_cycles more a trip, four dependent FFMA
+   none. Integer work between the load and its use counts towards the
+   cycles; a load or a store after the use never makes the trip shorter; a
+   chase whose loads only wait for each other (the wait comes after the
+   branch) and a device without the key pay none. */
+static void test_predicate_branch(void **state)
+{
+    gp_op_t one[3] = {loop(4096, 2), load(GP_PATTERN_UNIT, 16384, 0), arith(GP_OP_FP32, 1)};
+    gp_op_t four[3] = {loop(4096, 2), load(GP_PATTERN_UNIT, 16384, 0), arith(GP_OP_FP32, 4)};
+    gp_op_t mid[4] = {loop(4096, 3), load(GP_PATTERN_UNIT, 16384, 0), arith(GP_OP_INT, 1),
+                      arith(GP_OP_FP32, 1)};
+    gp_op_t chase[3] = {loop(4096, 2), load(GP_PATTERN_UNIT, 16384, 1), arith(GP_OP_INT, 1)};
+    gp_op_t later[4] = {loop(4096, 3), load(GP_PATTERN_UNIT, 16384, 0), arith(GP_OP_FP32, 1),
+                        load(GP_PATTERN_UNIT, 16384, 0)};
+    gp_op_t stored[4] = {loop(4096, 3), load(GP_PATTERN_UNIT, 16384, 0), arith(GP_OP_FP32, 1),
+                         load(GP_PATTERN_UNIT, 1u << 20, 0)};
+    gp_device_t plain = g_dev;
+    double extra = g_dev.predicate_branch_cycles - g_dev.fp32_cycles;
+    gp_block_cost_t a, b;
+    (void)state;
+    assert_true(extra > 0);
+    stored[3].kind = GP_OP_STORE;
+    stored[3].access.buffer = 1;
+    one[0].unroll = four[0].unroll = mid[0].unroll = chase[0].unroll = 1;
+    later[0].unroll = stored[0].unroll = 1;
+    plain.predicate_branch_cycles = 0;
+    a = cost(one, 3, 32, 16);
+    b = cost_on(&plain, g_gen, one, 3, 32, 16);
+    assert_true(fabs(a.latency_cycles - b.latency_cycles - 4096 * extra) < 1e-6 * a.latency_cycles);
+    a = cost(four, 3, 32, 16);
+    b = cost_on(&plain, g_gen, four, 3, 32, 16);
+    assert_true(fabs(a.latency_cycles - b.latency_cycles) < 1e-9 * a.latency_cycles);
+    a = cost(mid, 4, 32, 16);
+    b = cost_on(&plain, g_gen, mid, 4, 32, 16);
+    assert_true(a.latency_cycles - b.latency_cycles < 4096 * extra * (1 - 1e-6));
+    a = cost(chase, 3, 32, 16);
+    b = cost_on(&plain, g_gen, chase, 3, 32, 16);
+    assert_true(fabs(a.latency_cycles - b.latency_cycles) < 1e-9 * a.latency_cycles);
+    /* a further load or a store after the use: the trip still waits
+       before its branch, and takes no fewer cycles */
+    b = cost(one, 3, 32, 16);
+    a = cost(later, 4, 32, 16);
+    assert_true(a.latency_cycles >= b.latency_cycles * (1 - 1e-9));
+    a = cost(stored, 4, 32, 16);
+    assert_true(a.latency_cycles >= b.latency_cycles * (1 - 1e-9));
+}
+
 /* A loop the source pins to one copy (`#pragma unroll 1`) waits for its load
    every iteration and pays the loop control and the taken branch every
    iteration; left to the model, the same short body is unrolled and the loads
@@ -1206,6 +1257,7 @@ int main(void)
         cmocka_unit_test(test_top_barrier_blocks_wait_together),
         cmocka_unit_test(test_atomic_result_waits),
         cmocka_unit_test(test_taken_branch),
+        cmocka_unit_test(test_predicate_branch),
         cmocka_unit_test(test_op_memo_same_costs),
         cmocka_unit_test(test_block_warps_wait_together),
         cmocka_unit_test(test_group_waits_for_misses_that_happen),

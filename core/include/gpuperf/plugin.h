@@ -429,6 +429,12 @@ typedef struct gp_device {
        shared atomics adds to them in part rather than hiding behind them;
        0: not known (none) */
     double shared_atomic_int_share;
+    /* [latency], added within ABI 2: the cycles ptxas keeps between the
+       compare that sets a loop's exit predicate (ISETP) and the branch that
+       reads it, counted in the stall cycles of the instructions between,
+       which a wait for a load's value does not shorten; 0: not known (the
+       loop's control runs beside its body) */
+    double predicate_branch_cycles;
 } gp_device_t;
 
 /* ------------------------------------------------------------------------ */
