@@ -416,9 +416,7 @@ int main(int argc, char **argv) {
   Bench b;
   CK(cudaGetDeviceProperties(&b.prop, dev));
   b.sm_count = b.prop.multiProcessorCount;
-  CK(cudaStreamCreateWithFlags(&b.stream, cudaStreamNonBlocking));
-  CK(cudaEventCreate(&b.ev0));
-  CK(cudaEventCreate(&b.ev1));
+  bench_stream(b);
   CK(cudaMalloc(&b.scratch, kScratchBytes));
   g_csv = fopen(argv[1], "w");
   REQUIRE(g_csv, "cannot write %s", argv[1]);

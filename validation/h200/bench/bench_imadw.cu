@@ -175,9 +175,7 @@ int main(int argc, char **argv) {
   // time_case's stream and events; no scratch buffer: the data stays in L1 and no
   // case is timed after a flush
   Bench b;
-  CK(cudaStreamCreateWithFlags(&b.stream, cudaStreamNonBlocking));
-  CK(cudaEventCreate(&b.ev0));
-  CK(cudaEventCreate(&b.ev1));
+  bench_stream(b);
   for (const Var &v : kVars) {
     long long regs, static_smem;
     auto launch = [&] {

@@ -162,9 +162,7 @@ int main(int argc, char **argv) {
   CK(cudaMalloc(&dcyc, blocks * sizeof(long long)));
   CK(cudaMemcpy(dx, hx.data(), kWindow * sizeof(float), cudaMemcpyHostToDevice));
   Bench b;
-  CK(cudaStreamCreateWithFlags(&b.stream, cudaStreamNonBlocking));
-  CK(cudaEventCreate(&b.ev0));
-  CK(cudaEventCreate(&b.ev1));
+  bench_stream(b);
   for (const Var &v : kVars) {
     long long regs, static_smem;
     const int s = 32 * v.nld;

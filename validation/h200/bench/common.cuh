@@ -328,14 +328,20 @@ static inline int dev_attr(cudaDeviceAttr a, int dev) {
   return v;
 }
 
+// time_case's stream and events, on the current device (benches with their own CSV
+// that need no scratch flush call this instead of bench_open).
+static inline void bench_stream(Bench &b) {
+  CK(cudaStreamCreateWithFlags(&b.stream, cudaStreamNonBlocking));
+  CK(cudaEventCreate(&b.ev0));
+  CK(cudaEventCreate(&b.ev1));
+}
+
 // Open the CSV, create stream/events/scratch on device `dev`, write the header.
 static inline void bench_open(Bench &b, const char *path, int dev) {
   CK(cudaSetDevice(dev));
   CK(cudaGetDeviceProperties(&b.prop, dev));
   b.sm_count = b.prop.multiProcessorCount;
-  CK(cudaStreamCreateWithFlags(&b.stream, cudaStreamNonBlocking));
-  CK(cudaEventCreate(&b.ev0));
-  CK(cudaEventCreate(&b.ev1));
+  bench_stream(b);
   CK(cudaMalloc(&b.scratch, kScratchBytes));
   b.csv = fopen(path, "w");
   REQUIRE(b.csv, "cannot write %s", path);
