@@ -1329,10 +1329,11 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
        integer work followed that load */
     double span = 0, span_last = 0, span_live = 0, last_live = 0;
     int span_ok = 0;
-    /* seg_sum_t.consumed: the non-memory chain where the first op using
-       the body's loads began (-1: none yet), and whether a load came */
+    /* seg_sum_t.consumed: the non-memory chain where the first op after
+       a load began (-1: none yet); whether a load came; whether an op that
+       is neither a load nor integer work came after one (uses its value) */
     double use_from = -1;
-    int use_pending = 0, used = 0;
+    int loaded = 0, used = 0;
     /* a loop body's global loads not yet written back by a store of the
        body: their buffers and latencies (seg_sum_t.carry) */
     uint32_t wb_buf[CARRY_LOADS];
@@ -1450,8 +1451,8 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
             return -1;
         }
         if (count > 0 && is_load(op->kind)) {
-            use_pending = 1;
-        } else if (count > 0 && use_pending) {
+            loaded = 1;
+        } else if (count > 0 && loaded) {
             if (use_from < 0)
                 use_from = out->chain - out->mem_chain;
             if (op->kind != GP_OP_INT)
