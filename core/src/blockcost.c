@@ -46,6 +46,10 @@ typedef struct seg_sum {
        a batch of a loop's iterations waits for its first miss (add_loop) */
     double mem_exp, mem_gap;
     double l1, l2, dram;        /* bytes */
+    /* of dram, the loads' bytes, and those of loads that read whole lines
+       (reads_lines): a stream's reads beyond its writes run at the DRAM's
+       read-only rate (dram_time) */
+    double dram_load, dram_stream;
     double l2_req;              /* the L2's time beyond l2, as bytes (not in flight) */
     double l1_hold;             /* L1 line-cycles the loads' misses hold */
     double store;               /* SM cycles of the store path towards L2 */
@@ -121,6 +125,43 @@ typedef struct walk_ctx {
     double trips; /* the trips of the loop whose body is walked; 0: none */
 } walk_ctx_t;
 
+/*
+ * 1 when a warp's request of load op uses at least half of every line it
+ * touches (the sample's first warp instance; without a sample, a unit or
+ * small-stride pattern of at least 64 bytes a warp): a stream of whole
+ * lines, which the DRAM serves at its read-only rate where nothing is
+ * written meanwhile (dram_time). Drawn and random addresses are not
+ * (their DRAM cost is sparse_read_bytes', measured at the copy's rate).
+ */
+static int reads_lines(const gp_op_t *op)
+{
+    const gp_access_t *a = &op->access;
+    const gp_lane_sample_t *sm = a->sample;
+    double e = a->elem_bytes ? a->elem_bytes : 4, line = 128;
+    if (sm && sm->drawn)
+        return 0;
+    if (sm && sm->byte_offset && sm->lanes > 0) {
+        int64_t ln[64];
+        uint32_t i, j, nl = 0, act = 0;
+        for (i = 0; i < sm->lanes && i < 64; i++) {
+            int64_t o = sm->byte_offset[i];
+            if (o < 0)
+                continue;
+            act++;
+            for (j = 0; j < nl && ln[j] != o / (int64_t)line; j++)
+                ;
+            if (j == nl)
+                ln[nl++] = o / (int64_t)line;
+        }
+        return nl > 0 && act * e >= 0.5 * line * nl;
+    }
+    if (a->pattern == GP_PATTERN_UNIT)
+        return 32 * e >= 0.5 * line;
+    if (a->pattern == GP_PATTERN_STRIDE)
+        return fabs((double)a->stride_elems) * e <= 8 && 32 * e >= 0.5 * line;
+    return 0;
+}
+
 /* a's traffic (bytes, L2 time, L1 lines held, store-path cycles) as if b's
    were moved once where seg_add moved it `paths` times: the paths of a
    divergent region run one after another, each moving its threads' share */
@@ -131,6 +172,8 @@ static void seg_one_pass_traffic(seg_sum_t *a, const seg_sum_t *b, double paths)
     a->l2_req += b->l2_req - b->l2_req * paths;
     a->l1_hold += b->l1_hold - b->l1_hold * paths;
     a->dram += b->dram - b->dram * paths;
+    a->dram_load += b->dram_load - b->dram_load * paths;
+    a->dram_stream += b->dram_stream - b->dram_stream * paths;
     a->store += b->store - b->store * paths;
 }
 
@@ -150,6 +193,8 @@ static void seg_add(seg_sum_t *a, const seg_sum_t *b, double f)
     a->l2_req += b->l2_req * f;
     a->l1_hold += b->l1_hold * f;
     a->dram += b->dram * f;
+    a->dram_load += b->dram_load * f;
+    a->dram_stream += b->dram_stream * f;
     a->store += b->store * f;
     a->int_chain += b->int_chain * f;
     a->stall += b->stall * f;
@@ -1498,6 +1543,11 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
             out->l2_req += count * c.l2_request_bytes;
             out->l1_hold += count * c.l1_hold_cycles;
             out->dram += count * c.dram_bytes;
+            if (op->kind == GP_OP_LOAD) {
+                out->dram_load += count * c.dram_bytes;
+                if (reads_lines(op))
+                    out->dram_stream += count * c.dram_bytes;
+            }
             out->store += count * c.store_cycles;
             if (op->kind == GP_OP_BARRIER)
                 out->chain += barrier_wait(cx, since_barrier);
@@ -1886,6 +1936,26 @@ int gp_block_cost_default(const gp_plugin_t *plugin, const gp_generation_t *gen,
     return gp_block_cost_memo(plugin, gen, dev, kernel, occ, res, NULL, out, err, errlen);
 }
 
+/*
+ * A block's DRAM traffic as the bytes a copy moves in the same time (at
+ * dram_sustained_gbps): a copy's reads and writes share the bus, which
+ * turns around between them ([sources: chatterjee2012]), where a
+ * read-only stream of whole lines runs at dram_read_gbps (the H200: 4443
+ * against 4218 GB/s, gpuperf-calibrate's 1 GiB float4 read and copy). So
+ * the stream's reads beyond the block's own writes (stores and atomics)
+ * go at the read rate, and everything else at the copy's: a copy is
+ * unchanged and a read-only stream is at the read rate.
+ */
+static double dram_time(const gp_device_t *dev, const seg_sum_t *s, double warps)
+{
+    double bytes = s->dram * warps, extra;
+    if (!(dev->dram_read_gbps > dev->dram_sustained_gbps))
+        return bytes;
+    extra = GP_MAX(0.0, s->dram_stream - GP_MAX(0.0, s->dram - s->dram_load)) * warps;
+    extra = GP_MIN(extra, bytes);
+    return bytes - extra * (1 - dev->dram_sustained_gbps / dev->dram_read_gbps);
+}
+
 /* One walk of the kernel's ops as the script gives them (gp_block_cost_memo
    keeps it at least independent_floor's). */
 static int block_cost_once(const gp_plugin_t *plugin, const gp_generation_t *gen,
@@ -1955,7 +2025,7 @@ static int block_cost_once(const gp_plugin_t *plugin, const gp_generation_t *gen
     t_blk = t_lat + s.exit_wait;
 
     if (dev->dram_sustained_gbps > 0 && res->dram_share > 0)
-        t_dram = blocks * out->dram_bytes /
+        t_dram = blocks * dram_time(dev, &s, warps) /
                  (dev->dram_sustained_gbps * 1e9 * res->dram_share / cycles_per_s);
     t_core = core_time(t_blk, t_thr, stall, stall_top, t_path, blocks);
     if (dev->l2_bandwidth_gbps > 0 && res->l2_share > 0)

@@ -459,8 +459,10 @@ static void check_device_scaling(cost_ctx_t *c)
     d = *c->dev;
     d.dram_sustained_gbps *= 2;
     d.dram_bandwidth_gbps *= 2;
-    snprintf(what, sizeof what, "dram_sustained_gbps %g, dram_bandwidth_gbps %g (twice)",
-             d.dram_sustained_gbps, d.dram_bandwidth_gbps);
+    d.dram_read_gbps *= 2;
+    snprintf(what, sizeof what,
+             "dram_sustained_gbps %g, dram_bandwidth_gbps %g, dram_read_gbps %g (twice)",
+             d.dram_sustained_gbps, d.dram_bandwidth_gbps, d.dram_read_gbps);
     if (cost(c, &d, &c->k, &c->res, what, &t) == 0)
         compare(c, GP_CONF_BANDWIDTH, &c->res, c->base_cycles, t, 0, what);
 

@@ -112,6 +112,7 @@ static const key_spec_t SCHEMA[] = {
     {"memory", "dram_bytes", T_U64, OFF(dram_bytes), REQ, 1, BIG, "bytes"},
     {"memory", "dram_bandwidth_gbps", T_F64, OFF(dram_bandwidth_gbps), REQ, 0.001, 1e6, "GB/s theoretical"},
     {"memory", "dram_sustained_gbps", T_F64, OFF(dram_sustained_gbps), REQ, 0.001, 1e6, "GB/s measured streaming"},
+    {"memory", "dram_read_gbps", T_F64, OFF(dram_read_gbps), OPT, 0, 1e6, "GB/s a read-only stream sustains; 0: not known (dram_sustained_gbps)"},
     {"memory", "l2_bytes", T_U64, OFF(l2_bytes), REQ, 0, 1ull << 34, "bytes (0: no L2 for global memory)"},
     {"memory", "l2_carry_full_bytes", T_U64, OFF(l2_carry_full_bytes), OPT, 0, 1ull << 34, "bytes a launch may touch and leave all of in L2 for the launches after it (0: the L2's capacity)"},
     {"memory", "l2_carry_none_bytes", T_U64, OFF(l2_carry_none_bytes), OPT, 0, 1ull << 34, "bytes a launch touches from which it leaves none of them in L2 for the next (0: the L2's capacity)"},
@@ -583,6 +584,12 @@ static int check_consistency(parse_state_t *st, gp_device_t *d)
     CHECK(d->dram_sustained_gbps <= d->dram_bandwidth_gbps * 1.0001, "memory",
           "dram_sustained_gbps", "dram_sustained_gbps %g exceeds dram_bandwidth_gbps %g",
           d->dram_sustained_gbps, d->dram_bandwidth_gbps);
+    CHECK(d->dram_read_gbps == 0 || (d->dram_read_gbps >= d->dram_sustained_gbps &&
+                                     d->dram_read_gbps <= d->dram_bandwidth_gbps * 1.0001),
+          "memory", "dram_read_gbps",
+          "dram_read_gbps %g is outside dram_sustained_gbps %g .. dram_bandwidth_gbps %g (a "
+          "read-only stream runs no slower than a copy and no faster than the bus; 0: not known)",
+          d->dram_read_gbps, d->dram_sustained_gbps, d->dram_bandwidth_gbps);
     {
         int k, given = 0;
         for (k = 0; k < 4; k++)

@@ -470,6 +470,7 @@ static const struct sb_dev_field {
     SB_DEV(dram_batch_log2_cycles), SB_DEV(dram_run_span_bytes),
     SB_DEV(l1_return_cycles), SB_DEV(l1_uniform_return_cycles), SB_DEV(global_load_issue_cycles),
     SB_DEV(sparse_write_stores_log2), SB_DEV(predicate_branch_cycles),
+    SB_DEV(dram_read_gbps),
     SB_DEV(tensor_clock_mhz),
     SB_DEV(graph_launch_us), SB_DEV(graph_node_us),
 };

@@ -307,8 +307,10 @@ case_ "H200 table, all rows: accuracy gate"
 # evaluation (validation/README.md log). 2026-12-06: a barrier waits for the
 # slowest line of every load of its phase: 7.631%. A loop's branch waits for
 # the stall cycles ptxas keeps after its exit compare (predicate_branch_cycles):
-# 7.548% (5481 within 1.5x).
-gp validate validation/h200/calibration.csv --max-mape 7.55 --min-within-2x 0.990 \
+# 7.548% (5481 within 1.5x). 2026-12-07: a stream's reads beyond its writes at
+# the DRAM's read-only rate (dram_read_gbps, gpuperf-calibrate's 4443 GB/s):
+# 7.472%.
+gp validate validation/h200/calibration.csv --max-mape 7.48 --min-within-2x 0.990 \
     --min-within 1.5:0.98 --json
 expect_status 0
 n=$(json .overall.rows)
@@ -379,7 +381,10 @@ case_ "H200 mlp family: accuracy gate"
 # (GP_KNEE_P_L2): 8.14 -> 7.69%.
 # 2026-12-04: a launch over many SMs waits the slowest SM's L2 and DRAM latency
 # (l2_slowest_sm_ratio, dram_slowest_sm_ratio, run7 chase): 7.69 -> 7.79% (worse).
-gp validate validation/h200/calibration.csv --family mlp --max-mape 7.8 --min-within-2x 1
+# 2026-12-07: a stream's reads beyond its writes at the DRAM's read-only rate
+# (dram_read_gbps): 7.75 -> 7.99% (worse: the DRAM rows already fast, indep_n16
+# full -4.8 -> -7.6%).
+gp validate validation/h200/calibration.csv --family mlp --max-mape 8.0 --min-within-2x 1
 expect_status 0
 
 # Partial sectors (bench_sectors): K scalar loads or stores per thread whose
@@ -536,8 +541,10 @@ expect_status 0
 case_ "H200 clock family: accuracy gate"
 # 2026-12-04: the L1 data path holds a load's address arithmetic once a
 # request (the gfoot rows): 3.86 -> 4.13% (worse: the float4 DRAM streams,
-# already -21%, -25%).
-gp validate validation/h200/calibration.csv --family clock --max-mape 4.15 --min-within-2x 1
+# already -21%, -25%). 2026-12-07: a stream's reads beyond its writes at the
+# DRAM's read-only rate (dram_read_gbps): 4.10 -> 4.33% (worse: the same
+# streams -24..-25% -> -27..-28%).
+gp validate validation/h200/calibration.csv --family clock --max-mape 4.35 --min-within-2x 1
 expect_status 0
 
 # The naive 7x7 convolution: each block re-reads its own 38x14 window in L1
@@ -638,8 +645,10 @@ expect_status 0
 case_ "H200 mmasmem family: accuracy gate"
 # 2026-12-03: a read request of one sector of a line takes the L2
 # sparse_read_l2_bytes, and the L2 meets the core term with a knee of p = 4
-# (GP_KNEE_P_L2): 20.66 -> 20.85% (worse).
-gp validate validation/h200/calibration.csv --family mmasmem --max-mape 20.9 --min-within-2x 0.9
+# (GP_KNEE_P_L2): 20.66 -> 20.85% (worse). 2026-12-07: a stream's reads beyond
+# its writes at the DRAM's read-only rate (dram_read_gbps): 20.77 -> 20.90%
+# (worse: the copy loops' DRAM-bound rows, already fast).
+gp validate validation/h200/calibration.csv --family mmasmem --max-mape 20.95 --min-within-2x 0.9
 expect_status 0
 
 # Loops of one load a trip feeding an arithmetic body, 1 to 16 warps per SM
@@ -1350,8 +1359,12 @@ case_ "H200 evaluation set: accuracy gate"
 # 10.166 -> 10.366%, 264 within 1.5x (worse: scan 12.1 -> 15.3%, reduce 10.5
 # -> 10.8%; radix 4.7 -> 4.3%). 2026-12-06: a loop's branch waits for the
 # stall cycles ptxas keeps after its exit compare (decided on the calibration
-# table, 7.631 -> 7.548%): 10.357% (mat-vec 10.0 -> 9.9%).
-gp validate validation/h200/evaluation.csv --max-mape 10.36 --min-within-2x 0.98 \
+# table, 7.631 -> 7.548%): 10.357% (mat-vec 10.0 -> 9.9%). 2026-12-07: a
+# stream's reads beyond its writes at the DRAM's read-only rate (decided on the
+# calibration table, 7.548 -> 7.472%): 10.371% (worse: pipelines 11.2 -> 12.2%,
+# their reads after a flush the scripts do not state already fast; better:
+# ELL SpMV 7.0 -> 6.1%, mat-vec 9.9 -> 9.5%), 264 within 1.5x.
+gp validate validation/h200/evaluation.csv --max-mape 10.38 --min-within-2x 0.98 \
     --min-within 1.5:0.95 --json
 expect_status 0
 n=$(json .overall.rows)
@@ -1378,9 +1391,12 @@ readme_table "### Evaluation ("
 # 3327, 8.537% over 3394 with run63's 59 rows (bench_passes bstride, bench_misdram,
 # timed on the H100 only) and the 8 moved. A barrier waits for every load of
 # its phase: 9.582% and 8.527%. The exit compare's stall cycles
-# (predicate_branch_cycles, 13 as on the H200): 9.571% and 8.396%.
+# (predicate_branch_cycles, 13 as on the H200): 9.571% and 8.396%. A stream's
+# reads beyond its writes at the read-only rate (dram_read_gbps 3108, decided
+# on the H200 calibration table): 9.640% (worse: mat-vec 8.8 -> 9.4%, ELL SpMV
+# 6.4 -> 7.0%, pipelines 13.0 -> 13.6%) and 8.375%.
 case_ "H100 evaluation table: accuracy gate"
-gp validate validation/h100/evaluation.csv --max-mape 9.58 --min-within-2x 1 \
+gp validate validation/h100/evaluation.csv --max-mape 9.65 --min-within-2x 1 \
     --min-within 1.5:0.98 --json
 expect_status 0
 n=$(json .overall.rows)
@@ -1388,7 +1404,7 @@ expect_between "$n" 265 1000
 case_ "README.md: the H100 table is this validation's"
 readme_table "### A second Hopper card: the H100 ("
 case_ "H100 calibration kernels: accuracy gate"
-gp validate validation/h100/calibration.csv --max-mape 8.40 --min-within-2x 0.99 \
+gp validate validation/h100/calibration.csv --max-mape 8.38 --min-within-2x 0.99 \
     --min-within 1.5:0.98 --json
 expect_status 0
 n=$(json .overall.rows)
@@ -1511,10 +1527,10 @@ expect_status 0
 expect_out "== times: $F/times.csv"
 expect_out "== tesla: validation/published/tesla.csv"
 expect_out "== tables (headline: independent rows)"
-gp validate $F/times.csv --max-mape 4
+gp validate $F/times.csv --max-mape 5
 expect_status 1
-expect_err "times ($F/times.csv): mean absolute error 4."
-expect_err "exceeds --max-mape 4%"
+expect_err "times ($F/times.csv): mean absolute error 5."
+expect_err "exceeds --max-mape 5%"
 
 case_ "within gates"
 gp validate $F/times.csv --min-within 1.05:1

@@ -447,6 +447,56 @@ static void test_predicate_branch(void **state)
     assert_true(a.latency_cycles >= b.latency_cycles * (1 - 1e-9));
 }
 
+/* The DRAM's read-only rate (dram_read_gbps): a stream's reads beyond the
+   block's own writes go at it, everything else at dram_sustained_gbps (a
+   copy's rate). A read-only float4 stream's memory term shrinks by the
+   two rates' ratio, a copy's does not move, a triad's (two reads, one
+   write) lies between, scattered reads keep the copy's rate, and a store
+   added to the stream never shortens it. */
+static void test_dram_read_rate(void **state)
+{
+    gp_op_t rd[3] = {loop(4096, 2), load(GP_PATTERN_UNIT, 1u << 30, 0), arith(GP_OP_FP32, 1)};
+    gp_op_t cp[3] = {loop(4096, 2), load(GP_PATTERN_UNIT, 1u << 30, 0),
+                     load(GP_PATTERN_UNIT, 1u << 30, 0)};
+    gp_op_t tri[4] = {loop(4096, 3), load(GP_PATTERN_UNIT, 1u << 30, 0),
+                      load(GP_PATTERN_UNIT, 1u << 30, 0), load(GP_PATTERN_UNIT, 1u << 30, 0)};
+    gp_op_t rnd[3] = {loop(4096, 2), load(GP_PATTERN_RANDOM, 1u << 30, 0),
+                      arith(GP_OP_FP32, 1)};
+    gp_device_t plain = g_dev;
+    double ratio = g_dev.dram_sustained_gbps / g_dev.dram_read_gbps;
+    gp_block_cost_t a, b;
+    uint32_t i;
+    (void)state;
+    assert_true(ratio > 0 && ratio < 1);
+    plain.dram_read_gbps = 0;
+    rd[1].access.elem_bytes = cp[1].access.elem_bytes = cp[2].access.elem_bytes = 16;
+    for (i = 1; i < 4; i++)
+        tri[i].access.elem_bytes = 16;
+    cp[2].kind = GP_OP_STORE;
+    cp[2].access.buffer = 1;
+    tri[2].access.buffer = 1;
+    tri[3].kind = GP_OP_STORE;
+    tri[3].access.buffer = 2;
+    a = cost_resident(&g_dev, g_gen, rd, 3, 1024, 32, 2);
+    b = cost_resident(&plain, g_gen, rd, 3, 1024, 32, 2);
+    assert_true(b.memory_cycles > GP_MAX(b.latency_cycles, b.throughput_cycles));
+    assert_true(fabs(a.memory_cycles - ratio * b.memory_cycles) < 1e-9 * b.memory_cycles);
+    a = cost_resident(&g_dev, g_gen, cp, 3, 1024, 32, 2);
+    b = cost_resident(&plain, g_gen, cp, 3, 1024, 32, 2);
+    assert_true(fabs(a.memory_cycles - b.memory_cycles) < 1e-9 * b.memory_cycles);
+    a = cost_resident(&g_dev, g_gen, tri, 4, 1024, 32, 2);
+    b = cost_resident(&plain, g_gen, tri, 4, 1024, 32, 2);
+    assert_true(a.memory_cycles < b.memory_cycles * (1 - 1e-6));
+    assert_true(a.memory_cycles > ratio * b.memory_cycles * (1 + 1e-6));
+    a = cost_resident(&g_dev, g_gen, rnd, 3, 1024, 32, 2);
+    b = cost_resident(&plain, g_gen, rnd, 3, 1024, 32, 2);
+    assert_true(fabs(a.memory_cycles - b.memory_cycles) < 1e-9 * b.memory_cycles);
+    /* the stream with a store of its own: never shorter than without */
+    a = cost_resident(&g_dev, g_gen, rd, 3, 1024, 32, 2);
+    b = cost_resident(&g_dev, g_gen, cp, 3, 1024, 32, 2);
+    assert_true(b.memory_cycles >= a.memory_cycles);
+}
+
 /* A loop the source pins to one copy (`#pragma unroll 1`) waits for its load
    every iteration and pays the loop control and the taken branch every
    iteration; left to the model, the same short body is unrolled and the loads
@@ -1258,6 +1308,7 @@ int main(void)
         cmocka_unit_test(test_atomic_result_waits),
         cmocka_unit_test(test_taken_branch),
         cmocka_unit_test(test_predicate_branch),
+        cmocka_unit_test(test_dram_read_rate),
         cmocka_unit_test(test_op_memo_same_costs),
         cmocka_unit_test(test_block_warps_wait_together),
         cmocka_unit_test(test_group_waits_for_misses_that_happen),

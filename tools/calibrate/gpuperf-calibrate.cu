@@ -2341,6 +2341,8 @@ static std::string write_ini(const IniInputs &in) {
           fmt("theoretical: 2 x %d MHz x %d-bit bus / 8", in.mem_khz / 1000, p.memoryBusWidth));
   ini.num("dram_sustained_gbps", m.dram_gbps, 1,
           meas + fmt("1 GiB float4 copy, read+write bytes (read only: %.0f)", m.read_gbps));
+  if (m.read_gbps >= m.dram_gbps && m.read_gbps <= dram_theory * 1.0001)
+    ini.num("dram_read_gbps", m.read_gbps, 1, meas + "1 GiB float4 read");
   ini.integer("l2_bytes", p.l2CacheSize, props + "l2CacheSize");
   ini.num("l2_bandwidth_gbps", m.l2_gbps, 1,
           meas + fmt("%.0f MiB read 32 times with ld.global.cg, warm, full wave", m.l2_buf_mib));

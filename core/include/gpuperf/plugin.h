@@ -435,6 +435,10 @@ typedef struct gp_device {
        which a wait for a load's value does not shorten; 0: not known (the
        loop's control runs beside its body) */
     double predicate_branch_cycles;
+    /* [memory], added within ABI 2: GB/s a read-only stream sustains
+       (whole lines read, nothing written); 0: not known (reads go at
+       dram_sustained_gbps, the copy's rate, as everything else) */
+    double dram_read_gbps;
 } gp_device_t;
 
 /* ------------------------------------------------------------------------ */
