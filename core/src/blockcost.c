@@ -126,39 +126,34 @@ typedef struct walk_ctx {
 } walk_ctx_t;
 
 /*
- * 1 when a warp's request of load op uses at least half of every line it
- * touches (the sample's first warp instance; without a sample, a unit or
- * small-stride pattern of at least 64 bytes a warp): a stream of whole
- * lines, which the DRAM serves at its read-only rate where nothing is
- * written meanwhile (dram_time). Drawn and random addresses are not
- * (their DRAM cost is sparse_read_bytes', measured at the copy's rate).
+ * 1 when a warp's request of load op uses at least half of every line
+ * (l1_line_bytes) it touches (the sample's first warp instance, its lines
+ * counted as gp_coalesce_lanes counts line-sized segments; without a
+ * sample, a unit or small-stride pattern of at least half a line a warp):
+ * a stream of whole lines, which the DRAM serves at its read-only rate
+ * where nothing is written meanwhile (dram_time). Drawn and random
+ * addresses are not (their DRAM cost is sparse_read_bytes', measured at
+ * the copy's rate).
  */
-static int reads_lines(const gp_op_t *op)
+static int reads_lines(const gp_device_t *dev, const gp_op_t *op)
 {
     const gp_access_t *a = &op->access;
     const gp_lane_sample_t *sm = a->sample;
-    double e = a->elem_bytes ? a->elem_bytes : 4, line = 128;
+    uint32_t e = a->elem_bytes ? a->elem_bytes : 4, line = dev->l1_line_bytes ? dev->l1_line_bytes : 128;
     if (sm && sm->drawn)
         return 0;
     if (sm && sm->byte_offset && sm->lanes > 0) {
-        int64_t ln[64];
-        uint32_t i, j, nl = 0, act = 0;
-        for (i = 0; i < sm->lanes && i < 64; i++) {
-            int64_t o = sm->byte_offset[i];
-            if (o < 0)
-                continue;
-            act++;
-            for (j = 0; j < nl && ln[j] != o / (int64_t)line; j++)
-                ;
-            if (j == nl)
-                ln[nl++] = o / (int64_t)line;
-        }
-        return nl > 0 && act * e >= 0.5 * line * nl;
+        gp_coalesce_rule_t by_line = {0, line, line, 0};
+        uint32_t i, n = GP_MIN(sm->lanes, 64u), act = 0;
+        double lines = gp_coalesce_lanes(sm->byte_offset, n, e, &by_line, NULL);
+        for (i = 0; i < n; i++)
+            act += sm->byte_offset[i] >= 0;
+        return lines > 0 && (double)act * e >= 0.5 * line * lines;
     }
     if (a->pattern == GP_PATTERN_UNIT)
-        return 32 * e >= 0.5 * line;
+        return 32.0 * e >= 0.5 * line;
     if (a->pattern == GP_PATTERN_STRIDE)
-        return fabs((double)a->stride_elems) * e <= 8 && 32 * e >= 0.5 * line;
+        return fabs((double)a->stride_elems) * e <= 8 && 32.0 * e >= 0.5 * line;
     return 0;
 }
 
@@ -1543,9 +1538,9 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
             out->l2_req += count * c.l2_request_bytes;
             out->l1_hold += count * c.l1_hold_cycles;
             out->dram += count * c.dram_bytes;
-            if (op->kind == GP_OP_LOAD) {
+            if (op->kind == GP_OP_LOAD && c.dram_bytes > 0) {
                 out->dram_load += count * c.dram_bytes;
-                if (reads_lines(op))
+                if (reads_lines(cx->dev, op))
                     out->dram_stream += count * c.dram_bytes;
             }
             out->store += count * c.store_cycles;
@@ -1948,11 +1943,12 @@ int gp_block_cost_default(const gp_plugin_t *plugin, const gp_generation_t *gen,
  */
 static double dram_time(const gp_device_t *dev, const seg_sum_t *s, double warps)
 {
+    /* the stream's reads are among the loads' bytes, so the excess never
+       exceeds the block's bytes */
     double bytes = s->dram * warps, extra;
     if (!(dev->dram_read_gbps > dev->dram_sustained_gbps))
         return bytes;
     extra = GP_MAX(0.0, s->dram_stream - GP_MAX(0.0, s->dram - s->dram_load)) * warps;
-    extra = GP_MIN(extra, bytes);
     return bytes - extra * (1 - dev->dram_sustained_gbps / dev->dram_read_gbps);
 }
 

@@ -73,6 +73,8 @@ int main(int argc, char **argv) {
                           {LAY_STRIDE, 1024}, {LAY_RANDOM, 1}, {LAY_WALK, 1},
                           {LAY_WALK, 2},    {LAY_WALK, 8}};
   const char *lname[] = {"stride", "random", "walk"};
+  typedef void (*kern_t)(const float *, unsigned, int, int, int, float *);
+  const kern_t kern[] = {k_l2req<LAY_STRIDE>, k_l2req<LAY_RANDOM>, k_l2req<LAY_WALK>};
   // {SMs, blocks of 1024 threads per SM}: a grid of `SMs` blocks lands one on each of
   // that many SMs; 2 x sm_count blocks two on every SM (64 warps, as bench_chase's gather)
   const int shapes[][2] = {{b.sm_count, 1}, {b.sm_count, 2}, {b.sm_count / 2, 1}};
@@ -91,20 +93,9 @@ int main(int argc, char **argv) {
           r.name = nm;
           r.params = ps;
           dim3 grid(sms * bpsm), block(1024);
-          auto launch = [&]() {
-            if (lay == LAY_STRIDE)
-              k_l2req<LAY_STRIDE><<<grid, block, 0, b.stream>>>(a, mask, m, s, requests, out);
-            else if (lay == LAY_RANDOM)
-              k_l2req<LAY_RANDOM><<<grid, block, 0, b.stream>>>(a, mask, m, s, requests, out);
-            else
-              k_l2req<LAY_WALK><<<grid, block, 0, b.stream>>>(a, mask, m, s, requests, out);
-          };
-          if (lay == LAY_STRIDE)
-            row_shape(r, k_l2req<LAY_STRIDE>, grid, block, 0);
-          else if (lay == LAY_RANDOM)
-            row_shape(r, k_l2req<LAY_RANDOM>, grid, block, 0);
-          else
-            row_shape(r, k_l2req<LAY_WALK>, grid, block, 0);
+          const kern_t k = kern[lay];
+          auto launch = [&]() { k<<<grid, block, 0, b.stream>>>(a, mask, m, s, requests, out); };
+          row_shape(r, k, grid, block, 0);
           r.t = time_case(b, reps, false, launch);
           r.bytes = (unsigned long long)sms * bpsm * 32 * requests * m * 32;  // sectors' bytes
           emit(b, r);
