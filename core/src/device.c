@@ -112,6 +112,8 @@ static const key_spec_t SCHEMA[] = {
     {"memory", "dram_bytes", T_U64, OFF(dram_bytes), REQ, 1, BIG, "bytes"},
     {"memory", "dram_bandwidth_gbps", T_F64, OFF(dram_bandwidth_gbps), REQ, 0.001, 1e6, "GB/s theoretical"},
     {"memory", "dram_sustained_gbps", T_F64, OFF(dram_sustained_gbps), REQ, 0.001, 1e6, "GB/s measured streaming"},
+    {"memory", "tlb_dram_line_bytes", T_F64, OFF(tlb_dram_line_bytes), OPT, 0, 1e4, "DRAM time, as bytes at dram_sustained_gbps, that translation adds to a random line reaching DRAM whose access spans beyond tlb_dram_reach_bytes; 0: not known (none)"},
+    {"memory", "tlb_dram_reach_bytes", T_U64, OFF(tlb_dram_reach_bytes), OPT, 0, BIG, "bytes of random addresses whose lines reach DRAM at no translation cost; with tlb_dram_line_bytes"},
     {"memory", "dram_read_gbps", T_F64, OFF(dram_read_gbps), OPT, 0, 1e6, "GB/s a read-only stream sustains; 0: not known (dram_sustained_gbps)"},
     {"memory", "l2_bytes", T_U64, OFF(l2_bytes), REQ, 0, 1ull << 34, "bytes (0: no L2 for global memory)"},
     {"memory", "l2_carry_full_bytes", T_U64, OFF(l2_carry_full_bytes), OPT, 0, 1ull << 34, "bytes a launch may touch and leave all of in L2 for the launches after it (0: the L2's capacity)"},
@@ -604,6 +606,9 @@ static int check_consistency(parse_state_t *st, gp_device_t *d)
     CHECK((d->sparse_write_bytes_partial > 0) == (d->sparse_write_bytes_sector > 0) &&
               (d->sparse_write_bytes_sector > 0) == (d->sparse_write_bytes_line > 0),
           "memory", "sparse_write_bytes_partial", "give all three sparse_write_bytes_* keys or none");
+    CHECK((d->tlb_dram_reach_bytes > 0) == (d->tlb_dram_line_bytes > 0), "memory",
+          "tlb_dram_reach_bytes",
+          "give tlb_dram_reach_bytes and tlb_dram_line_bytes together or neither");
     CHECK((d->request_tlb_reach_bytes > 0) == (d->request_tlb_line_cycles > 0), "latency",
           "request_tlb_reach_bytes",
           "give request_tlb_reach_bytes and request_tlb_line_cycles together or neither");

@@ -2491,6 +2491,26 @@ static double tlb_wait(const gp_device_t *d, const gp_kernel_t *k, const gp_acce
     return miss > 0 ? lines * miss * d->request_tlb_line_cycles * sms : 0;
 }
 
+/*
+ * The DRAM time, as bytes at dram_sustained_gbps, that translation adds to
+ * each random line of an access over `span` bytes that reaches DRAM: the
+ * pages past tlb_dram_reach_bytes miss (1 - reach / span of them), and their
+ * walks hold the memory system ([sources: h200-cal] run13/tlb gather_thr
+ * rows: 64 warps per SM gathering random lines of 64 MiB to 8 GiB take the
+ * model's DRAM time up to 128 MiB and 1.08, 1.13, 1.18, 1.23, 1.26 and 1.27
+ * times it from 256 MiB to 8 GiB; least squares over the 8 rows: 21 bytes a
+ * line beyond 192 MiB on the H200). 0 without the keys. The isolated
+ * stores' sparse_write_bytes_* were measured over 256 MiB and hold this
+ * share of it (devices/h200-sxm.ini).
+ */
+static double tlb_dram_bytes(const gp_device_t *d, double span)
+{
+    double reach = (double)d->tlb_dram_reach_bytes;
+    if (!(d->tlb_dram_line_bytes > 0) || !(reach > 0) || !(span > reach))
+        return 0;
+    return d->tlb_dram_line_bytes * (1 - reach / span);
+}
+
 /* ------------------------------------------------------ lines per request */
 
 /*
@@ -3261,6 +3281,17 @@ static unsigned popcount32(uint32_t x)
     return n;
 }
 
+/* The lines of n sectors sorted by address. */
+static double distinct_lines(const sector_bytes_t *sb, uint32_t n)
+{
+    const int64_t per_line = (int64_t)(GP_L2_LINE_BYTES / 32);
+    uint32_t i, lines = 0;
+    for (i = 0; i < n; i++)
+        if (i == 0 || sb[i].sector / per_line != sb[i - 1].sector / per_line)
+            lines++;
+    return lines;
+}
+
 /* DRAM (*cost) and L2 (*l2cost, unless NULL) time, in bytes, added for the
    lines the sorted sectors sb[0..n) write, each line an isolated write
    (drawn_store_traffic), n stores of a draws group that write a line
@@ -3346,7 +3377,7 @@ static void drawn_store_traffic(const gp_device_t *d, const gp_kernel_t *k, cons
     const gp_access_t *a = &op->access;
     const gp_lane_sample_t *s = a->sample;
     uint32_t w, n, g, ng = 1, eb = a->elem_bytes ? a->elem_bytes : 4;
-    double cost = 0, l2cost = 0, warps = 0, span, named, warm, cover = 0, own = 0;
+    double cost = 0, l2cost = 0, warps = 0, span, named, warm, cover = 0, own = 0, lines = 0;
     sector_bytes_t sb[64 * GP_DRAW_GROUP_MAX];
     const gp_op_t *grp[GP_DRAW_GROUP_MAX];
     if (!(d->sparse_write_bytes_partial > 0) || !s || !s->byte_offset ||
@@ -3364,6 +3395,7 @@ static void drawn_store_traffic(const gp_device_t *d, const gp_kernel_t *k, cons
         warps += 1;
         qsort(sb, n, sizeof *sb, cmp_sector_bytes);
         isolated_lines(d, sb, n, &own, &l2cost);
+        lines += distinct_lines(sb, n);
         if (ng < 2)
             continue;
         /* a line the group writes is one write to DRAM, of the bytes all
@@ -3391,7 +3423,9 @@ static void drawn_store_traffic(const gp_device_t *d, const gp_kernel_t *k, cons
             : s->drawn_range_bytes > 0
                 ? GP_MIN((double)s->drawn_range_bytes / eb * GP_L2_LINE_BYTES, span)
                 : span;
-    out->dram_bytes = (named <= l2cap ? out->dram_bytes : cost) * (1 - warm);
+    out->dram_bytes = (named <= l2cap ? out->dram_bytes
+                                      : cost + lines / warps * tlb_dram_bytes(d, named)) *
+                      (1 - warm);
 }
 
 /*
@@ -4049,6 +4083,21 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
                 out->l2_request_bytes +=
                     front * fillb * d->l2_bandwidth_gbps / d->dram_sustained_gbps;
         }
+    }
+    /* a random line that reaches DRAM over a span the translation does not
+       keep pays its page's walk (tlb_dram_bytes): the request's lines (a
+       draw each, or a formula's lanes each on a line of its own) in the
+       share of its fetch that reaches DRAM; a stream's lines share pages */
+    if (r->has_l2 && op->kind == GP_OP_LOAD && sp != GP_SPACE_CONSTANT && dbytes > 0 &&
+        out->dram_bytes > 0) {
+        double span = drawn_extent(a), cover = 0;
+        if (!(span > 0) && a->sample && a->sample->byte_offset &&
+            scattered_lines(a->sample, footprint_of(a), &cover))
+            span = cover; /* a formula's lanes each on a line of their own */
+        else if (!(span > 0) && !a->sample && a->pattern == GP_PATTERN_RANDOM)
+            span = fp;
+        out->dram_bytes += out->dram_bytes / dbytes * GP_MAX(req_lines, 1.0) *
+                           tlb_dram_bytes(d, span);
     }
     /* a buffer's first reads reach DRAM whatever hits the re-reads get: the
        short re-use counted above takes its hits from the re-reads, so where

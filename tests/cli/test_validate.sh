@@ -309,8 +309,9 @@ case_ "H200 table, all rows: accuracy gate"
 # the stall cycles ptxas keeps after its exit compare (predicate_branch_cycles):
 # 7.548% (5481 within 1.5x). 2026-12-07: a stream's reads beyond its writes at
 # the DRAM's read-only rate (dram_read_gbps, gpuperf-calibrate's 4443 GB/s):
-# 7.472%.
-gp validate validation/h200/calibration.csv --max-mape 7.48 --min-within-2x 0.990 \
+# 7.472%. 2026-12-07: random lines reaching DRAM beyond the translation's
+# reach take more DRAM time (tlb_dram_*, the tlb gather_thr rows): 7.371%.
+gp validate validation/h200/calibration.csv --max-mape 7.38 --min-within-2x 0.990 \
     --min-within 1.5:0.98 --json
 expect_status 0
 n=$(json .overall.rows)
@@ -850,9 +851,12 @@ expect_status 0
 # word stores share their draws (`draws`), each taking the L2 its requests and
 # DRAM each line once, (1 + sparse_write_stores_log2 log2 n) times for n
 # stores: 22.1%, 56 of 60 (open: four and eight lanes a line at 4 and 16 warps
-# per SM, merged by the SM, +43..+192%).
+# per SM, merged by the SM, +43..+192%). 2026-12-07, raised: the translation's
+# DRAM time for random lines beyond its reach (tlb_dram_*, the stores' bytes
+# set less its share over 256 MiB): 22.06 -> 22.34% (the 1 GiB rows, already
+# fast where the SM merges the word stores, gain it).
 case_ "H200 splitw family: accuracy gate"
-gp validate validation/h200/calibration.csv --family splitw --max-mape 22.1 --min-within-2x 0.93
+gp validate validation/h200/calibration.csv --family splitw --max-mape 22.35 --min-within-2x 0.93
 expect_status 0
 
 # A 16-byte record's words at a random index (bench_fields, run41): one vector load,
@@ -1363,8 +1367,11 @@ case_ "H200 evaluation set: accuracy gate"
 # stream's reads beyond its writes at the DRAM's read-only rate (decided on the
 # calibration table, 7.548 -> 7.472%): 10.371% (worse: pipelines 11.2 -> 12.2%,
 # their reads after a flush the scripts do not state already fast; better:
-# ELL SpMV 7.0 -> 6.1%, mat-vec 9.9 -> 9.5%), 264 within 1.5x.
-gp validate validation/h200/evaluation.csv --max-mape 10.38 --min-within-2x 0.98 \
+# ELL SpMV 7.0 -> 6.1%, mat-vec 9.9 -> 9.5%), 264 within 1.5x. 2026-12-07:
+# random lines reaching DRAM beyond the translation's reach take more DRAM
+# time (decided on the calibration table, 7.472 -> 7.371%): 10.319% (gather
+# 11.1 -> 9.1%).
+gp validate validation/h200/evaluation.csv --max-mape 10.32 --min-within-2x 0.98 \
     --min-within 1.5:0.95 --json
 expect_status 0
 n=$(json .overall.rows)
@@ -1399,9 +1406,11 @@ readme_table "### Evaluation ("
 # 3790), and the H100's own sparse_read_l2_bytes (52.0, set from its 28 scatter
 # ws=l2 rows by the H200's method): calibration 7.983% (the 3394 of before 8.298%),
 # evaluation 9.613%. The H100's sparse_write_* from its scatterw and splitw rows and
-# its gpuperf-calibrate sparse_read_bytes_*: 7.793% and 9.602%.
+# its gpuperf-calibrate sparse_read_bytes_*: 7.793% and 9.602%. The
+# translation's DRAM time for random lines (tlb_dram_*, this card's own tlb
+# gather_thr rows: 14 bytes a line beyond 128 MiB): 7.715% and 9.564%.
 case_ "H100 evaluation table: accuracy gate"
-gp validate validation/h100/evaluation.csv --max-mape 9.61 --min-within-2x 1 \
+gp validate validation/h100/evaluation.csv --max-mape 9.57 --min-within-2x 1 \
     --min-within 1.5:0.98 --json
 expect_status 0
 n=$(json .overall.rows)
@@ -1409,7 +1418,7 @@ expect_between "$n" 265 1000
 case_ "README.md: the H100 table is this validation's"
 readme_table "### A second Hopper card: the H100 ("
 case_ "H100 calibration kernels: accuracy gate"
-gp validate validation/h100/calibration.csv --max-mape 7.80 --min-within-2x 0.99 \
+gp validate validation/h100/calibration.csv --max-mape 7.72 --min-within-2x 0.99 \
     --min-within 1.5:0.98 --json
 expect_status 0
 n=$(json .overall.rows)

@@ -399,6 +399,71 @@ static void test_request_tlb_wait(void **state)
     assert_true(fabs(c.latency_cycles - c0.latency_cycles) < 1e-9);
 }
 
+/* Random lines that reach DRAM over a span beyond tlb_dram_reach_bytes
+   cost tlb_dram_line_bytes more DRAM time each, times the share 1 - reach /
+   span of their pages the translation misses (run13/tlb gather_thr rows):
+   a drawn gather's extra grows with that share; a drawn store's 32 lines
+   cost exactly 32 times it; within the reach, or on a card without the
+   keys, or for a stream over the same span, nothing. */
+static void test_tlb_dram_bytes(void **state)
+{
+    gp_device_t d, none;
+    const gp_arch_t *a;
+    const gp_generation_t *g;
+    gp_op_cost_t c, c0, c1, c10;
+    int64_t off[32], off1[32];
+    uint64_t big = 8ull << 30, gib = 1ull << 30, small = 128ull << 20;
+    double m8, m1, want;
+    int l;
+    (void)state;
+    open_dev("h200-sxm", &d, &a, &g);
+    assert_true(d.tlb_dram_line_bytes > 0 && d.tlb_dram_reach_bytes > 0);
+    assert_true((double)d.tlb_dram_reach_bytes > (double)small);
+    none = d;
+    none.tlb_dram_line_bytes = 0;
+    none.tlb_dram_reach_bytes = 0;
+    m8 = 1 - (double)d.tlb_dram_reach_bytes / (double)big;
+    m1 = 1 - (double)d.tlb_dram_reach_bytes / (double)gib;
+    for (l = 0; l < 32; l++) {
+        off[l] = (int64_t)(l * 2654435761ull % (big / 128)) * 128;
+        off1[l] = off[l] % (int64_t)gib;
+    }
+    /* loads: the extra over the load's own DRAM bytes follows 1 - reach / span */
+    c = drawn_load_cost(&d, g, off, big);
+    c0 = drawn_load_cost(&none, g, off, big);
+    c1 = drawn_load_cost(&d, g, off1, gib);
+    c10 = drawn_load_cost(&none, g, off1, gib);
+    assert_true(c0.dram_bytes > 0 && c10.dram_bytes > 0);
+    assert_true(c.dram_bytes > c0.dram_bytes && c1.dram_bytes > c10.dram_bytes);
+    assert_true(fabs((c.dram_bytes / c0.dram_bytes - 1) / (c1.dram_bytes / c10.dram_bytes - 1) -
+                     m8 / m1) < 1e-9);
+    /* stores: 32 lines, each its own */
+    c = drawn_store_cost(&d, g, off, 4, big, big, 0, 1);
+    c0 = drawn_store_cost(&none, g, off, 4, big, big, 0, 1);
+    want = 32 * d.tlb_dram_line_bytes * m8;
+    assert_true(want > 100);
+    assert_true(fabs(c.dram_bytes - c0.dram_bytes - want) < 1e-6);
+    /* within the reach: nothing */
+    for (l = 0; l < 32; l++)
+        off1[l] = off[l] % (int64_t)small;
+    c = drawn_load_cost(&d, g, off1, small);
+    c0 = drawn_load_cost(&none, g, off1, small);
+    assert_true(fabs(c.dram_bytes - c0.dram_bytes) < 1e-9);
+    /* a coalesced stream over 8 GiB: its lines share pages */
+    {
+        gp_op_t op = op_of(GP_OP_LOAD);
+        char msg[256];
+        op.space = GP_SPACE_GLOBAL;
+        op.access.elem_bytes = 4;
+        op.access.footprint_bytes = big;
+        op.access.pattern = GP_PATTERN_UNIT;
+        assert_int_equal(cost(&d, g, &op, 8, &c, msg, sizeof msg), 0);
+        assert_int_equal(cost(&none, g, &op, 8, &c0, msg, sizeof msg), 0);
+        assert_true(c0.dram_bytes > 0);
+        assert_true(fabs(c.dram_bytes - c0.dram_bytes) < 1e-9);
+    }
+}
+
 /* Latency of a coalesced 4-byte load in a launch of `blocks` blocks of one
    warp, the L2 cold. */
 static double load_latency_blocks(const gp_device_t *d, const gp_generation_t *g, uint64_t blocks)
@@ -633,6 +698,8 @@ static void test_drawn_stores(void **state)
     int l;
     (void)state;
     open_dev("h200-sxm", &d, &a, &g);
+    d.tlb_dram_line_bytes = 0; /* the translation's share: test_tlb_dram_bytes */
+    d.tlb_dram_reach_bytes = 0;
     assert_true(d.sparse_write_bytes_partial > d.sparse_write_bytes_sector);
     for (l = 0; l < 32; l++) {
         own[l] = (int64_t)(l * 7919 + 13) * 128 + 4 * (l % 8); /* own line, part of a sector */
@@ -729,6 +796,8 @@ static void test_drawn_store_group(void **state)
     gp_op_cost_t alone, two, four;
     (void)state;
     open_dev("h200-sxm", &d, &a, &g);
+    d.tlb_dram_line_bytes = 0; /* the translation's share: test_tlb_dram_bytes */
+    d.tlb_dram_reach_bytes = 0;
     assert_true(d.sparse_write_stores_log2 > 0);
     split_store_cost(&d, g, 1, 0, &alone);
     split_store_cost(&d, g, 2, 1, &two);
@@ -1877,6 +1946,7 @@ int main(void)
         cmocka_unit_test(test_drawn_load_group),
         cmocka_unit_test(test_atomic_hot_line),
         cmocka_unit_test(test_request_tlb_wait),
+        cmocka_unit_test(test_tlb_dram_bytes),
         cmocka_unit_test(test_slowest_sm_latency),
         cmocka_unit_test(test_sfu_call_latency),
         cmocka_unit_test(test_store_path_requests),

@@ -439,6 +439,13 @@ typedef struct gp_device {
        (whole lines read, nothing written); 0: not known (reads go at
        dram_sustained_gbps, the copy's rate, as everything else) */
     double dram_read_gbps;
+    /* [memory], added within ABI 2: the DRAM time, as bytes at
+       dram_sustained_gbps, that translating a line's address adds to a
+       random line that reaches DRAM when its access spans more than
+       tlb_dram_reach_bytes (times 1 - reach / span: the share of its pages
+       the translation does not keep); 0: not known (none) */
+    double tlb_dram_line_bytes;
+    uint64_t tlb_dram_reach_bytes;
 } gp_device_t;
 
 /* ------------------------------------------------------------------------ */
