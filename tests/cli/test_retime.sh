@@ -20,9 +20,13 @@ for dir in validation/h100/measured/benches/*/; do
     case_ "rebuild $raw"
     fam=""
     [ "$bench" = scatterw ] && fam="--family scatterw --family splitw"
+    # the day of the run: its run.log's first line where it names it
+    # ("bench_NAME run: DATE ..."), else the first H100 call's
+    day=$(sed -n '1s/^bench_[a-z0-9]* run: \([0-9-]*\) .*/\1/p' "${dir}run.log" 2>/dev/null)
+    [ -n "$day" ] || day=2026-12-05
     # shellcheck disable=SC2086
     retime --table validation/h200/calibration.csv --device h100-sxm \
-        --source "{raw} (bench_$bench on an H100 SXM, measured 2026-12-05)" $fam "$raw"
+        --source "{raw} (bench_$bench on an H100 SXM, measured $day)" $fam "$raw"
     expect_status 0
     tail -n +2 "$TMP/out" >"$TMP/got"
     grep -F "\"$raw (bench_$bench on an H100 SXM" validation/h100/calibration.csv >"$TMP/want"
