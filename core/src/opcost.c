@@ -3281,23 +3281,13 @@ static unsigned popcount32(uint32_t x)
     return n;
 }
 
-/* The lines of n sectors sorted by address. */
-static double distinct_lines(const sector_bytes_t *sb, uint32_t n)
-{
-    const int64_t per_line = (int64_t)(GP_L2_LINE_BYTES / 32);
-    uint32_t i, lines = 0;
-    for (i = 0; i < n; i++)
-        if (i == 0 || sb[i].sector / per_line != sb[i - 1].sector / per_line)
-            lines++;
-    return lines;
-}
-
 /* DRAM (*cost) and L2 (*l2cost, unless NULL) time, in bytes, added for the
    lines the sorted sectors sb[0..n) write, each line an isolated write
    (drawn_store_traffic), n stores of a draws group that write a line
-   (sb[].ops) costing DRAM 1 + sparse_write_stores_log2 log2 n times one. */
+   (sb[].ops) costing DRAM 1 + sparse_write_stores_log2 log2 n times one;
+   *lines (unless NULL) counts the lines. */
 static void isolated_lines(const gp_device_t *d, const sector_bytes_t *sb, uint32_t n,
-                           double *cost, double *l2cost)
+                           double *cost, double *l2cost, double *lines)
 {
     const int64_t per_line = (int64_t)(GP_L2_LINE_BYTES / 32);
     uint32_t i;
@@ -3326,6 +3316,8 @@ static void isolated_lines(const gp_device_t *d, const sector_bytes_t *sb, uint3
             *l2cost += whole == per_line ? d->sparse_write_l2_line_bytes
                                          : GP_MIN((whole + part) * d->sparse_write_l2_bytes,
                                                   d->sparse_write_l2_line_bytes);
+        if (lines)
+            *lines += 1;
     }
 }
 
@@ -3394,8 +3386,7 @@ static void drawn_store_traffic(const gp_device_t *d, const gp_kernel_t *k, cons
             continue;
         warps += 1;
         qsort(sb, n, sizeof *sb, cmp_sector_bytes);
-        isolated_lines(d, sb, n, &own, &l2cost);
-        lines += distinct_lines(sb, n);
+        isolated_lines(d, sb, n, &own, &l2cost, &lines);
         if (ng < 2)
             continue;
         /* a line the group writes is one write to DRAM, of the bytes all
@@ -3403,7 +3394,7 @@ static void drawn_store_traffic(const gp_device_t *d, const gp_kernel_t *k, cons
         for (g = 0, n = 0; g < ng; g++)
             warp_sectors(grp[g], w, 1u << g, sb, &n);
         qsort(sb, n, sizeof *sb, cmp_sector_bytes);
-        isolated_lines(d, sb, n, &cost, NULL);
+        isolated_lines(d, sb, n, &cost, NULL, NULL);
     }
     cost = ng < 2 ? own : cost / ng;
     if (!(warps > 0))
@@ -4088,8 +4079,8 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
        keep pays its page's walk (tlb_dram_bytes): the request's lines (a
        draw each, or a formula's lanes each on a line of its own) in the
        share of its fetch that reaches DRAM; a stream's lines share pages */
-    if (r->has_l2 && op->kind == GP_OP_LOAD && sp != GP_SPACE_CONSTANT && dbytes > 0 &&
-        out->dram_bytes > 0) {
+    if (d->tlb_dram_line_bytes > 0 && r->has_l2 && op->kind == GP_OP_LOAD &&
+        sp != GP_SPACE_CONSTANT && dbytes > 0 && out->dram_bytes > 0) {
         double span = drawn_extent(a), cover = 0;
         if (!(span > 0) && a->sample && a->sample->byte_offset &&
             scattered_lines(a->sample, footprint_of(a), &cover))
