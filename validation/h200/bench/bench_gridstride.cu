@@ -38,7 +38,7 @@ __device__ __forceinline__ long long clk() {
 }
 
 // Per-warp stamp buffers (lane 0 of each warp writes): loop cycles, probed load cycles.
-struct Stamps {
+struct WarpStamps {
   long long *loop, *probe;
 };
 
@@ -58,7 +58,7 @@ __device__ __forceinline__ void use(float &s, float4 v) {
 // run (consecutive lines); else at g + j T. Elements of type V, index & mask.
 template <typename V, int L, bool NEAR, bool S>
 __global__ void k_gs(const V *__restrict__ a, float *out, unsigned T, unsigned trips,
-                     unsigned mask, Stamps ts) {
+                     unsigned mask, WarpStamps ts) {
   unsigned g = blockIdx.x * blockDim.x + threadIdx.x;
   unsigned lane = threadIdx.x & 31;
   float s = 0;
@@ -97,7 +97,7 @@ __global__ void k_gs(const V *__restrict__ a, float *out, unsigned T, unsigned t
 
 // The plain grid-stride loop over n u32 (as k_red_shfl / k_red_atomic_thread write it).
 template <bool S>
-__global__ void k_nat(const unsigned *__restrict__ in, size_t n, unsigned *out, Stamps ts) {
+__global__ void k_nat(const unsigned *__restrict__ in, size_t n, unsigned *out, WarpStamps ts) {
   size_t g = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
   unsigned s = 0;
   long long t0 = 0;
@@ -128,7 +128,7 @@ struct Ctx {
   Bench b;
   float *A, *O;
   float *sink;
-  Stamps ts;
+  WarpStamps ts;
 };
 
 static void flush_clean(Ctx &c) {
@@ -174,8 +174,8 @@ static void run_row(Ctx &c, Row &r, int flush, long long warps, long long trips,
           r.name.c_str(), r.params.c_str(), gbps, pct(cyc, 0.5), pct(prb, 0.5));
 }
 
-typedef void (*kf4_t)(const float *, float *, unsigned, unsigned, unsigned, Stamps);
-typedef void (*kf16_t)(const float4 *, float *, unsigned, unsigned, unsigned, Stamps);
+typedef void (*kf4_t)(const float *, float *, unsigned, unsigned, unsigned, WarpStamps);
+typedef void (*kf16_t)(const float4 *, float *, unsigned, unsigned, unsigned, WarpStamps);
 
 // The four instantiations of k_gs for (width, L, near): [S].
 static void pick(int L, bool near, kf4_t k4[2], kf16_t k16[2]) {
@@ -236,7 +236,7 @@ static void gs_row(Ctx &c, const char *kind, int block, int bpsm, int L, int wid
   r.flops = (unsigned long long)trips * L * T * (width == 16 ? 4 : 1);
   const float *A = c.A;
   float *O = c.O;
-  Stamps ts = c.ts;
+  WarpStamps ts = c.ts;
   auto launch = [&, blocks, block, T, trips, mask, dyn](bool s) {
     if (width == 16)
       k16[s]<<<blocks, block, dyn, b.stream>>>((const float4 *)A, O, T, (unsigned)trips, mask,
@@ -304,7 +304,7 @@ int main(int argc, char **argv) {
       r.bytes = 4ull * n;
       const unsigned *in = (const unsigned *)c.A;
       unsigned *O = (unsigned *)c.O;
-      Stamps ts = c.ts;
+      WarpStamps ts = c.ts;
       long long trips = (long long)((n + T - 1) / T);
       run_row(c, r, flush, (long long)T / 32, trips, 8 * 8 * 128, [&, blocks, n](bool s) {
         if (s) k_nat<true><<<blocks, 256, 0, b.stream>>>(in, n, O, ts);

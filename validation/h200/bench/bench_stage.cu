@@ -32,7 +32,7 @@ static const float kC0 = 0.5f, kC1 = 0.125f;
 
 template <int BS, int V, bool S>
 __global__ void __launch_bounds__(BS) k_stage1(const float *__restrict__ a, float *out,
-                                                Stamps ts) {
+                                                BlockStamps ts) {
   __shared__ float s[BS + 2];
   STAMP_START
   const int t = threadIdx.x;
@@ -60,7 +60,7 @@ __global__ void __launch_bounds__(BS) k_stage1(const float *__restrict__ a, floa
 
 template <int BX, int BY, int V, bool S>
 __global__ void __launch_bounds__(BX *BY) k_stage2(const float *__restrict__ a, float *out,
-                                                    int n, Stamps ts) {
+                                                    int n, BlockStamps ts) {
   __shared__ float t[BY + 2][BX + 2];
   STAMP_START
   const int x = blockIdx.x * BX + threadIdx.x, y = blockIdx.y * BY + threadIdx.y;
@@ -114,7 +114,7 @@ static float want2(int v, int bx, int by, int n, size_t i) {
 struct Ctx {
   Bench b;
   float *A, *O;
-  Stamps ts;
+  BlockStamps ts;
 };
 static const size_t kN = size_t(1) << 26;  // floats per buffer (256 MiB)
 static FILE *g_st = nullptr;
@@ -130,7 +130,7 @@ static void row1(Ctx &c, const char *name, size_t n, bool cold) {
   Bench &b = c.b;
   const float *A = c.A;
   float *O = c.O;
-  const Stamps ts = c.ts;
+  const BlockStamps ts = c.ts;
   const unsigned blocks = (unsigned)(n / BS);
   Row r;
   r.family = "stage";
@@ -152,7 +152,7 @@ static void row2(Ctx &c, const char *name, int n, bool cold) {
   Bench &b = c.b;
   const float *A = c.A;
   float *O = c.O;
-  const Stamps ts = c.ts;
+  const BlockStamps ts = c.ts;
   const dim3 grid(n / BX, n / BY), block(BX, BY);
   Row r;
   r.family = "stage";

@@ -36,7 +36,7 @@ static FILE *g_st = nullptr;
 
 // ---------------------------------------------------------------- kernels
 template <bool S>
-__global__ void k_store(float *out, Stamps ts) {
+__global__ void k_store(float *out, BlockStamps ts) {
   STAMP_START
   unsigned g = blockIdx.x * blockDim.x + threadIdx.x;
   out[g] = float(g & 1023);
@@ -46,7 +46,7 @@ __global__ void k_store(float *out, Stamps ts) {
 // K independent loads at (g + j*T) & mask, summed, one store (K = 1: the copy).
 template <int K, bool S>
 __global__ void k_ldk(const float *__restrict__ a, float *out, unsigned T, unsigned mask,
-                      Stamps ts) {
+                      BlockStamps ts) {
   STAMP_START
   unsigned g = blockIdx.x * blockDim.x + threadIdx.x;
   float s = 0;
@@ -58,7 +58,7 @@ __global__ void k_ldk(const float *__restrict__ a, float *out, unsigned T, unsig
 
 template <bool S>
 __global__ void k_add2(const float *__restrict__ a, const float *__restrict__ b, float *out,
-                       Stamps ts) {
+                       BlockStamps ts) {
   STAMP_START
   unsigned g = blockIdx.x * blockDim.x + threadIdx.x;
   out[g] = a[g] + b[g];
@@ -66,7 +66,7 @@ __global__ void k_add2(const float *__restrict__ a, const float *__restrict__ b,
 }
 
 template <bool S>
-__global__ void k_copy16(const float4 *__restrict__ a, float4 *out, Stamps ts) {
+__global__ void k_copy16(const float4 *__restrict__ a, float4 *out, BlockStamps ts) {
   STAMP_START
   unsigned g = blockIdx.x * blockDim.x + threadIdx.x;
   out[g] = a[g];
@@ -80,7 +80,7 @@ __device__ __forceinline__ float vsum(float4 v) { return (v.x + v.y) + (v.z + v.
 
 template <typename V, int L, bool S>
 __global__ void k_gsum(const V *__restrict__ a, float *out, unsigned T, unsigned trips,
-                       unsigned mask, Stamps ts) {
+                       unsigned mask, BlockStamps ts) {
   STAMP_START
   unsigned g = blockIdx.x * blockDim.x + threadIdx.x;
   float s = 0;
@@ -102,7 +102,7 @@ __global__ void k_gsum(const V *__restrict__ a, float *out, unsigned T, unsigned
 // never when st = 0: x is never -1): a block's life without loads, and the gap between
 // one block's end and the next one's start on its slot.
 template <bool S>
-__global__ void k_fma(float *out, int iters, int st, Stamps ts) {
+__global__ void k_fma(float *out, int iters, int st, BlockStamps ts) {
   STAMP_START
   unsigned g = blockIdx.x * blockDim.x + threadIdx.x;
   float x = float(g & 1023) * (1.0f / 1024);
@@ -115,7 +115,7 @@ __global__ void k_fma(float *out, int iters, int st, Stamps ts) {
 struct Ctx {
   Bench b;
   float *A, *B, *O;  // 1 GiB each
-  Stamps ts;         // for up to kStampBlocks blocks
+  BlockStamps ts;         // for up to kStampBlocks blocks
 };
 static const size_t kN = size_t(1) << 28;  // floats per buffer
 
@@ -144,7 +144,7 @@ int main(int argc, char **argv) {
   stamps_alloc(c.ts);
   const int sms = b.sm_count;
   const int bss[6] = {32, 64, 128, 256, 512, 1024};
-  const Stamps ts = c.ts;
+  const BlockStamps ts = c.ts;
   float *A = c.A, *B = c.B, *O = c.O;
   auto A4 = (const float4 *)c.A;
   auto O4 = (float4 *)c.O;
@@ -195,7 +195,7 @@ int main(int argc, char **argv) {
       r.flops = n;
       break;
     default: {
-      typedef void (*kt)(const float *, float *, unsigned, unsigned, Stamps);
+      typedef void (*kt)(const float *, float *, unsigned, unsigned, BlockStamps);
       kt kn = k == 1 ? k_ldk<1, false> : k == 2 ? k_ldk<2, false> : k == 4 ? k_ldk<4, false>
                                                                            : k_ldk<8, false>;
       kt ks = k == 1 ? k_ldk<1, true> : k == 2 ? k_ldk<2, true> : k == 4 ? k_ldk<4, true>
@@ -333,8 +333,8 @@ int main(int argc, char **argv) {
             size_t nv = nf / (w ? 4 : 1);                // elements of type V
             unsigned mask = (unsigned)(nv - 1);
             unsigned trips = (unsigned)(nv * passes / ((size_t)T * L));
-            typedef void (*kf4)(const float *, float *, unsigned, unsigned, unsigned, Stamps);
-            typedef void (*kf16)(const float4 *, float *, unsigned, unsigned, unsigned, Stamps);
+            typedef void (*kf4)(const float *, float *, unsigned, unsigned, unsigned, BlockStamps);
+            typedef void (*kf16)(const float4 *, float *, unsigned, unsigned, unsigned, BlockStamps);
             kf4 a4[2] = {nullptr, nullptr};
             kf16 a16[2] = {nullptr, nullptr};
 #define PICK(LL)                                                                    \

@@ -29,7 +29,7 @@ __device__ __forceinline__ unsigned smid() {
 }
 
 // Stamp buffers (device): start clock, end clock (max over warps), start globaltimer, SM.
-struct Stamps {
+struct BlockStamps {
   long long *st;
   unsigned long long *en, *gt;
   unsigned *sm;
@@ -40,7 +40,7 @@ __device__ __forceinline__ unsigned stamp_thread() {
   return threadIdx.y * blockDim.x + threadIdx.x;
 }
 
-// In a kernel templated on `bool S` with a `Stamps ts` argument: the block's start
+// In a kernel templated on `bool S` with a `BlockStamps ts` argument: the block's start
 // (its first thread) and, after each warp's last store, the warp's end (atomicMax).
 #define STAMP_START                                                                 \
   if (S && stamp_thread() == 0) {                                                  \
@@ -54,13 +54,13 @@ __device__ __forceinline__ unsigned stamp_thread() {
 
 
 // Device buffers for kStampBlocks blocks, and their release.
-static inline void stamps_alloc(Stamps &ts) {
+static inline void stamps_alloc(BlockStamps &ts) {
   CK(cudaMalloc(&ts.st, kStampBlocks * 8));
   CK(cudaMalloc(&ts.en, kStampBlocks * 8));
   CK(cudaMalloc(&ts.gt, kStampBlocks * 8));
   CK(cudaMalloc(&ts.sm, kStampBlocks * 4));
 }
-static inline void stamps_free(Stamps &ts) {
+static inline void stamps_free(BlockStamps &ts) {
   CK(cudaFree(ts.st));
   CK(cudaFree(ts.en));
   CK(cudaFree(ts.gt));
@@ -77,7 +77,7 @@ static inline void stamps_header(FILE *side) {
 }
 
 // Statistics of one stamped launch of `blocks` blocks; `trips` > 0 adds cycles per trip.
-static void emit_stamps(FILE *side, const Stamps &ts, const Row &r, long long blocks,
+static void emit_stamps(FILE *side, const BlockStamps &ts, const Row &r, long long blocks,
                         long long occ, double stamp_us, long long trips,
                         long long inflight_bytes_sm) {
   std::vector<long long> st(blocks);
@@ -145,7 +145,7 @@ static void emit_stamps(FILE *side, const Stamps &ts, const Row &r, long long bl
 }
 
 // Time a row (`launch(false)`), then one stamped launch (`launch(true)`).
-static void run_stamped_row(Bench &b, const Stamps &ts, FILE *side, Row &r, bool cold,
+static void run_stamped_row(Bench &b, const BlockStamps &ts, FILE *side, Row &r, bool cold,
                             long long blocks, long long occ,
                             const std::function<void(bool)> &launch, long long trips = 0,
                             long long inflight = 0) {
