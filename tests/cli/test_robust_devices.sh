@@ -123,4 +123,16 @@ expect_status 0
 expect_json .device.name "BOM CRLF Hopper"
 expect_json .device.sm_count 132
 
+# ------------------------------------------------------- the fuzz corpus
+# tests/fuzz/README.md: the device fuzzer's seeds are the shipped device files;
+# a seed that lags its file no longer starts the fuzzer from what ships.
+case_ "the device fuzzer seeds every shipped device file, as it ships"
+stale=""
+for f in devices/*.ini; do
+    s="tests/fuzz/corpus/device/seed-$(basename "$f")"
+    cmp -s "$f" "$s" || stale="$stale $(basename "$f")"
+done
+if [ -z "$stale" ]; then ok
+else bad "copy these devices/ files to tests/fuzz/corpus/device/seed-NAME.ini:$stale"; fi
+
 finish
