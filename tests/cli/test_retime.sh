@@ -20,6 +20,20 @@ for dir in validation/h100/measured/benches/*/; do
     case_ "rebuild $raw"
     fam=""
     [ "$bench" = scatterw ] && fam="--family scatterw --family splitw"
+    # the benches whose params the H200 table rewrote pair through the H200's
+    # own raw file (--via; validation/h100/README.md)
+    h=validation/h200/measured
+    case $bench in
+    gridstride) fam="--via $h/run10/gridstride/gridstride.csv" ;;
+    flushq) fam="--via $h/run10/flushq/flushq.csv" ;;
+    reuse) fam="--via $h/run8/reuse/reuse.csv" ;;
+    wpr) fam="--via $h/run45/wpr/wpr.csv" ;;
+    tiles2 | tiles3 | clock) fam="--via $h/run9/$bench/$bench.csv" ;;
+    depgather) fam="--via $h/run27/depgather/depgather.csv" ;;
+    lform) fam="--via $h/run38/lform/lform.csv --via $h/run39/lform/lform.csv" ;;
+    l1issue) fam="--via $h/run42/l1issue/l1issue.csv" ;;
+    spread) fam="--via $h/run30/spread/spread.csv" ;;
+    esac
     # the day of the run: its run.log's first line where it names it
     # ("bench_NAME run: DATE ..."), else the first H100 call's
     day=$(sed -n '1s/^bench_[a-z0-9]* run: \([0-9-]*\) .*/\1/p' "${dir}run.log" 2>/dev/null)
@@ -35,7 +49,7 @@ for dir in validation/h100/measured/benches/*/; do
     n=$((n + 1))
 done
 case_ "every bench set rebuilt"
-if [ "$n" -ge 31 ]; then ok; else bad "only $n raw files found"; fi
+if [ "$n" -ge 50 ]; then ok; else bad "only $n raw files found"; fi
 
 case_ "header first, the table's columns"
 retime --table validation/h200/calibration.csv --device h100-sxm --source s \
@@ -59,6 +73,40 @@ retime --table validation/h200/calibration.csv --device h100-sxm --source s \
 expect_status 0
 expect_err "153 rows written"
 expect_err "1 rows left out whose measured_us is not their own raw median"
+
+case_ "--via pairs the rows whose params the table rewrote"
+# the table writes flushq's bytes=1048576 as "1 MiB": no row pairs by params
+retime --table validation/h200/calibration.csv --device h100-sxm --source s \
+    validation/h100/measured/benches/flushq/flushq.csv
+expect_status 0
+expect_err "12 rows written; 45 rows of the families timed by no raw file"
+retime --table validation/h200/calibration.csv --device h100-sxm --source s \
+    --via validation/h200/measured/run10/flushq/flushq.csv \
+    validation/h100/measured/benches/flushq/flushq.csv
+expect_status 0
+expect_err "57 rows written; 0 rows of the families timed by no raw file; 0 rows left out"
+expect_out "h100-sxm,flushq,sum_flush,1 MiB,scripts/validation/flushq.lua,kind=sum bytes=1048576,4.320,,s"
+# a row whose measured_us is no raw median there is left out
+sed 's/^\(flushq,sum_flush,bytes=1048576,.*,\)4\.160,\(.*\)$/\14.161,\2/' \
+    validation/h200/measured/run10/flushq/flushq.csv >"$TMP/via.csv"
+retime --table validation/h200/calibration.csv --device h100-sxm --source s \
+    --via "$TMP/via.csv" validation/h100/measured/benches/flushq/flushq.csv
+expect_status 0
+expect_err "56 rows written; 0 rows of the families timed by no raw file; 1 rows left out"
+
+case_ "--via: two kernels equally near the row"
+printf 'family,name,params,median_us\nflushq,sum_flush,bytes=1,4.160\nflushq,sum_flush,bytes=2,4.160\n' \
+    >"$TMP/tie.csv"
+retime --table validation/h200/calibration.csv --device h100-sxm --source s \
+    --via "$TMP/tie.csv" validation/h100/measured/benches/flushq/flushq.csv
+expect_status 1
+expect_err "tie.csv:3: kernel 'sum_flush' [bytes=2] and $TMP/tie.csv:2 [bytes=1] both took 4.160 us"
+
+case_ "--via and --own together are refused"
+retime --table validation/h200/calibration.csv --device h100-sxm --source s \
+    --via "$TMP/tie.csv" --own "$TMP/tie.csv" validation/h100/measured/benches/flushq/flushq.csv
+expect_status 2
+expect_err "--own and --via both name the table's own raw files"
 
 case_ "a kernel timed twice"
 printf 'family,name,params,median_us\nu,k,n=1,1.5\nu,k,n=1 regs=3,2.5\n' >"$TMP/dup.csv"

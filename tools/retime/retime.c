@@ -10,7 +10,8 @@
  * column and the measured time replaced, a source naming the raw file.
  *
  *   gpuperf-retime --table TABLE.csv --device NAME --source TEXT
- *                  [--family F ...] [--own RAW.csv ...] RAW.csv [RAW.csv ...]
+ *                  [--family F ...] [--own RAW.csv ... | --via RAW.csv ...]
+ *                  RAW.csv [RAW.csv ...]
  *
  * A table row and a raw row are the same kernel when their names are equal
  * and so are their params once the `regs=N` words are left out (the tables
@@ -18,7 +19,13 @@
  * With --own, a table row is kept only where its measured time equals the
  * median_us of its own card's raw row in those files, so that a row whose
  * figure came from another run (or was edited since) is not paired with a
- * new time it was never measured beside. Every error names file:line.
+ * new time it was never measured beside. Where the table rewrote a bench's
+ * params (dropping a trips= word, writing "1 MiB" for bytes=1048576), --via
+ * names the table's own raw files and pairs through them: a table row is the
+ * kernel of the same name whose median_us there equals its measured_us (where
+ * several, the one sharing the most params words with the row), and that
+ * kernel's raw name and params find it in the new card's files. Every error
+ * names file:line.
  *
  * Reads CSV through gpuperf's reader (core/src/csvfile.c, libcsv); '#' lines
  * are comments, as gpuperf validate takes them.
@@ -187,6 +194,74 @@ static const row_t *find_raw(raw_t *files, int n, const char *name, const char *
     return hit;
 }
 
+/* how many of key's words are words of other */
+static int shared_words(const char *key, const char *other)
+{
+    int n = 0;
+    const char *p = key;
+    while (*p) {
+        const char *w = p, *q = other;
+        size_t wl;
+        while (*p && *p != ' ')
+            p++;
+        wl = (size_t)(p - w);
+        while (*q) {
+            const char *v = q;
+            while (*q && *q != ' ')
+                q++;
+            if ((size_t)(q - v) == wl && strncmp(v, w, wl) == 0) {
+                n++;
+                break;
+            }
+            while (*q == ' ')
+                q++;
+        }
+        while (*p == ' ')
+            p++;
+    }
+    return n;
+}
+
+/* --via: the kernel of files[0..n) named name whose median_us equals measured,
+   the one sharing the most words with key where several do (an exact key
+   first); NULL where none does, and two kernels equally near are an error */
+static const row_t *find_via(raw_t *files, int n, const char *name, const char *key,
+                             double measured, const raw_t **from)
+{
+    const row_t *hit = NULL, *tie = NULL;
+    const raw_t *tie_from = NULL;
+    size_t hit_j = 0, tie_j = 0, j;
+    int best = -1, i;
+    for (i = 0; i < n; i++) {
+        raw_t *r = &files[i];
+        for (j = 0; j < r->s.nrows; j++) {
+            const row_t *row = &r->s.rows[j];
+            int score;
+            if (strcmp(cell(row, r->c_name), name) != 0 ||
+                strtod(cell(row, r->c_median), NULL) != measured)
+                continue;
+            score = strcmp(r->key[j], key) == 0 ? 1 << 20 : shared_words(key, r->key[j]);
+            if (score > best) {
+                best = score;
+                hit = row;
+                hit_j = j;
+                *from = r;
+                tie = NULL;
+            } else if (score == best) {
+                tie = row;
+                tie_j = j;
+                tie_from = r;
+            }
+        }
+    }
+    if (tie)
+        die("%s:%ld: kernel '%s' [%s] and %s:%ld [%s] both took %s us and are equally "
+            "near the table's params [%s]; give --via the one run's file alone",
+            tie_from->s.path, tie->line, name, tie_from->key[tie_j], (*from)->s.path,
+            hit->line, (*from)->key[hit_j], cell(tie, tie_from->c_median), key);
+    return hit;
+}
+
 /* every kernel of the files once: find_raw dies on a second */
 static void check_unique(raw_t *files, int n)
 {
@@ -245,7 +320,8 @@ static void put_source(const char *text, const char *raw)
 static void usage(FILE *to)
 {
     fputs("usage: gpuperf-retime --table TABLE.csv --device NAME --source TEXT\n"
-          "                      [--family F ...] [--own RAW.csv ...] RAW.csv [RAW.csv ...]\n"
+          "                      [--family F ...] [--own RAW.csv ... | --via RAW.csv ...]\n"
+          "                      RAW.csv [RAW.csv ...]\n"
           "\n"
           "Writes to stdout the rows of a validation table timed again on another card:\n"
           "each row of TABLE.csv whose kernel one of the RAW.csv files (a bench's raw\n"
@@ -259,6 +335,12 @@ static void usage(FILE *to)
           "               families the RAW files name)\n"
           "  --own RAW    the table's own raw files (repeatable): keep a row only where its\n"
           "               measured_us equals its kernel's median_us there\n"
+          "  --via RAW    the table's own raw files, for a table whose params differ from\n"
+          "               the bench's (repeatable): a row is the kernel there of its name\n"
+          "               whose median_us equals its measured_us (where several, the one\n"
+          "               sharing the most params words with the row), and that kernel's\n"
+          "               params find it in the RAW.csv files; rows with no such kernel\n"
+          "               are left out\n"
           "\n"
           "Rows the RAW files do not time are left out and counted on stderr. Exit status\n"
           "0; 1 for a file that cannot be read, a kernel timed twice or no row written;\n"
@@ -267,7 +349,11 @@ static void usage(FILE *to)
           "example (validation/h100/README.md):\n"
           "  gpuperf-retime --table validation/h200/calibration.csv --device h100-sxm \\\n"
           "      --source '{raw} (bench_uniform on an H100 SXM, measured 2026-12-05)' \\\n"
-          "      validation/h100/measured/benches/uniform/uniform.csv\n",
+          "      validation/h100/measured/benches/uniform/uniform.csv\n"
+          "  gpuperf-retime --table validation/h200/calibration.csv --device h100-sxm \\\n"
+          "      --source '{raw} (bench_flushq on an H100 SXM, measured 2026-12-07)' \\\n"
+          "      --via validation/h200/measured/run10/flushq/flushq.csv \\\n"
+          "      validation/h100/measured/benches/flushq/flushq.csv\n",
           to);
 }
 
@@ -275,9 +361,9 @@ int main(int argc, char **argv)
 {
     const char *table = NULL, *device = NULL, *source = NULL;
     const char *fam[MAX_FAMILIES];
-    const char *own_paths[MAX_FILES], *raw_paths[MAX_FILES];
-    int nfam = 0, nown = 0, nraw = 0, i, kept = 0, untimed = 0, not_own = 0, given_fam;
-    raw_t *raws, *owns;
+    const char *own_paths[MAX_FILES], *via_paths[MAX_FILES], *raw_paths[MAX_FILES];
+    int nfam = 0, nown = 0, nvia = 0, nraw = 0, i, kept = 0, untimed = 0, not_own = 0, given_fam;
+    raw_t *raws, *owns, *vias;
     sheet_t t;
     int c_dev, c_fam, c_name, c_params, c_meas, c_src;
     size_t j;
@@ -289,7 +375,7 @@ int main(int argc, char **argv)
             return 0;
         } else if ((strcmp(a, "--table") == 0 || strcmp(a, "--device") == 0 ||
                     strcmp(a, "--source") == 0 || strcmp(a, "--family") == 0 ||
-                    strcmp(a, "--own") == 0) &&
+                    strcmp(a, "--own") == 0 || strcmp(a, "--via") == 0) &&
                    !has) {
             fprintf(stderr, "gpuperf-retime: %s needs a value\n", a);
             return 2;
@@ -311,6 +397,12 @@ int main(int argc, char **argv)
                 return 2;
             }
             own_paths[nown++] = argv[++i];
+        } else if (strcmp(a, "--via") == 0) {
+            if (nvia == MAX_FILES) {
+                fprintf(stderr, "gpuperf-retime: more than %d --via files\n", MAX_FILES);
+                return 2;
+            }
+            via_paths[nvia++] = argv[++i];
         } else if (a[0] == '-' && a[1]) {
             fprintf(stderr, "gpuperf-retime: unknown option '%s' (see --help)\n", a);
             return 2;
@@ -328,6 +420,11 @@ int main(int argc, char **argv)
                                                                      : "a raw file");
         return 2;
     }
+    if (nown > 0 && nvia > 0) {
+        fprintf(stderr, "gpuperf-retime: --own and --via both name the table's own raw files; "
+                        "give one (--via already keeps only rows equal to their own median)\n");
+        return 2;
+    }
 
     given_fam = nfam > 0;
     read_sheet(table, &t);
@@ -339,7 +436,8 @@ int main(int argc, char **argv)
     c_src = column(&t, "source", 0);
     raws = calloc((size_t)nraw, sizeof *raws);
     owns = calloc((size_t)(nown ? nown : 1), sizeof *owns);
-    if (!raws || !owns)
+    vias = calloc((size_t)(nvia ? nvia : 1), sizeof *vias);
+    if (!raws || !owns || !vias)
         die("out of memory");
     for (i = 0; i < nraw; i++) {
         open_raw(raw_paths[i], &raws[i]);
@@ -361,8 +459,12 @@ int main(int argc, char **argv)
     }
     for (i = 0; i < nown; i++)
         open_raw(own_paths[i], &owns[i]);
+    for (i = 0; i < nvia; i++)
+        open_raw(via_paths[i], &vias[i]);
     check_unique(raws, nraw);
     check_unique(owns, nown);
+    /* --via files may time a kernel twice (a run and its re-run): the median
+       tells them apart, and find_via refuses two it cannot */
 
     for (i = 0; i < t.ncols; i++)
         put_field(t.head[i], i == 0);
@@ -379,6 +481,16 @@ int main(int argc, char **argv)
         if (!take)
             continue;
         params_key(cell(r, c_params), key, sizeof key);
+        if (nvia > 0) {
+            const raw_t *from_via = NULL;
+            mine = find_via(vias, nvia, cell(r, c_name), key, strtod(cell(r, c_meas), NULL),
+                            &from_via);
+            if (!mine) {
+                not_own++;
+                continue;
+            }
+            snprintf(key, sizeof key, "%s", from_via->key[mine - from_via->s.rows]);
+        }
         hit = find_raw(raws, nraw, cell(r, c_name), key, &from);
         if (!hit) {
             untimed++;
@@ -410,6 +522,9 @@ int main(int argc, char **argv)
     if (nown > 0)
         fprintf(stderr, "; %d rows left out whose measured_us is not their own raw median",
                 not_own);
+    if (nvia > 0)
+        fprintf(stderr, "; %d rows left out whose measured_us is no --via kernel's median",
+                not_own);
     fputc('\n', stderr);
     if (kept == 0)
         fprintf(stderr, "gpuperf-retime: no row of %s is a kernel the raw files time: check "
@@ -418,8 +533,11 @@ int main(int argc, char **argv)
         free_raw(&raws[i]);
     for (i = 0; i < nown; i++)
         free_raw(&owns[i]);
+    for (i = 0; i < nvia; i++)
+        free_raw(&vias[i]);
     free_sheet(&t);
     free(raws);
     free(owns);
+    free(vias);
     return fflush(stdout) == 0 && kept > 0 ? 0 : 1;
 }
