@@ -24,10 +24,9 @@ __global__ void k_resident(int *cur, int *peak, unsigned long long wait_ns, int 
     asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
     int now = atomicAdd(&cur[sm], 1) + 1;
     atomicMax(&peak[sm], now);
-    unsigned long long t0, t;
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
+    unsigned long long t0 = gtimer(), t;
     do {
-      asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+      t = gtimer();
     } while (t - t0 < wait_ns);
     atomicSub(&cur[sm], 1);
   }

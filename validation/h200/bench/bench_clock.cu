@@ -28,12 +28,6 @@
 
 static const int kCp = 16;  // checkpoints per loop
 
-__device__ __forceinline__ unsigned long long gtimer() {
-  unsigned long long t;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t)::"memory");
-  return t;
-}
-
 // Stamps of a block: [0] start, [1..kCp] checkpoints (the last is the end, after a
 // barrier); clock64 in c, globaltimer in g.
 struct Stamp {

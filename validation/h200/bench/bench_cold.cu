@@ -34,18 +34,6 @@ typedef unsigned long long u64;
 
 static const int kSeg = 8;
 
-__device__ __forceinline__ long long clk() {
-  long long c;
-  asm volatile("mov.u64 %0, %%clock64;" : "=l"(c)::"memory");
-  return c;
-}
-
-__device__ __forceinline__ u64 gtimer() {
-  u64 t;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t)::"memory");
-  return t;
-}
-
 __host__ __device__ inline unsigned node_word(unsigned j) {
   unsigned h = j * 0x9e3779b1u + 0x7f4a7c15u;
   h ^= h >> 15;

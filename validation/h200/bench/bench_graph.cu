@@ -19,22 +19,16 @@
 // Block 0's thread 0 stamps the node's start and end (%globaltimer, ns) into stamp[2*slot],
 // the end after its store; the last block to finish would end later, so the gap read from
 // stamps is an upper bound for grids of more than one block per SM.
-__device__ __forceinline__ unsigned long long global_ns() {
-  unsigned long long t;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-  return t;
-}
-
 __global__ void k_chain(float *out, int iters, float a, float b, unsigned long long *stamp) {
   unsigned long long t0 = 0;
-  if (stamp && blockIdx.x == 0 && threadIdx.x == 0) t0 = global_ns();
+  if (stamp && blockIdx.x == 0 && threadIdx.x == 0) t0 = gtimer();
   float x = (float)threadIdx.x;
   for (int i = 0; i < iters; ++i) x = fmaf(x, a, b);
   out[blockIdx.x * blockDim.x + threadIdx.x] = x;
   if (stamp && blockIdx.x == 0 && threadIdx.x == 0) {
     __threadfence();
     stamp[0] = t0;
-    stamp[1] = global_ns();
+    stamp[1] = gtimer();
   }
 }
 

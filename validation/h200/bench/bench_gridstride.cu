@@ -31,12 +31,6 @@
 
 static FILE *g_cy = nullptr;
 
-__device__ __forceinline__ long long clk() {
-  long long t;
-  asm volatile("mov.u64 %0, %%clock64;" : "=l"(t)::"memory");
-  return t;
-}
-
 // Per-warp stamp buffers (lane 0 of each warp writes): loop cycles, probed load cycles.
 struct WarpStamps {
   long long *loop, *probe;

@@ -18,19 +18,13 @@
 // usage: bench_uneven OUT.csv SIDE.csv [device]
 #include "common.cuh"
 
-__device__ __forceinline__ unsigned long long gtime() {
-  unsigned long long t;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-  return t;
-}
-
 template <int MODE>
 __global__ void __launch_bounds__(256) k_unev(const float *x, unsigned mask, int hops,
                                               unsigned zero, float *out,
                                               unsigned long long *span, int *smid) {
   const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
   const unsigned w = blockIdx.x * 8 + warp;
-  unsigned long long t0 = gtime();
+  unsigned long long t0 = gtimer();
   bool run = MODE == 0 || (MODE == 1 && warp == 0) ||
              (MODE == 2 && (hash32(w) & 1) == 0) || (MODE == 3 && (hash32(w) & 7) == 0);
   float s = 0.f;
@@ -45,7 +39,7 @@ __global__ void __launch_bounds__(256) k_unev(const float *x, unsigned mask, int
   if (lane == 0) {
     out[w] = s;
     span[2 * w] = t0;
-    span[2 * w + 1] = gtime();
+    span[2 * w + 1] = gtimer();
     unsigned id;
     asm volatile("mov.u32 %0, %%smid;" : "=r"(id));
     smid[w] = int(id);

@@ -12,18 +12,6 @@ __device__ __forceinline__ u64 load_ca(u64 p) {
   return v;
 }
 
-__device__ __forceinline__ long long clk() {
-  long long c;
-  asm volatile("mov.u64 %0, %%clock64;" : "=l"(c));
-  return c;
-}
-
-__device__ __forceinline__ u64 gtimer() {
-  u64 t;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-  return t;
-}
-
 // Build the chain on the device: node order[k] points to node order[k + 1].
 __global__ void k_link(u64 *buf, const unsigned *order, size_t nodes, unsigned words) {
   size_t k = blockIdx.x * (size_t)blockDim.x + threadIdx.x;

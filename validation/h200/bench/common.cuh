@@ -1,6 +1,7 @@
 // common.cuh - shared helpers of the validation microbenchmarks: error checks,
 // the timing harness (CUDA events, warm-ups, median of N), the cold-L2 scratch
-// flush, kernel attributes and the CSV writer. Included by each bench_*.cu.
+// flush, kernel attributes, the CSV writer and the in-kernel clock reads (clk,
+// gtimer) and stamps. Included by each bench_*.cu.
 #ifndef GPUPERF_BENCH_COMMON_CUH
 #define GPUPERF_BENCH_COMMON_CUH
 
@@ -74,6 +75,19 @@ static inline double median_of(std::vector<double> v) {
   size_t n = v.size();
   if (n == 0) return 0;
   return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+// The SM's cycle counter and the GPU's nanosecond timer, read where the code puts
+// them: the "memory" clobber keeps loads and stores from moving across the read.
+__device__ __forceinline__ long long clk() {
+  long long t;
+  asm volatile("mov.u64 %0, %%clock64;" : "=l"(t)::"memory");
+  return t;
+}
+__device__ __forceinline__ unsigned long long gtimer() {
+  unsigned long long t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t)::"memory");
+  return t;
 }
 
 // The clock64 cycles each of `blocks` blocks wrote to d (device memory): their

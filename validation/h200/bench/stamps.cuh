@@ -12,16 +12,6 @@
 
 static const size_t kStampBlocks = size_t(1) << 20;  // blocks a stamped launch may have
 
-__device__ __forceinline__ long long clk() {
-  long long t;
-  asm volatile("mov.u64 %0, %%clock64;" : "=l"(t)::"memory");
-  return t;
-}
-__device__ __forceinline__ unsigned long long gtimer() {
-  unsigned long long t;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t)::"memory");
-  return t;
-}
 __device__ __forceinline__ unsigned smid() {
   unsigned s;
   asm volatile("mov.u32 %0, %%smid;" : "=r"(s));
