@@ -207,7 +207,7 @@ static const key_spec_t SCHEMA[] = {
     {"latency", "dram_slowest_sm_ratio", T_F64, OFF(dram_slowest_sm_ratio), OPT, 0, 2, "a launch on every SM over one on a single SM, DRAM (0: 1)"},
     {"latency", "dram_drawn_line_cycles", T_F64, OFF(dram_drawn_line_cycles), OPT, 0, 1e4, "cycles a warp's loads in flight together that draw their lines at random wait per drawn line beyond the most one load draws (beside dram_lines_log2_cycles); 0: none"},
     {"throughput", "l1_bank_pass_issue_cycles", T_F64, OFF(l1_bank_pass_issue_cycles), OPT, 0, 1e3, "SM cycles the L1 is busy per bank pass of a request (lines at one offset); 0: not known"},
-    {"latency", "l1_uniform_hit_cycles", T_F64, OFF(l1_uniform_hit_cycles), OPT, 0, 1e4, "cycles of a warp-uniform global load (all lanes one address, 4 bytes) that hits L1; 0: l1_hit_cycles"},
+    {"latency", "l1_uniform_hit_cycles", T_F64, OFF(l1_uniform_hit_cycles), OPT, 0, 1e4, "cycles of a warp-uniform global load (all lanes one address, 4 bytes) that hits L1, and of any L1 hit whose value feeds arithmetic; 0: l1_hit_cycles"},
     {"latency", "l1_uniform_word_cycles", T_F64, OFF(l1_uniform_word_cycles), OPT, 0, 1e4, "cycles each further 4-byte word per lane adds to a warp-uniform L1 hit; 0: none"},
     {"throughput", "l1_uniform_issue_cycles", T_F64, OFF(l1_uniform_issue_cycles), OPT, 0, 1e3, "SM cycles the L1 is busy per warp-uniform 4-byte load request; 0: not known"},
     {"throughput", "l1_line_issue_cycles", T_F64, OFF(l1_line_issue_cycles), OPT, 0, 1e3, "SM cycles the L1 is busy per line of a request; 0: not known"},

@@ -3530,6 +3530,21 @@ static void uniform_l1(const gp_device_t *d, const gp_access_t *a, double *lat, 
 }
 
 /*
+ * value_l1_hit: the same wait holds for a load whose lanes read many
+ * addresses, where its value feeds arithmetic. A chase's hop (access.depends:
+ * the next address is the value) waits l1_hit_cycles, 32.0 on the H200; a
+ * loop whose every trip loads one element from L1 and adds it up takes the
+ * same cycles a trip whether the warp's lanes read one word or 32
+ * consecutive ones: 68.0 against 68.0 cycles (float), 77.0 against 77.0
+ * (float4), 73.0 against 73.0 with 4 dependent FFMA ([sources: h200-cal]
+ * run10/loopchain loopchain_cycles.csv, lc_*_uni_* against lc_*_coal_*,
+ * one warp per SM), and 1 to 8 independent loads a trip 47.1, 66.3, 78.5,
+ * 101.4 (one address) against 48.4, 64.7, 73.5, 99.1 (32; run9/uniform2
+ * uni_l1, coal_l1). The card does not keep the chase's shorter wait for a
+ * value the FP pipe takes.
+ */
+
+/*
  * A drawn gather's first touches of its buffer, by the DRAM's fetch
  * granules: the share of a request's granules that no earlier draw of the
  * launch touched, (1 - e^{-x}) / x for the launch's D granule touches over
@@ -4023,6 +4038,12 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
             out->latency_cycles +=
                 out->l1_hit * (ulat - (d->l1_hit_cycles > 0 ? d->l1_hit_cycles : l2_lat));
         out->pipe_cycles[GP_PIPE_L1] = GP_MAX(out->pipe_cycles[GP_PIPE_L1], ubusy);
+    } else if (cached && op->kind == GP_OP_LOAD && sp != GP_SPACE_CONSTANT && !a->depends &&
+               d->l1_hit_cycles > 0 && d->l1_uniform_hit_cycles > d->l1_hit_cycles) {
+        /* a hit whose value the warp's arithmetic waits for, not the next
+           load's address (a chase: l1_hit_cycles), waits as a warp-uniform
+           one's first word does, whatever its lanes read (value_l1_hit) */
+        out->latency_cycles += out->l1_hit * (d->l1_uniform_hit_cycles - d->l1_hit_cycles);
     }
     out->transactions = txn;
     out->l1_bytes = cached ? h1 * bytes : 0;

@@ -311,7 +311,9 @@ case_ "H200 table, all rows: accuracy gate"
 # the DRAM's read-only rate (dram_read_gbps, gpuperf-calibrate's 4443 GB/s):
 # 7.472%. 2026-12-07: random lines reaching DRAM beyond the translation's
 # reach take more DRAM time (tlb_dram_*, the tlb gather_thr rows): 7.371%.
-gp validate validation/h200/calibration.csv --max-mape 7.38 --min-within-2x 0.990 \
+# An L1 hit whose value feeds arithmetic waits as a warp-uniform one's does
+# (loopchain, uniform2): 7.351%.
+gp validate validation/h200/calibration.csv --max-mape 7.36 --min-within-2x 0.990 \
     --min-within 1.5:0.98 --json
 expect_status 0
 n=$(json .overall.rows)
@@ -1039,8 +1041,11 @@ expect_status 0
 case_ "H200 misalign family: accuracy gate"
 # 2026-12-04: the L1 data path holds a load's address arithmetic once a
 # request, a request of several lines a line a clock (the gfoot rows): 7.62 ->
-# 5.26%.
-gp validate validation/h200/calibration.csv --family misalign --max-mape 5.3 --min-within-2x 1
+# 5.26%. 2026-12-07: an L1 hit whose value feeds arithmetic waits as a
+# warp-uniform one's does (decided on the whole table, 7.371 -> 7.351%):
+# 5.26 -> 6.33%, worse: the one- and four-warp rows, up to +19% before, now
+# up to +25% (the walk's per-load costs beyond the first are too large here).
+gp validate validation/h200/calibration.csv --family misalign --max-mape 6.33 --min-within-2x 1
 expect_status 0
 
 # The stage family (bench_stage, run20): one float a thread copied, behind a
@@ -1070,8 +1075,10 @@ expect_status 0
 # 20.36 -> 14.17% (n = 256 and 512 -11..-51% -> -31..+20%; worse: the
 # `#pragma unroll 1` rows of 32x8 blocks, now +10..+20% at n = 256 to 2048,
 # and of 16x16 at 1024 and 2048, +14%, +17%).
+# 2026-12-07: an L1 hit whose value feeds arithmetic waits as a warp-uniform
+# one's does: 14.17 -> 14.22%.
 case_ "H200 naive family: accuracy gate"
-gp validate validation/h200/calibration.csv --family naive --max-mape 14.17 --min-within-2x 0.96
+gp validate validation/h200/calibration.csv --family naive --max-mape 14.22 --min-within-2x 0.96
 expect_status 0
 
 # The tpose family (bench_tpose, run22): transposes of n = 1024..16384, naive
@@ -1278,9 +1285,11 @@ expect_status 0
 # 13.13% when run38's 120 joined (their issue-bound rows -16..-25%); with a
 # global load holding its scheduler global_load_issue_cycles (2.47, from the
 # 15 issue-bound forms at 64 warps) 5.88% over 132, the loads at immediate
-# offsets with an FFMA +9..+20%.
+# offsets with an FFMA +9..+20%. 2026-12-07: an L1 hit whose value feeds
+# arithmetic waits as a warp-uniform one's does: 5.88 -> 5.99% (the rows at
+# immediate offsets now up to +21%).
 case_ "H200 lform family: accuracy gate"
-gp validate validation/h200/calibration.csv --family lform --max-mape 5.88 --min-within 1.3:1
+gp validate validation/h200/calibration.csv --family lform --max-mape 5.99 --min-within 1.3:1
 expect_status 0
 
 # The l1issue family (bench_l1issue, run42): 8 coalesced L1-hit loads a trip
@@ -1290,8 +1299,10 @@ expect_status 0
 # from them yet: 10.6% when they joined, the rows at immediate offsets
 # +2..+25% (most at 16 warps per SM), those at masked offsets at 16 warps
 # -19..-40% (ptxas runs their loads one at a time through one register pair).
+# 2026-12-07: an L1 hit whose value feeds arithmetic waits as a warp-uniform
+# one's does: 10.62 -> 10.70%.
 case_ "H200 l1issue family: accuracy gate"
-gp validate validation/h200/calibration.csv --family l1issue --max-mape 10.62 --min-within 1.7:1
+gp validate validation/h200/calibration.csv --family l1issue --max-mape 10.70 --min-within 1.7:1
 expect_status 0
 
 case_ "H200 evaluation set: accuracy gate"
@@ -1370,7 +1381,9 @@ case_ "H200 evaluation set: accuracy gate"
 # ELL SpMV 7.0 -> 6.1%, mat-vec 9.9 -> 9.5%), 264 within 1.5x. 2026-12-07:
 # random lines reaching DRAM beyond the translation's reach take more DRAM
 # time (decided on the calibration table, 7.472 -> 7.371%): 10.319% (gather
-# 11.1 -> 9.1%).
+# 11.1 -> 9.1%). An L1 hit whose value feeds arithmetic waits as a
+# warp-uniform one's does (decided on the calibration table, 7.371 ->
+# 7.351%): 10.315%.
 gp validate validation/h200/evaluation.csv --max-mape 10.32 --min-within-2x 0.98 \
     --min-within 1.5:0.95 --json
 expect_status 0
@@ -1416,7 +1429,8 @@ readme_table "### Evaluation ("
 # l1_miss_hold_*: 7.993% over 5498) and this card's own l1_miss_hold_* (455 and
 # 1955 from its l1cap rows): calibration 7.887% over 5498, 5390 within 1.5x, 5469
 # within 2x; the evaluation unchanged (9.725%). Its own l2_drawn_* (0.558 and 48,
-# from its gfoot ncu sweep): 7.878%, the evaluation 9.725%.
+# from its gfoot ncu sweep): 7.878%, the evaluation 9.725%. An L1 hit whose
+# value feeds arithmetic waits as a warp-uniform one's does: 7.857%, 9.724%.
 case_ "H100 evaluation table: accuracy gate"
 gp validate validation/h100/evaluation.csv --max-mape 9.73 --min-within-2x 1 \
     --min-within 1.5:0.98 --json
@@ -1426,7 +1440,7 @@ expect_between "$n" 265 1000
 case_ "README.md: the H100 table is this validation's"
 readme_table "### A second Hopper card: the H100 ("
 case_ "H100 calibration kernels: accuracy gate"
-gp validate validation/h100/calibration.csv --max-mape 7.88 --min-within-2x 0.99 \
+gp validate validation/h100/calibration.csv --max-mape 7.86 --min-within-2x 0.99 \
     --min-within 1.5:0.98 --json
 expect_status 0
 n=$(json .overall.rows)
