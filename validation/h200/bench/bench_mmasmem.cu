@@ -26,6 +26,11 @@
 // Side table mmasmem_cycles.csv as bench_tiles3's: per row the medians over blocks of
 // the cycles per trip of each phase (load, bar1, comp, bar2) and of the whole loop. On
 // sm_90 a barrier's wait shows in the phase after it (BAR.SYNC.DEFER_BLOCKING).
+// The cp and sq rows time k_cp without its stamps (STAMP 0) and take the side table
+// from one more launch with them (STAMP 1, behind its own flush): the stamps' live
+// registers change the copy's SASS, ptxas keeping about 2 copies' loads ahead of their
+// stores with them (k_cp<4, 32, ur, none>: LDG LDG STS LDG STS ...) and 10 without.
+// Runs before 2026-12-07 (run10) timed the stamped kernel.
 //
 // usage: bench_mmasmem OUT.csv CYCLES.csv [device]
 #include <cuda_fp16.h>
@@ -51,7 +56,7 @@ enum { F_LP = 0, F_UR = 1 };
 
 // Block tile 64x64 at rows row0.. of A (lda) and columns col0.. of B (ldb); the
 // result tile goes to Cb (ldc). sq: row0 = blockIdx.y*64, else blockIdx.x*64.
-template <int W, int BK, int FORM, int FULL>
+template <int W, int BK, int FORM, int FULL, int STAMP>
 __global__ void __launch_bounds__(128)
     k_cp(const __half *__restrict__ A, const __half *__restrict__ B, float *__restrict__ C,
          int K, int lda, int ldb, int sq, long long *cyc, int cs) {
@@ -71,9 +76,9 @@ __global__ void __launch_bounds__(128)
     for (int j = 0; j < 2; ++j) wmma::fill_fragment(c[i][j], 0.0f);
   float acc0 = 0.f;
   long long d0 = 0, d1 = 0, d2 = 0, d3 = 0;
-  const long long ts = clock64();
+  const long long ts = (STAMP ? clock64() : 0LL);
   for (int k0 = 0; k0 < K; k0 += BK) {
-    const long long t0 = clock64();
+    const long long t0 = (STAMP ? clock64() : 0LL);
     if (FORM == F_LP) {
       for (int i = tid; i < NA; i += 128) {
         int r = i / (BK / E), cc = i % (BK / E);
@@ -95,9 +100,9 @@ __global__ void __launch_bounds__(128)
         *(T *)&Bs[r][cc * E] = *(const T *)&B[(size_t)(k0 + r) * ldb + col0 + cc * E];
       }
     }
-    const long long t1 = clock64();
+    const long long t1 = (STAMP ? clock64() : 0LL);
     __syncthreads();
-    const long long t2 = clock64();
+    const long long t2 = (STAMP ? clock64() : 0LL);
     if (FULL) {
 #pragma unroll
       for (int kk = 0; kk < BK; kk += 16) {
@@ -115,15 +120,15 @@ __global__ void __launch_bounds__(128)
     } else {
       acc0 += __half2float(As[tid % 64][0]) + __half2float(Bs[0][tid % 64]);
     }
-    const long long t3 = clock64();
+    const long long t3 = (STAMP ? clock64() : 0LL);
     __syncthreads();
-    const long long t4 = clock64();
+    const long long t4 = (STAMP ? clock64() : 0LL);
     d0 += t1 - t0;
     d1 += t2 - t1;
     d2 += t3 - t2;
     d3 += t4 - t3;
   }
-  const long long te = clock64();
+  const long long te = (STAMP ? clock64() : 0LL);
   if (FULL) {
     const int ldc = sq ? lda : 64;
     float *Cb = sq ? C + (size_t)row0 * ldc + col0 : C + (size_t)b * 64 * 64;
@@ -136,7 +141,7 @@ __global__ void __launch_bounds__(128)
   } else {
     C[(size_t)b * 128 + tid] = acc0;
   }
-  if (tid == 0) {
+  if (STAMP && tid == 0) {
     cyc[0 * cs + b] = d0;
     cyc[1 * cs + b] = d1;
     cyc[2 * cs + b] = d2;
@@ -222,10 +227,11 @@ typedef void (*cp_t)(const __half *, const __half *, float *, int, int, int, int
 struct CV {
   const char *name;
   int w, bk, form, full;
-  cp_t k;
+  cp_t k, ks;  // timed (no stamps) and stamped (the side table's launch)
 };
 #define CVF(w, bk, f, fn, full, fullname)                                                   \
-  {"cp" #bk "_w" #w "_" #fn "_" fullname, w, bk, f, full, k_cp<w, bk, f, full>}
+  {"cp" #bk "_w" #w "_" #fn "_" fullname, w, bk, f, full, k_cp<w, bk, f, full, 0>,        \
+   k_cp<w, bk, f, full, 1>}
 #define CV4(w, bk)                                                                          \
   CVF(w, bk, F_LP, lp, 1, "mma"), CVF(w, bk, F_LP, lp, 0, "none"),                          \
       CVF(w, bk, F_UR, ur, 1, "mma"), CVF(w, bk, F_UR, ur, 0, "none")
@@ -272,10 +278,14 @@ int main(int argc, char **argv) {
         k_fill<<<2048, 256>>>(A, B, rows, K, rows);
         CK_LAUNCH();
         CK(cudaDeviceSynchronize());
-        cp_t kf = v.k;
+        cp_t kf = v.k, ks = v.ks;
         r.t = time_case(b, kReps, true, [&] {
           kf<<<G, 128, 0, b.stream>>>(A, B, C, K, K, rows, 0, cyc, kCs);
         });
+        flush_l2(b);  // the side table's launch, stamped, behind its own flush
+        ks<<<G, 128, 0, b.stream>>>(A, B, C, K, K, rows, 0, cyc, kCs);
+        CK_LAUNCH();
+        CK(cudaStreamSynchronize(b.stream));
         r.bytes = (size_t)G * 2 * 64 * K * sizeof(__half);
         r.flops = v.full ? 2ull * G * 64 * 64 * K : 2ull * G * 128 * (K / BK);
         emit(b, r);
@@ -322,10 +332,14 @@ int main(int argc, char **argv) {
         k_fill<<<2048, 256>>>(A, B, n, n, n);
         CK_LAUNCH();
         CK(cudaDeviceSynchronize());
-        cp_t kf = v.k;
+        cp_t kf = v.k, ks = v.ks;
         r.t = time_case(b, kReps, true, [&] {
           kf<<<g, 128, 0, b.stream>>>(A, B, C, n, n, n, 1, cyc, kCs);
         });
+        flush_l2(b);
+        ks<<<g, 128, 0, b.stream>>>(A, B, C, n, n, n, 1, cyc, kCs);
+        CK_LAUNCH();
+        CK(cudaStreamSynchronize(b.stream));
         r.bytes = (size_t)n * n * (2 + 2 + 4);
         r.flops = 2ull * n * n * n;
         emit(b, r);
