@@ -3530,8 +3530,9 @@ static void uniform_l1(const gp_device_t *d, const gp_access_t *a, double *lat, 
 }
 
 /*
- * value_l1_hit: the same wait holds for a load whose lanes read many
- * addresses, where its value feeds arithmetic. A chase's hop (access.depends:
+ * The cycles an L1 hit of a load whose lanes read many addresses waits
+ * beyond l1_hit_cycles: the warp-uniform load's first-word wait holds for
+ * it too, where its value feeds arithmetic. A chase's hop (access.depends:
  * the next address is the value) waits l1_hit_cycles, 32.0 on the H200; a
  * loop whose every trip loads one element from L1 and adds it up takes the
  * same cycles a trip whether the warp's lanes read one word or 32
@@ -3541,8 +3542,15 @@ static void uniform_l1(const gp_device_t *d, const gp_access_t *a, double *lat, 
  * one warp per SM), and 1 to 8 independent loads a trip 47.1, 66.3, 78.5,
  * 101.4 (one address) against 48.4, 64.7, 73.5, 99.1 (32; run9/uniform2
  * uni_l1, coal_l1). The card does not keep the chase's shorter wait for a
- * value the FP pipe takes.
+ * value the FP pipe takes. 0 for a chase's hop and where the card does not
+ * know both waits.
  */
+static double value_l1_extra(const gp_device_t *d, const gp_access_t *a)
+{
+    if (a->depends || !(d->l1_hit_cycles > 0) || !(d->l1_uniform_hit_cycles > d->l1_hit_cycles))
+        return 0;
+    return d->l1_uniform_hit_cycles - d->l1_hit_cycles;
+}
 
 /*
  * A drawn gather's first touches of its buffer, by the DRAM's fetch
@@ -4031,19 +4039,17 @@ static int global_cost(const gp_device_t *d, const gp_kernel_t *k, const gp_op_t
     if (op->kind == GP_OP_LOAD && stream > 0 && chase_h < 0 && !(l1h > near_hit + 1e-12) &&
         sp != GP_SPACE_CONSTANT)
         out->stream_miss = 1 - l1h;
-    if (cached && op->kind == GP_OP_LOAD && sp != GP_SPACE_CONSTANT && gp_access_uniform(a)) {
-        double ulat, ubusy;
-        uniform_l1(d, a, &ulat, &ubusy);
-        if (ulat > 0)
-            out->latency_cycles +=
-                out->l1_hit * (ulat - (d->l1_hit_cycles > 0 ? d->l1_hit_cycles : l2_lat));
-        out->pipe_cycles[GP_PIPE_L1] = GP_MAX(out->pipe_cycles[GP_PIPE_L1], ubusy);
-    } else if (cached && op->kind == GP_OP_LOAD && sp != GP_SPACE_CONSTANT && !a->depends &&
-               d->l1_hit_cycles > 0 && d->l1_uniform_hit_cycles > d->l1_hit_cycles) {
-        /* a hit whose value the warp's arithmetic waits for, not the next
-           load's address (a chase: l1_hit_cycles), waits as a warp-uniform
-           one's first word does, whatever its lanes read (value_l1_hit) */
-        out->latency_cycles += out->l1_hit * (d->l1_uniform_hit_cycles - d->l1_hit_cycles);
+    if (cached && op->kind == GP_OP_LOAD && sp != GP_SPACE_CONSTANT) {
+        if (gp_access_uniform(a)) {
+            double ulat, ubusy;
+            uniform_l1(d, a, &ulat, &ubusy);
+            if (ulat > 0)
+                out->latency_cycles +=
+                    out->l1_hit * (ulat - (d->l1_hit_cycles > 0 ? d->l1_hit_cycles : l2_lat));
+            out->pipe_cycles[GP_PIPE_L1] = GP_MAX(out->pipe_cycles[GP_PIPE_L1], ubusy);
+        } else {
+            out->latency_cycles += out->l1_hit * value_l1_extra(d, a);
+        }
     }
     out->transactions = txn;
     out->l1_bytes = cached ? h1 * bytes : 0;
