@@ -8,6 +8,10 @@ retime() {
     "$RT" "$@" >"$TMP/out" 2>"$TMP/err"
     STATUS=$?
 }
+# the H200 table's rows for the H100, source "s"
+retime_h100() {
+    retime --table validation/h200/calibration.csv --device h100-sxm --source s "$@"
+}
 
 # Every benches/*/BENCH.csv of validation/h100/measured gives the rows the H100
 # table holds from it (validation/h100/README.md says how they were made).
@@ -52,36 +56,31 @@ case_ "every bench set rebuilt"
 if [ "$n" -ge 50 ]; then ok; else bad "only $n raw files found"; fi
 
 case_ "header first, the table's columns"
-retime --table validation/h200/calibration.csv --device h100-sxm --source s \
-    validation/h100/measured/benches/gemv/gemv.csv
+retime_h100 validation/h100/measured/benches/gemv/gemv.csv
 expect_status 0
 if [ "$(head -n 1 "$TMP/out")" = "device,family,name,params,script,script_params,measured_us,divide_by,source" ]
 then ok; else bad "header: $(head -n 1 "$TMP/out")"; fi
 expect_err "8 rows written; 0 rows of the families timed by no raw file"
 
 case_ "--own keeps the rows equal to their own raw median"
-retime --table validation/h200/calibration.csv --device h100-sxm --source s \
-    --own validation/h200/measured/run9/uniform/uniform.csv \
+retime_h100 --own validation/h200/measured/run9/uniform/uniform.csv \
     validation/h100/measured/benches/uniform/uniform.csv
 expect_status 0
 expect_err "154 rows written"
 expect_err "0 rows left out"
 sed 's/^\(uniform,ind_l1_f1_a1,warps=1 loads=4096,.*,\)[0-9.]*,\([0-9.]*,[0-9.]*,[0-9]*,[0-9]*\)$/\19.999,\2/' \
     validation/h200/measured/run9/uniform/uniform.csv >"$TMP/own.csv"
-retime --table validation/h200/calibration.csv --device h100-sxm --source s \
-    --own "$TMP/own.csv" validation/h100/measured/benches/uniform/uniform.csv
+retime_h100 --own "$TMP/own.csv" validation/h100/measured/benches/uniform/uniform.csv
 expect_status 0
 expect_err "153 rows written"
 expect_err "1 rows left out whose measured_us is not their own raw median"
 
 case_ "--via pairs the rows whose params the table rewrote"
 # the table writes flushq's bytes=1048576 as "1 MiB": no row pairs by params
-retime --table validation/h200/calibration.csv --device h100-sxm --source s \
-    validation/h100/measured/benches/flushq/flushq.csv
+retime_h100 validation/h100/measured/benches/flushq/flushq.csv
 expect_status 0
 expect_err "12 rows written; 45 rows of the families timed by no raw file"
-retime --table validation/h200/calibration.csv --device h100-sxm --source s \
-    --via validation/h200/measured/run10/flushq/flushq.csv \
+retime_h100 --via validation/h200/measured/run10/flushq/flushq.csv \
     validation/h100/measured/benches/flushq/flushq.csv
 expect_status 0
 expect_err "57 rows written; 0 rows of the families timed by no raw file; 0 rows left out"
@@ -89,22 +88,20 @@ expect_out "h100-sxm,flushq,sum_flush,1 MiB,scripts/validation/flushq.lua,kind=s
 # a row whose measured_us is no raw median there is left out
 sed 's/^\(flushq,sum_flush,bytes=1048576,.*,\)4\.160,\(.*\)$/\14.161,\2/' \
     validation/h200/measured/run10/flushq/flushq.csv >"$TMP/via.csv"
-retime --table validation/h200/calibration.csv --device h100-sxm --source s \
-    --via "$TMP/via.csv" validation/h100/measured/benches/flushq/flushq.csv
+retime_h100 --via "$TMP/via.csv" validation/h100/measured/benches/flushq/flushq.csv
 expect_status 0
 expect_err "56 rows written; 0 rows of the families timed by no raw file; 1 rows left out"
 
 case_ "--via: two kernels equally near the row"
 printf 'family,name,params,median_us\nflushq,sum_flush,bytes=1,4.160\nflushq,sum_flush,bytes=2,4.160\n' \
     >"$TMP/tie.csv"
-retime --table validation/h200/calibration.csv --device h100-sxm --source s \
-    --via "$TMP/tie.csv" validation/h100/measured/benches/flushq/flushq.csv
+retime_h100 --via "$TMP/tie.csv" validation/h100/measured/benches/flushq/flushq.csv
 expect_status 1
 expect_err "tie.csv:3: kernel 'sum_flush' [bytes=2] and $TMP/tie.csv:2 [bytes=1] both took 4.160 us"
 
 case_ "--via and --own together are refused"
-retime --table validation/h200/calibration.csv --device h100-sxm --source s \
-    --via "$TMP/tie.csv" --own "$TMP/tie.csv" validation/h100/measured/benches/flushq/flushq.csv
+retime_h100 --via "$TMP/tie.csv" --own "$TMP/tie.csv" \
+    validation/h100/measured/benches/flushq/flushq.csv
 expect_status 2
 expect_err "--own and --via both name the table's own raw files"
 
