@@ -131,6 +131,9 @@ expect_err "nomed.csv:1: no 'median_us' column"
 retime --table validation/h200/calibration.csv --device d --source s devices/h200-sxm.ini
 expect_status 1
 expect_err "devices/h200-sxm.ini:2: 2 fields where the header (line 1) names 3"
+retime_h100 --via "$TMP/nomed.csv" validation/h100/measured/benches/flushq/flushq.csv
+expect_status 1
+expect_err "nomed.csv:1: no 'median_us' column"
 
 case_ "a missing file"
 retime --table "$TMP/none.csv" --device d --source s "$TMP/dup.csv"
@@ -141,6 +144,9 @@ case_ "command line"
 retime --table validation/h200/calibration.csv --device d
 expect_status 2
 expect_err "--source is required"
+retime --table validation/h200/calibration.csv --device d --source s "$TMP/dup.csv" --via
+expect_status 2
+expect_err "--via needs a value"
 retime --frob
 expect_status 2
 expect_err "unknown option '--frob'"
