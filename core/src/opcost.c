@@ -421,6 +421,58 @@ static double read_ops(const gp_kernel_t *k)
     return GP_MAX(n, 1.0);
 }
 
+/*
+ * The share of a request's units that are new at the next iteration where
+ * the warp's lanes all move by one distance d from iteration to iteration
+ * (a walk): the u units the request touches shift by d bytes, so a new unit
+ * comes in every unit / d iterations, d / (unit u) of them a request (at
+ * most all), while the walk is on new ground: `footprint` bytes over
+ * `requests`, each bringing the bytes its elements add to the last
+ * iteration's. A warp-uniform walk of 8 bytes a trip through 32-byte
+ * sectors fetches a sector every 4 trips, of 16 bytes every 2: a trip of
+ * one warp per SM that loads one float and adds it takes 68 cycles from L1,
+ * and its trips average 104 and 137 cycles from L2 at 4 and 8 bytes a
+ * trip, 338 at 32 ([sources: h200-cal] run10/loopchain lc_f1_nc_uni_k0
+ * fp = first, stride = 1, 2 and 8: the rows' times and loopchain_cycles.csv).
+ * Counted by the walk's distinct bytes alone, every walk of 4-byte elements
+ * came to 1 / 8, whatever its distance. 0 where the lanes move apart or not
+ * at all.
+ */
+static double walk_new_units(const gp_lane_sample_t *s, uint32_t unit, uint32_t elem,
+                             double footprint, double requests)
+{
+    const int64_t *oa = s->byte_offset;
+    const int64_t *ob = s->byte_offset + (size_t)s->next_iteration * s->lanes;
+    uint32_t i, j, n = GP_MIN(s->lanes, 64u), units = 0, fresh = 0;
+    int64_t d = 0;
+    int have = 0;
+    for (i = 0; i < n; i++) {
+        if (oa[i] < 0 || ob[i] < 0)
+            continue;
+        if (have && ob[i] - oa[i] != d)
+            return 0;
+        d = ob[i] - oa[i];
+        have = 1;
+        for (j = 0; j < i; j++) /* count each unit and element once */
+            if (oa[j] >= 0 && oa[j] / unit == oa[i] / unit)
+                break;
+        units += j == i;
+        for (j = 0; j < i; j++)
+            if (ob[j] >= 0 && ob[j] / elem == ob[i] / elem)
+                break;
+        if (j < i)
+            continue;
+        for (j = 0; j < n; j++) /* an element the last iteration did not read */
+            if (oa[j] >= 0 && oa[j] / elem == ob[i] / elem)
+                break;
+        fresh += j == n;
+    }
+    if (!have || d == 0 || units == 0 || fresh == 0 || !(requests > 0))
+        return 0;
+    return GP_MIN(1.0, fabs((double)d) / ((double)unit * units)) *
+           GP_MIN(1.0, footprint / ((double)fresh * elem * requests));
+}
+
 /* The distance of a re-use within a loop trip or the next: the resident
    warps' live lines, `fill_bytes` per request of each read op, in bytes per
    SM. */
@@ -459,6 +511,8 @@ static void short_reuse(const gp_device_t *d, const gp_kernel_t *k, const gp_op_
     floor_new = requests > 0 && s->warp_footprint_bytes > 0
                     ? GP_MIN(1.0, (double)s->warp_footprint_bytes / (fill_bytes * requests))
                     : 0;
+    floor_new = GP_MAX(floor_new, walk_new_units(s, unit, a->elem_bytes ? a->elem_bytes : 4,
+                                                 (double)s->warp_footprint_bytes, requests));
     *frac = GP_MAX(0.0, 1.0 - GP_MAX(1.0 - same, floor_new));
     *dist = live_lines_bytes(k, occ, fill_bytes);
     (void)d;

@@ -37,6 +37,8 @@ for dir in validation/h100/measured/benches/*/; do
     lform) fam="--via $h/run38/lform/lform.csv --via $h/run39/lform/lform.csv" ;;
     l1issue) fam="--via $h/run42/l1issue/l1issue.csv" ;;
     spread) fam="--via $h/run30/spread/spread.csv" ;;
+    # rebuilt without the stamps in its timed kernels: their own registers
+    mmasmem) fam="--regs" ;;
     esac
     # the day of the run: its run.log's first line where it names it
     # ("bench_NAME run: DATE ..."), else the first H100 call's
@@ -104,6 +106,25 @@ retime_h100 --via "$TMP/tie.csv" --own "$TMP/tie.csv" \
     validation/h100/measured/benches/flushq/flushq.csv
 expect_status 2
 expect_err "--own and --via both name the table's own raw files"
+
+case_ "--regs takes each row's registers from its raw row"
+printf '%s\n' 'device,family,name,params,script,script_params,measured_us' \
+    'h,f,k,n=1 regs=72,s.lua,kind=cp n=1 regs=72 xregs=5,2.0' \
+    'h,f,k,n=2,s.lua,kind=cp n=2,3.0' >"$TMP/rt.csv"
+printf 'family,name,params,regs,median_us\nf,k,n=1,64,1.5\nf,k,n=2,40,2.5\n' >"$TMP/rr.csv"
+retime --table "$TMP/rt.csv" --device d --source s --regs "$TMP/rr.csv"
+expect_status 0
+expect_out "d,f,k,n=1 regs=64,s.lua,kind=cp n=1 regs=64 xregs=5,1.5"
+expect_out "d,f,k,n=2,s.lua,kind=cp n=2,2.5"
+retime --table "$TMP/rt.csv" --device d --source s "$TMP/rr.csv"
+expect_status 0
+expect_out "d,f,k,n=1 regs=72,s.lua,kind=cp n=1 regs=72 xregs=5,1.5"
+
+case_ "--regs with a raw file that reports no registers"
+printf 'family,name,params,median_us\nf,k,n=1,1.5\n' >"$TMP/noregs.csv"
+retime --table "$TMP/rt.csv" --device d --source s --regs "$TMP/noregs.csv"
+expect_status 1
+expect_err "noregs.csv:1: no 'regs' column in the header; --regs takes the registers from it"
 
 case_ "a kernel timed twice"
 printf 'family,name,params,median_us\nu,k,n=1,1.5\nu,k,n=1 regs=3,2.5\n' >"$TMP/dup.csv"

@@ -24,8 +24,11 @@
  * names the table's own raw files and pairs through them: a table row is the
  * kernel of the same name whose median_us there equals its measured_us (where
  * several, the one sharing the most params words with the row), and that
- * kernel's raw name and params find it in the new card's files. Every error
- * names file:line.
+ * kernel's raw name and params find it in the new card's files. With --regs,
+ * the rows' regs=N words (params and script_params) take the registers the
+ * new raw file's regs column reports: a bench rebuilt since the table's run
+ * (its instrumentation moved out of the timed kernel) has its own. Every
+ * error names file:line.
  *
  * Reads CSV through gpuperf's reader (core/src/csvfile.c, libcsv); '#' lines
  * are comments, as gpuperf validate takes them.
@@ -141,7 +144,7 @@ static void params_key(const char *params, char *out, size_t size)
 
 typedef struct raw {
     sheet_t s;
-    int c_name, c_params, c_median;
+    int c_name, c_params, c_median, c_regs;
     char **key; /* per row, its params less regs=N (params_key), made once */
 } raw_t;
 
@@ -153,6 +156,7 @@ static void open_raw(const char *path, raw_t *r)
     r->c_name = column(&r->s, "name", 2);
     r->c_params = column(&r->s, "params", 2);
     r->c_median = column(&r->s, "median_us", 2);
+    r->c_regs = column(&r->s, "regs", 0);
     r->key = calloc(r->s.nrows ? r->s.nrows : 1, sizeof *r->key);
     if (!r->key)
         die("out of memory");
@@ -292,6 +296,35 @@ static void put_field(const char *v, int first)
     }
 }
 
+/* v with each regs=N word's N replaced by regs, as one field */
+static void put_regs(const char *v, const char *regs, int first)
+{
+    size_t need = strlen(v) + 1, n = 0;
+    const char *p;
+    char *out;
+    for (p = v; (p = strstr(p, "regs=")) != NULL; p += 5)
+        need += strlen(regs);
+    out = malloc(need);
+    if (!out)
+        die("out of memory");
+    for (p = v; *p;) {
+        int word = p == v || p[-1] == ' ' || p[-1] == '\t';
+        if (word && strncmp(p, "regs=", 5) == 0) {
+            memcpy(out + n, "regs=", 5);
+            n += 5;
+            memcpy(out + n, regs, strlen(regs));
+            n += strlen(regs);
+            for (p += 5; *p && *p != ' ' && *p != '\t'; p++)
+                ;
+        } else {
+            out[n++] = *p++;
+        }
+    }
+    out[n] = '\0';
+    put_field(out, first);
+    free(out);
+}
+
 /* TEXT with each {raw} replaced by the raw file's path */
 static void put_source(const char *text, const char *raw)
 {
@@ -321,7 +354,7 @@ static void usage(FILE *to)
 {
     fputs("usage: gpuperf-retime --table TABLE.csv --device NAME --source TEXT\n"
           "                      [--family F ...] [--own RAW.csv ... | --via RAW.csv ...]\n"
-          "                      RAW.csv [RAW.csv ...]\n"
+          "                      [--regs] RAW.csv [RAW.csv ...]\n"
           "\n"
           "Writes to stdout the rows of a validation table timed again on another card:\n"
           "each row of TABLE.csv whose kernel one of the RAW.csv files (a bench's raw\n"
@@ -341,6 +374,9 @@ static void usage(FILE *to)
           "               sharing the most params words with the row), and that kernel's\n"
           "               params find it in the RAW.csv files; rows with no such kernel\n"
           "               are left out\n"
+          "  --regs       set each written row's regs=N words (params, script_params) to\n"
+          "               the registers its raw row's regs column reports: for a bench\n"
+          "               rebuilt since the table's run (the raw files need a regs column)\n"
           "\n"
           "Rows the RAW files do not time are left out and counted on stderr. Exit status\n"
           "0; 1 for a file that cannot be read, a kernel timed twice, two --via kernels\n"
@@ -363,9 +399,10 @@ int main(int argc, char **argv)
     const char *fam[MAX_FAMILIES];
     const char *own_paths[MAX_FILES], *via_paths[MAX_FILES], *raw_paths[MAX_FILES];
     int nfam = 0, nown = 0, nvia = 0, nraw = 0, i, kept = 0, untimed = 0, not_own = 0, given_fam;
+    int set_regs = 0;
     raw_t *raws, *owns, *vias;
     sheet_t t;
-    int c_dev, c_fam, c_name, c_params, c_meas, c_src;
+    int c_dev, c_fam, c_name, c_params, c_meas, c_src, c_sparams;
     size_t j;
     for (i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -379,6 +416,8 @@ int main(int argc, char **argv)
                    !has) {
             fprintf(stderr, "gpuperf-retime: %s needs a value\n", a);
             return 2;
+        } else if (strcmp(a, "--regs") == 0) {
+            set_regs = 1;
         } else if (strcmp(a, "--table") == 0) {
             table = argv[++i];
         } else if (strcmp(a, "--device") == 0) {
@@ -434,6 +473,7 @@ int main(int argc, char **argv)
     c_params = column(&t, "params", 1);
     c_meas = column(&t, "measured_us", 1);
     c_src = column(&t, "source", 0);
+    c_sparams = column(&t, "script_params", 0);
     raws = calloc((size_t)nraw, sizeof *raws);
     owns = calloc((size_t)(nown ? nown : 1), sizeof *owns);
     vias = calloc((size_t)(nvia ? nvia : 1), sizeof *vias);
@@ -441,6 +481,10 @@ int main(int argc, char **argv)
         die("out of memory");
     for (i = 0; i < nraw; i++) {
         open_raw(raw_paths[i], &raws[i]);
+        if (set_regs && raws[i].c_regs < 0)
+            die("%s:1: no 'regs' column in the header; --regs takes the registers from it "
+                "(leave --regs out for a bench that does not print them)",
+                raws[i].s.path);
         if (!given_fam) {
             /* default: the families the raw files name */
             int cf = column(&raws[i].s, "family", 2), k, seen;
@@ -511,6 +555,8 @@ int main(int argc, char **argv)
                 put_field(device, k == 0);
             else if (k == c_meas)
                 put_field(cell(hit, from->c_median), k == 0);
+            else if (set_regs && (k == c_params || k == c_sparams))
+                put_regs(cell(r, k), cell(hit, from->c_regs), k == 0);
             else
                 put_field(cell(r, k), k == 0);
         }
