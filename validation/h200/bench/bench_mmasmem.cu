@@ -56,11 +56,6 @@ enum { F_LP = 0, F_UR = 1 };
 
 // Block tile 64x64 at rows row0.. of A (lda) and columns col0.. of B (ldb); the
 // result tile goes to Cb (ldc). sq: row0 = blockIdx.y*64, else blockIdx.x*64.
-// clock64() where the kernel is the stamped one, else nothing to read
-template <int STAMP> __device__ __forceinline__ long long stamp_clock() {
-  return STAMP ? clock64() : 0LL;
-}
-
 template <int W, int BK, int FORM, int FULL, int STAMP>
 __global__ void __launch_bounds__(128)
     k_cp(const __half *__restrict__ A, const __half *__restrict__ B, float *__restrict__ C,

@@ -26,6 +26,14 @@
 // of the whole loop. On sm_90 BAR.SYNC.DEFER_BLOCKING blocks at the warp's next memory
 // instruction, so each barrier's wait shows in the phase after it (bar1 in comp, bar2
 // in the next step's load); the whole loop per step is exact.
+// The rows time k_rb without its stamps (STAMP 0) and take the side table from one
+// more launch with them (STAMP 1, behind its own flush, as the timed repetitions are
+// cold): the stamps' live registers change the kernel's SASS (nvcc 13.0, sm_90,
+// registers stamped -> without: rt/f4/at load 32/32/48 -> 40/44/40, f4 load spilling
+// 8-12 bytes stamped; t4 comp 39 -> 32, t8 comp 127 -> 105; t4 at full 64 -> 48) and
+// how many of a tile copy's loads ptxas keeps ahead of their shared stores (rt load:
+// at most 2 LDGs before an STS stamped, 3 without; f4 load 1 and 2).
+// Runs before 2026-12-07 timed the stamped kernels.
 //
 // usage: bench_regblock OUT.csv CYCLES.csv [device]
 #include "common.cuh"
@@ -77,7 +85,7 @@ __device__ __forceinline__ void copy_tiles(float (*As)[BM], float (*Bs)[BN],
   }
 }
 
-template <int TM, int BK, int LD, int MODE>
+template <int TM, int BK, int LD, int MODE, int STAMP>
 __global__ void __launch_bounds__(256)
     k_rb(const float *__restrict__ A, const float *__restrict__ B, float *__restrict__ C, int n,
          long long *cyc, int cs) {
@@ -96,15 +104,15 @@ __global__ void __launch_bounds__(256)
     __syncthreads();
   }
   long long d0 = 0, d1 = 0, d2 = 0, d3 = 0;
-  const long long ts = clock64();
+  const long long ts = stamp_clock<STAMP>();
   for (int k0 = 0; k0 < n; k0 += BK) {
-    const long long t0 = clock64();
+    const long long t0 = stamp_clock<STAMP>();
     if (MODE == M_FULL || MODE == M_LOAD)
       copy_tiles<BM, BN, BK, LD>(As, Bs, A, B, n, row0, col0, k0, tid);
-    const long long t1 = clock64();
+    const long long t1 = stamp_clock<STAMP>();
     if (MODE != M_COMPNB) __syncthreads();
     else asm volatile("" ::: "memory");
-    const long long t2 = clock64();
+    const long long t2 = stamp_clock<STAMP>();
     if (MODE == M_LOAD) {
       acc[0][0] += As[0][tid % BM] + Bs[0][tid % BN];
     } else {
@@ -121,16 +129,16 @@ __global__ void __launch_bounds__(256)
           for (int j = 0; j < TN; ++j) acc[i][j] += a[i] * b[j];
       }
     }
-    const long long t3 = clock64();
+    const long long t3 = stamp_clock<STAMP>();
     if (MODE != M_COMPNB) __syncthreads();
     else asm volatile("" ::: "memory");
-    const long long t4 = clock64();
+    const long long t4 = stamp_clock<STAMP>();
     d0 += t1 - t0;
     d1 += t2 - t1;
     d2 += t3 - t2;
     d3 += t4 - t3;
   }
-  const long long te = clock64();
+  const long long te = stamp_clock<STAMP>();
   const int blk = blockIdx.y * gridDim.x + blockIdx.x;
   if (MODE == M_LOAD) {
     C[(size_t)blk * 256 + tid] = acc[0][0];
@@ -141,7 +149,7 @@ __global__ void __launch_bounds__(256)
       for (int j = 0; j < TN; ++j)
         C[(size_t)(row0 + ty * TM + i) * n + col0 + tx * TN + j] = acc[i][j];
   }
-  if (tid == 0) {
+  if (STAMP && tid == 0) {
     cyc[0 * cs + blk] = d0;
     cyc[1 * cs + blk] = d1;
     cyc[2 * cs + blk] = d2;
@@ -165,14 +173,13 @@ typedef void (*rb_t)(const float *, const float *, float *, int, long long *, in
 
 struct K {
   int tm, bk, ld, mode;
-  rb_t k;
+  rb_t k, ks;  // timed (no stamps) and stamped (the side table's launch)
 };
 
-#define RB4(TM, BK, LD)                                                            \
-  {TM, BK, LD, M_FULL, k_rb<TM, BK, LD, M_FULL>}, {TM, BK, LD, M_LOAD, k_rb<TM, BK, LD, M_LOAD>}
-#define RBC(TM, BK)                                                                      \
-  {TM, BK, LD_RT, M_COMP, k_rb<TM, BK, LD_RT, M_COMP>},                                  \
-      {TM, BK, LD_RT, M_COMPNB, k_rb<TM, BK, LD_RT, M_COMPNB>}
+#define RBV(TM, BK, LD, MODE) \
+  {TM, BK, LD, MODE, k_rb<TM, BK, LD, MODE, 0>, k_rb<TM, BK, LD, MODE, 1>}
+#define RB4(TM, BK, LD) RBV(TM, BK, LD, M_FULL), RBV(TM, BK, LD, M_LOAD)
+#define RBC(TM, BK) RBV(TM, BK, LD_RT, M_COMP), RBV(TM, BK, LD_RT, M_COMPNB)
 
 int main(int argc, char **argv) {
   Bench b;
@@ -184,11 +191,11 @@ int main(int argc, char **argv) {
   const int kReps = 5;
   long long *cyc;
   CK(cudaMalloc(&cyc, (size_t)kTilePhases * kCs * sizeof(long long)));
-  const K ks[] = {RB4(4, 8, LD_RT),  RB4(4, 8, LD_F4),  RB4(4, 8, LD_AT),  RB4(4, 16, LD_RT),
+  const K vs[] = {RB4(4, 8, LD_RT),  RB4(4, 8, LD_F4),  RB4(4, 8, LD_AT),  RB4(4, 16, LD_RT),
                   RB4(4, 16, LD_F4), RB4(4, 16, LD_AT), RB4(8, 8, LD_RT),  RB4(8, 8, LD_F4),
                   RB4(8, 8, LD_AT),  RB4(8, 16, LD_RT), RB4(8, 16, LD_F4), RB4(8, 16, LD_AT),
                   RBC(4, 8),         RBC(4, 16),        RBC(8, 8),         RBC(8, 16)};
-  const int nk = sizeof(ks) / sizeof(ks[0]);
+  const int nk = sizeof(vs) / sizeof(vs[0]);
   const int nmax = 4096;
   float *A, *B, *C;
   CK(cudaMalloc(&A, (size_t)nmax * nmax * sizeof(float)));
@@ -200,7 +207,7 @@ int main(int argc, char **argv) {
       CK_LAUNCH();
       CK(cudaDeviceSynchronize());
       for (int q = 0; q < nk; ++q) {
-        const K &k = ks[q];
+        const K &k = vs[q];
         if ((k.ld == LD_AT) != (at == 1)) continue;
         const int BM = 16 * k.tm;
         dim3 grid(n / BM, n / BM), block(16, 16);
@@ -218,6 +225,8 @@ int main(int argc, char **argv) {
         CK(cudaMemset(C, 0, (size_t)n * n * sizeof(float)));
         r.t = time_case(b, kReps, true,
                         [&] { k.k<<<grid, block, 0, b.stream>>>(A, B, C, n, cyc, kCs); });
+        // the side table's launch, stamped, behind its own flush
+        profile_case(b, [&] { k.ks<<<grid, block, 0, b.stream>>>(A, B, C, n, cyc, kCs); });
         const bool loads = k.mode == M_FULL || k.mode == M_LOAD;
         r.bytes = loads ? 12ull * n * n : 4ull * n * n;
         r.flops = k.mode == M_LOAD ? 2ull * blocks * 256 * (n / k.bk) : 2ull * n * n * n;

@@ -90,6 +90,13 @@ __device__ __forceinline__ unsigned long long gtimer() {
   return t;
 }
 
+// clk() where STAMP is 1 (the stamped build of a kernel, for a side table of
+// per-phase cycles), else 0 with no clock read: a bench times the STAMP = 0
+// build, whose registers and SASS the stamps do not change.
+template <int STAMP> __device__ __forceinline__ long long stamp_clock() {
+  return STAMP ? clk() : 0LL;
+}
+
 // The clock64 cycles each of `blocks` blocks wrote to d (device memory): their
 // median, min and max.
 struct Cycles {
