@@ -37,9 +37,10 @@ for dir in validation/h100/measured/benches/*/; do
     lform) fam="--via $h/run38/lform/lform.csv --via $h/run39/lform/lform.csv" ;;
     l1issue) fam="--via $h/run42/l1issue/l1issue.csv" ;;
     spread) fam="--via $h/run30/spread/spread.csv" ;;
-    # rebuilt without the stamps in its timed kernels: their own registers
-    mmasmem) fam="--regs" ;;
     esac
+    # a bench rebuilt without the clock64 stamps in its timed kernels
+    # (benches/NAME_nostamp): the rows take those kernels' own registers
+    case $set_ in *_nostamp) fam="$fam --regs" ;; esac
     # the day of the run: its run.log's first line where it names it
     # ("bench_NAME run: DATE ..."), else the first H100 call's
     day=$(sed -n '1s/^bench_[a-z0-9]* run: \([0-9-]*\) .*/\1/p' "${dir}run.log" 2>/dev/null)
