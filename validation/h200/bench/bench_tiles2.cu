@@ -279,15 +279,6 @@ static void emit_cycles(const Row &r, const long long *cyc, int cs, long long bl
   emit_phase_cycles(g_cyc, r, cyc, cs, blocks, trips);
 }
 
-// The side table's launch, stamped: behind its own flush where the timing was cold, else
-// on the L2 the timed (warm) repetitions left, the inputs resident as they were for them.
-static void side_launch(Bench &b, bool cold, const std::function<void()> &launch) {
-  if (cold)
-    profile_case(b, launch);
-  else
-    profile_case(b, launch, [] {});
-}
-
 // Say so where the stamped kernel fits fewer blocks per SM than the grid needs in one wave
 // and the timed one does (the side table's launch then runs in more waves than the timed).
 template <typename K>
@@ -371,7 +362,7 @@ int main(int argc, char **argv) {
               r.t = time_case(b, kReps, dram, [&] {
                 kf<<<G, 256, 0, b.stream>>>(A, B, C, K, cyc, kCs);
               });
-              side_launch(b, dram, [&] { kst<<<G, 256, 0, b.stream>>>(A, B, C, K, cyc, kCs); });
+              side_case(b, dram, [&] { kst<<<G, 256, 0, b.stream>>>(A, B, C, K, cyc, kCs); });
               r.bytes = (size_t)G * 2 * BM * K * sizeof(float);
               r.flops = full ? 2ull * G * BM * BM * K : 2ull * G * 256 * (K / 8);
               emit(b, r);
@@ -442,7 +433,7 @@ int main(int argc, char **argv) {
           r.t = time_case(b, kReps, dram, [&] {
             vs[v].k<<<G, 256, 0, b.stream>>>(X, out, trips, cyc, kCs);
           });
-          side_launch(b, dram, [&] { vs[v].ks<<<G, 256, 0, b.stream>>>(X, out, trips, cyc, kCs); });
+          side_case(b, dram, [&] { vs[v].ks<<<G, 256, 0, b.stream>>>(X, out, trips, cyc, kCs); });
           r.bytes = (size_t)G * trips * L * 256 * 4;
           r.flops = (size_t)G * 256 * trips;
           emit(b, r);
@@ -492,7 +483,7 @@ int main(int argc, char **argv) {
         row_shape(r, vs[v].k, grid, block, 0);  // the timed kernel's
         r.t = time_case(b, kReps, true,
                         [&] { vs[v].k<<<grid, block, 0, b.stream>>>(in, out, n, cyc, kCs); });
-        side_launch(b, true, [&] { vs[v].ks<<<grid, block, 0, b.stream>>>(in, out, n, cyc, kCs); });
+        side_case(b, true, [&] { vs[v].ks<<<grid, block, 0, b.stream>>>(in, out, n, cyc, kCs); });
         r.bytes = 2ull * n * n * sizeof(float);
         r.flops = 6ull * (n - 2) * (n - 2);
         emit(b, r);

@@ -317,16 +317,6 @@ static void emit_cycles(const Row &r, const long long *cyc, int cs, long long bl
   emit_phase_cycles(g_cyc, r, cyc, cs, blocks, trips);
 }
 
-// The side table's launch: the stamped kernel once more after the timed repetitions, from
-// the state each of them started from: behind its own flush where they were cold
-// (data=dram), else straight after them with no flush (data=l2: the input still in L2; tnl).
-static void side_case(Bench &b, bool cold, const std::function<void()> &launch) {
-  if (cold)
-    profile_case(b, launch);
-  else
-    profile_case(b, launch, [] {});
-}
-
 typedef void (*wt_t)(const __half *, const __half *, float *, int, long long *, int);
 
 int main(int argc, char **argv) {

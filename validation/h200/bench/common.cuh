@@ -272,6 +272,17 @@ static inline void profile_case(Bench &b, const std::function<void()> &launch,
   CK(cudaStreamSynchronize(b.stream));
 }
 
+// A stamped kernel's side-table launch after its unstamped build was timed
+// (stamp_clock): once more, from the state the timed repetitions started from:
+// behind its own flush where they were cold, else straight after them with no flush
+// (the inputs still in L2 as the warm repetitions left them).
+static inline void side_case(Bench &b, bool cold, const std::function<void()> &launch) {
+  if (cold)
+    profile_case(b, launch);
+  else
+    profile_case(b, launch, [] {});
+}
+
 // Time `launch` (which enqueues on b.stream) with events: 2 warm-ups, then `reps`
 // timed repetitions; `pre` runs before each (outside the timed region), and the
 // scratch flush too when `cold` is set. Returns the median/min/max in us.
