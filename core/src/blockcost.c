@@ -58,6 +58,15 @@ typedef struct seg_sum {
        chase): then iterations cannot overlap (not scaled by seg_add) */
     double load_regs;
     int carried;
+    /* the ops, their bodies' included, hold a global or local load (not
+       one of the read-only path: space texture or constant), a global
+       atomic or an asynchronous copy (hoists_across_barriers); and the ops
+       hold a loop or divergent body (a walk's own, not summed) */
+    int coherent, nested;
+    /* the ops' global and texture load instructions, their bodies' left
+       out (a walk's own, not summed: a body with a body of its own never
+       hoists its loads) */
+    double gloads;
     /* of a loop body, the latency of its global loads of a buffer that a
        later store or atomic of the body writes: nvcc keeps the next trip's
        loads of that buffer behind the store (the two may name one word) and
@@ -197,6 +206,7 @@ static void seg_add(seg_sum_t *a, const seg_sum_t *b, double f)
     a->barrier |= b->barrier;
     a->load_regs = GP_MAX(a->load_regs, b->load_regs);
     a->carried |= b->carried;
+    a->coherent |= b->coherent;
     a->carry += b->carry * f;
 }
 
@@ -918,6 +928,31 @@ static double register_copies(const walk_ctx_t *cx, const seg_sum_t *body)
 }
 
 /*
+ * 1 when nvcc issues the loads of a loop body's later unrolled copies ahead
+ * of the earlier copies' barriers: every global load of the body is on the
+ * read-only path (space texture: LDG.E.CONSTANT from a `const __restrict__`
+ * pointer, which no store of the kernel writes, so a barrier orders
+ * nothing for it), and the body is straight (no loop or branch region of
+ * its own between its copies). Coherent loads, atomics and asynchronous
+ * copies stay behind the barrier, and so does every load of a trip that
+ * reads clock64 through an asm with a "memory" clobber (its script states
+ * those loads as global: docs/workloads.md). The copies in
+ * flight are those of any unrolled loop (loop_mlp_depth), and at most
+ * GP_HOIST_LOADS load instructions a thread. bench_tiles2's ldloop trips
+ * on the H100 (a copy of L floats a thread into shared memory,
+ * __syncthreads, a shared read, __syncthreads; 64 trips; the copy written
+ * out with `#pragma unroll`) take 11.0, 16.4, 28.3, 50.7 and 84.5 us for
+ * 132 blocks at L = 1, 2, 4, 8, 16, where the model's one wait a trip gave
+ * 37.8, 40.6, 44.2, 50.1, 61.9 ([sources: h100-cal] benches/tiles2_nostamp, ldloop
+ * rows; SASS counts sass_counts_tiles2.txt.gz: 29 unrolled copies at
+ * L = 1 and 2, 5 at 4, 3 at 8, 1 at 16).
+ */
+static int hoists_across_barriers(const seg_sum_t *body)
+{
+    return !body->coherent && !body->nested;
+}
+
+/*
  * Iterations of a loop whose loads are in flight together (memory-level
  * parallelism). nvcc unrolls the loop (`unroll` copies) and issues the
  * copies' loads together, so a warp waits for memory once per `unroll`
@@ -937,11 +972,16 @@ static double loop_mlp_depth(const walk_ctx_t *cx, const seg_sum_t *body, double
 {
     double depth = unroll, cap_bytes = mlp_warp_bytes(cx);
     double miss = body->l2 > 0 ? body->l2 : body->dram; /* bytes past L1, per warp iteration */
-    /* a barrier in the body keeps the next iteration's loads behind it */
-    if (body->carried || body->barrier || !(body->mem_chain > 0))
+    /* a barrier in the body keeps the next iteration's loads behind it,
+       unless they are all on the read-only path in a straight body
+       (hoists_across_barriers) */
+    if (body->carried || !(body->mem_chain > 0) ||
+        (body->barrier && !hoists_across_barriers(body)))
         return 1;
     if (body->load_regs > 0)
         depth = GP_MIN(depth, register_copies(cx, body));
+    if (body->barrier && body->gloads > 0)
+        depth = GP_MIN(depth, GP_MAX(1.0, GP_HOIST_LOADS / body->gloads));
     if (miss > 0 && cap_bytes > 0)
         depth = GP_MIN(depth, cap_bytes / miss);
     return GP_MAX(depth, 1.0);
@@ -1178,6 +1218,10 @@ static int add_loop(const walk_ctx_t *cx, const seg_sum_t *body, double trips, u
            h200-cal] run10/alias scale rows) */
         if (body->carry > 0 && trips > 0)
             b.mem_chain = GP_MAX(b.mem_chain, GP_MIN(body->carry, mem));
+        /* where the copies' loads pass the barriers (loop_mlp_depth), the
+           block waits there for them once a batch, as its chain does */
+        if (depth > 1 && body->barrier && body->mem_chain > 0)
+            b.stall = body->stall * b.mem_chain / body->mem_chain;
     }
     b.carry = 0;
     b.mem_exp = b.mem_gap = 0;
@@ -1483,6 +1527,7 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
                     return -1;
                 tail_mem = out->mem_chain;
             }
+            out->nested = 1;
             i += 1 + len;
             continue;
         }
@@ -1544,6 +1589,13 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
                     out->dram_stream += count * c.dram_bytes;
             }
             out->store += count * c.store_cycles;
+            if (op->kind == GP_OP_LOAD &&
+                (op->space == GP_SPACE_GLOBAL || op->space == GP_SPACE_TEXTURE))
+                out->gloads += count;
+            if (((op->kind == GP_OP_LOAD || op->kind == GP_OP_ATOMIC) &&
+                 (op->space == GP_SPACE_GLOBAL || op->space == GP_SPACE_LOCAL)) ||
+                op->kind == GP_OP_ASYNC_COPY)
+                out->coherent = 1;
             if (op->kind == GP_OP_BARRIER)
                 out->chain += barrier_wait(cx, since_barrier);
             since_barrier = op->kind == GP_OP_BARRIER ? 0

@@ -57,6 +57,13 @@
    of its 8 float4 loads into 8 accumulators are in flight ((33 - 12 - 7) / 4) (run9/uniform2 sass_uniform2.txt.gz)
    [sources: h200-cal]. */
 #define GP_MLP_BASE_REGS 12.0
+/* Load instructions a thread keeps in flight where nvcc issues a loop's
+   read-only loads of later unrolled trips ahead of the earlier trips'
+   barriers (blockcost.c hoists_across_barriers): 10, the SASS of
+   bench_tiles2's k_ldloop<1, 1, 0> (one LDG.E.CONSTANT a trip, 16 trips
+   unrolled, 32 registers) on sm_90, its loads of 10 trips issued before the
+   first trip's BAR.SYNC [sources: h100-cal] benches/tiles2_nostamp. */
+#define GP_HOIST_LOADS 10.0
 /* Bytes a thread slot of an SM can have in flight from memory: the 16-byte
    vector load, the widest a thread issues [sources: ptx] ld.v4, which every
    thread of a full SM holds at once when copy_float4 (n=2^28) reaches its

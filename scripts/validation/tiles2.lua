@@ -23,6 +23,11 @@
 -- The bench flushes the L2 before every repetition of the data=dram rows.
 local kind   = gpuperf.param("kind", "tile", "tile | ldloop | stencil")
 local regs   = gpuperf.param("regs", 32, "registers per thread, as ptxas reports")
+local stamp  = gpuperf.param("stamp", 0, "1: the kernel reads clock64 in every trip (asm volatile, \"memory\" clobber), as the bench's instances before 2026-12-07 did")
+-- Every global input is `const __restrict__`: LDG.E.CONSTANT, space "texture", whose loads
+-- nvcc may issue ahead of an earlier trip's barriers. A clock read with a "memory" clobber
+-- keeps them in their trip, as it keeps a coherent load: stamp=1 writes them as "global".
+local ro     = stamp == 1 and "global" or "texture"
 local shape  = gpuperf.param("shape", "g64", "tile: g64 | g128")
 local ldm    = gpuperf.param("ld", "rt", "tile: rt | un | co | f4")
 local comp   = gpuperf.param("comp", "full", "tile: full | none")
@@ -61,36 +66,36 @@ if kind == "tile" then
     -- and runs the trips that do not fill the 4 copies first, one at a time
     add(gpuperf.loop{LA, var = "i", unroll = 4, body = {
       gpuperf.int(4),
-      gpuperf.load{A, index = function(t) return a_row(t, t.x + T * t.i) end},
+      gpuperf.load{A, space = ro, index = function(t) return a_row(t, t.x + T * t.i) end},
       gpuperf.shared_store{index = function(t) return as_tr(t.x + T * t.i) end},
     }})
     add(gpuperf.loop{LA, var = "j", unroll = 4, body = {
       gpuperf.int(3),
-      gpuperf.load{B, index = function(t) return b_row(t, t.x + T * t.j) end},
+      gpuperf.load{B, space = ro, index = function(t) return b_row(t, t.x + T * t.j) end},
       gpuperf.shared_store{index = function(t) return BK * BM + t.x + T * t.j end},
     }})
   elseif ldm == "un" or ldm == "co" then
     add(gpuperf.int(2 * LA))
     for j = 0, LA - 1 do
       if ldm == "un" then
-        add(gpuperf.load{A, index = function(t) return a_row(t, t.x + T * j) end})
+        add(gpuperf.load{A, space = ro, index = function(t) return a_row(t, t.x + T * j) end})
         add(gpuperf.shared_store{index = function(t) return as_tr(t.x + T * j) end})
       else
-        add(gpuperf.load{A, index = function(t) return a_co(t, t.x + T * j) end})
+        add(gpuperf.load{A, space = ro, index = function(t) return a_co(t, t.x + T * j) end})
         add(gpuperf.shared_store{index = function(t) return t.x + T * j end})
       end
     end
     for j = 0, LA - 1 do
-      add(gpuperf.load{B, index = function(t) return b_row(t, t.x + T * j) end})
+      add(gpuperf.load{B, space = ro, index = function(t) return b_row(t, t.x + T * j) end})
       add(gpuperf.shared_store{index = function(t) return BK * BM + t.x + T * j end})
     end
   elseif ldm == "f4" then
     local Q = BM * BK / 4
     local function live(t) return t.x < Q end
     add(gpuperf.int(2))
-    add(gpuperf.load{A, bytes = 16, index = function(t)
+    add(gpuperf.load{A, space = ro, bytes = 16, index = function(t)
       if live(t) then return a_co(t, 4 * t.x) / 4 end end})
-    add(gpuperf.load{B, bytes = 16, index = function(t)
+    add(gpuperf.load{B, space = ro, bytes = 16, index = function(t)
       if live(t) then return b_row(t, 4 * t.x) / 4 end end})
     add(gpuperf.shared_store{bytes = 16, index = function(t) if live(t) then return t.x end end})
     add(gpuperf.shared_store{bytes = 16, index = function(t)
@@ -140,13 +145,13 @@ elseif kind == "ldloop" then
   if u == 1 then
     copy = { gpuperf.int(1) }
     for i = 0, L - 1 do
-      copy[#copy + 1] = gpuperf.load{X, index = function(t) return xi(t, i) end}
+      copy[#copy + 1] = gpuperf.load{X, space = ro, index = function(t) return xi(t, i) end}
       copy[#copy + 1] = gpuperf.shared_store{index = function(t) return t.x + 256 * i end}
     end
   else
     copy = { gpuperf.loop{L, var = "i", unroll = 4, body = {   -- a count nvcc does not know
       gpuperf.int(2),
-      gpuperf.load{X, index = function(t) return xi(t, t.i) end},
+      gpuperf.load{X, space = ro, index = function(t) return xi(t, t.i) end},
       gpuperf.shared_store{index = function(t) return t.x + 256 * t.i end},
     }} }
   end
@@ -175,12 +180,12 @@ elseif kind == "stencil" then
   -- row of the warp), `if (ty == 0)` and `if (ty == by - 1)` in the one warp
   -- holding that row (count: the share of warps that issue)
   local halo_ld = {
-    gpuperf.load{src, index = function(t) if t.x == 0 and t.gx > 0 then return gi(t, -1, 0) end end},
-    gpuperf.load{src, index = function(t)
+    gpuperf.load{src, space = ro, index = function(t) if t.x == 0 and t.gx > 0 then return gi(t, -1, 0) end end},
+    gpuperf.load{src, space = ro, index = function(t)
       if t.x == bx - 1 and t.gx < n - 1 then return gi(t, 1, 0) end end},
-    gpuperf.load{src, count = yshare, index = function(t)
+    gpuperf.load{src, space = ro, count = yshare, index = function(t)
       if t.y % rows == 0 and t.by > 0 then return (t.by * by - 1) * n + t.gx end end},
-    gpuperf.load{src, count = yshare, index = function(t)
+    gpuperf.load{src, space = ro, count = yshare, index = function(t)
       if t.y % rows == 0 and (t.by + 1) * by < n then return (t.by * by + by) * n + t.gx end end},
   }
   local halo_st = {
@@ -191,7 +196,7 @@ elseif kind == "stencil" then
       if t.y % rows == 0 then return (by + 1) * W + t.x + 1 end end},
   }
   local work = { gpuperf.int(10),
-                 gpuperf.load{src, index = function(t) return gi(t, 0, 0) end} }
+                 gpuperf.load{src, space = ro, index = function(t) return gi(t, 0, 0) end} }
   if hoist == 1 then
     for _, op in ipairs(halo_ld) do work[#work + 1] = op end
     work[#work + 1] = gpuperf.shared_store{index = function(t) return (t.y + 1) * W + t.x + 1 end}

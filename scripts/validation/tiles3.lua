@@ -28,6 +28,11 @@
 -- The bench flushes the L2 before every repetition of wt and st (data=dram).
 local kind   = gpuperf.param("kind", "wt", "wt | st | tnl")
 local regs   = gpuperf.param("regs", 32, "registers per thread, as ptxas reports")
+local stamp  = gpuperf.param("stamp", 0, "1: the kernel reads clock64 in every trip (asm volatile, \"memory\" clobber), as the bench's instances before 2026-12-07 did")
+-- Every global input is `const __restrict__`: LDG.E.CONSTANT, space "texture", whose loads
+-- nvcc may issue ahead of an earlier trip's barriers. A clock read with a "memory" clobber
+-- keeps them in their trip, as it keeps a coherent load: stamp=1 writes them as "global".
+local ro     = stamp == 1 and "global" or "texture"
 local bk     = gpuperf.param("bk", 16, "wt: k per trip (16 or 32)")
 local ldm    = gpuperf.param("ld", "sc", "wt: sc | v8")
 local comp   = gpuperf.param("comp", "full", "wt: full | none")
@@ -55,7 +60,7 @@ if kind == "wt" then
     local LA = 64 * bk / T                               -- halves per thread and matrix
     add(gpuperf.loop{LA, var = "i", unroll = 4, body = {
       gpuperf.int(4),
-      gpuperf.load{A, bytes = 2, index = function(t)
+      gpuperf.load{A, space = ro, bytes = 2, index = function(t)
         local i = t.x + T * t.i
         return (t.bx * 64 + floor(i / bk)) * kdim + bk * t.kt + i % bk end},
       gpuperf.shared_store{bytes = 2, index = function(t)
@@ -64,7 +69,7 @@ if kind == "wt" then
     }})
     add(gpuperf.loop{LA, var = "j", unroll = 4, body = {
       gpuperf.int(3),
-      gpuperf.load{B, bytes = 2, index = function(t)
+      gpuperf.load{B, space = ro, bytes = 2, index = function(t)
         local i = t.x + T * t.j
         return (bk * t.kt + floor(i / 64)) * ld + t.bx * 64 + i % 64 end},
       gpuperf.shared_store{bytes = 2, index = function(t)
@@ -75,7 +80,7 @@ if kind == "wt" then
     local LV = bk / 16                                   -- 16-byte loads per thread and matrix
     add(gpuperf.int(2 * LV))
     for j = 0, LV - 1 do
-      add(gpuperf.load{A, bytes = 16, index = function(t)
+      add(gpuperf.load{A, space = ro, bytes = 16, index = function(t)
         local i = t.x + T * j
         return ((t.bx * 64 + floor(i / (bk / 8))) * kdim + bk * t.kt + 8 * (i % (bk / 8))) / 8 end})
       add(gpuperf.shared_store{bytes = 16, index = function(t)
@@ -83,7 +88,7 @@ if kind == "wt" then
         return (floor(i / (bk / 8)) * AP + 8 * (i % (bk / 8))) / 8 end})
     end
     for j = 0, LV - 1 do
-      add(gpuperf.load{B, bytes = 16, index = function(t)
+      add(gpuperf.load{B, space = ro, bytes = 16, index = function(t)
         local i = t.x + T * j
         return ((bk * t.kt + floor(i / 8)) * ld + t.bx * 64 + 8 * (i % 8)) / 8 end})
       add(gpuperf.shared_store{bytes = 16, index = function(t)
@@ -152,22 +157,22 @@ elseif kind == "st" then
   -- per row of the warp), `if (ty == 0)` and `if (ty == by - 1)` in the one warp
   -- holding that row (count: the share of warps that issue)
   local ld_x = {
-    gpuperf.load{src, index = function(t) if t.x == 0 and t.gx > 0 then return gi(t, -1, 0) end end},
-    gpuperf.load{src, index = function(t)
+    gpuperf.load{src, space = ro, index = function(t) if t.x == 0 and t.gx > 0 then return gi(t, -1, 0) end end},
+    gpuperf.load{src, space = ro, index = function(t)
       if t.x == bx - 1 and t.gx < n - 1 then return gi(t, 1, 0) end end},
   }
   local ld_y = {
-    gpuperf.load{src, count = yshare, index = function(t)
+    gpuperf.load{src, space = ro, count = yshare, index = function(t)
       if t.y % rows == 0 and t.by > 0 then return (t.by * by - 1) * n + t.gx end end},
-    gpuperf.load{src, count = yshare, index = function(t)
+    gpuperf.load{src, space = ro, count = yshare, index = function(t)
       if t.y % rows == 0 and (t.by + 1) * by < n then return (t.by * by + by) * n + t.gx end end},
   }
   local ld_pv = {
-    gpuperf.load{hal, index = function(t) if t.x == 0 then return blk(t) * per + t.y end end},
-    gpuperf.load{hal, index = function(t) if t.x == bx - 1 then return blk(t) * per + by + t.y end end},
-    gpuperf.load{hal, count = yshare, index = function(t)
+    gpuperf.load{hal, space = ro, index = function(t) if t.x == 0 then return blk(t) * per + t.y end end},
+    gpuperf.load{hal, space = ro, index = function(t) if t.x == bx - 1 then return blk(t) * per + by + t.y end end},
+    gpuperf.load{hal, space = ro, count = yshare, index = function(t)
       if t.y % rows == 0 then return blk(t) * per + 2 * by + t.x end end},
-    gpuperf.load{hal, count = yshare, index = function(t)
+    gpuperf.load{hal, space = ro, count = yshare, index = function(t)
       if t.y % rows == 0 then return blk(t) * per + 2 * by + bx + t.x end end},
   }
   local st_x = {
@@ -180,7 +185,7 @@ elseif kind == "st" then
       if t.y % rows == 0 then return (by + 1) * W + t.x + 1 end end},
   }
   local centre_st = gpuperf.shared_store{index = function(t) return (t.y + 1) * W + t.x + 1 end}
-  local work = { gpuperf.int(10), gpuperf.load{src, index = function(t) return gi(t, 0, 0) end} }
+  local work = { gpuperf.int(10), gpuperf.load{src, space = ro, index = function(t) return gi(t, 0, 0) end} }
   local function add(op) work[#work + 1] = op end
   -- a halo side in its own `if`: the compare and branch, the load, the store
   local function branch(ld, st) add(gpuperf.int(2)); add(gpuperf.branch(1)); add(ld); add(st) end

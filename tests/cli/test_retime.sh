@@ -40,7 +40,7 @@ for dir in validation/h100/measured/benches/*/; do
     esac
     # a bench rebuilt without the clock64 stamps in its timed kernels
     # (benches/NAME_nostamp): the rows take those kernels' own registers
-    case $set_ in *_nostamp) fam="$fam --regs" ;; esac
+    case $set_ in *_nostamp) fam="$fam --regs --drop stamp" ;; esac
     # the day of the run: its run.log's first line where it names it
     # ("bench_NAME run: DATE ..."), else the first H100 call's
     day=$(sed -n '1s/^bench_[a-z0-9]* run: \([0-9-]*\) .*/\1/p' "${dir}run.log" 2>/dev/null)
@@ -120,6 +120,22 @@ expect_out "d,f,k,n=2,s.lua,kind=cp n=2,2.5"
 retime --table "$TMP/rt.csv" --device d --source s "$TMP/rr.csv"
 expect_status 0
 expect_out "d,f,k,n=1 regs=72,s.lua,kind=cp n=1 regs=72 xregs=5,1.5"
+
+case_ "--drop leaves a parameter out of script_params"
+printf '%s\n' 'device,family,name,params,script,script_params,measured_us' \
+    'h,f,k,n=1 regs=72,s.lua,stamp=1 kind=cp n=1 regs=72 stamps=2,2.0' \
+    'h,f,k,n=2,s.lua,kind=cp n=2 stamp=1,3.0' \
+    'h,f,k,n=3,s.lua,stamp=1,4.0' >"$TMP/rd.csv"
+printf 'family,name,params,regs,median_us\nf,k,n=1,64,1.5\nf,k,n=2,40,2.5\nf,k,n=3,8,3.5\n' \
+    >"$TMP/rdr.csv"
+retime --table "$TMP/rd.csv" --device d --source s --regs --drop stamp "$TMP/rdr.csv"
+expect_status 0
+expect_out "d,f,k,n=1 regs=64,s.lua,kind=cp n=1 regs=64 stamps=2,1.5"
+expect_out "d,f,k,n=2,s.lua,kind=cp n=2,2.5"
+expect_out "d,f,k,n=3,s.lua,,3.5"
+retime --table "$TMP/rd.csv" --device d --source s --drop stamp=1 "$TMP/rdr.csv"
+expect_status 2
+expect_err "--drop takes a parameter's name (as \`stamp\` in stamp=1), got 'stamp=1'"
 
 case_ "--regs with a raw file that reports no registers"
 printf 'family,name,params,median_us\nf,k,n=1,1.5\n' >"$TMP/noregs.csv"

@@ -14,6 +14,7 @@
 
 #include "arch.h"
 #include "blockcost.h"
+#include "constants.h"
 #include "device.h"
 #include "fitted.h"
 #include "gpuperf/gpuperf.h"
@@ -954,6 +955,53 @@ static void test_barrier_waits_for_block(void **state)
     assert_true(o.latency_cycles >= 0.95 * t.latency_cycles);
 }
 
+/* The same tiled loop with its load on the read-only path (space texture:
+   a `const __restrict__` input): nvcc issues the loads of later unrolled
+   trips ahead of the earlier trips' barriers, so the trips wait together,
+   at most GP_HOIST_LOADS load instructions a thread. A coherent load, a
+   loop pinned to one copy, a body with a loop of its own, and a trip of more
+   loads than that stay one wait a trip. */
+static void test_readonly_loads_pass_barriers(void **state)
+{
+    gp_op_t tiled[6] = {loop(64, 5), load(GP_PATTERN_UNIT, 1u << 30, 0), shared_load(),
+                        arith(GP_OP_BARRIER, 1), arith(GP_OP_FP32, 1),
+                        arith(GP_OP_BARRIER, 1)};
+    gp_op_t nested[8];
+    gp_block_cost_t coh, ro, one, wide_coh, wide_ro, inner_coh, inner_ro;
+    (void)state;
+    tiled[2].kind = GP_OP_STORE;
+    coh = cost(tiled, 6, 256, 32);
+    tiled[1].space = GP_SPACE_TEXTURE;
+    ro = cost(tiled, 6, 256, 32);
+    assert_true(coh.latency_cycles / 64 >= g_dev.dram_cycles);
+    assert_true(ro.latency_cycles < coh.latency_cycles / 3);
+    assert_true(ro.latency_cycles * GP_HOIST_LOADS >= 0.9 * coh.latency_cycles);
+    tiled[0].unroll = 1;
+    one = cost(tiled, 6, 256, 32);
+    assert_true(fabs(one.latency_cycles - coh.latency_cycles) <= 0.05 * coh.latency_cycles);
+    /* 16 loads a trip: more than a thread keeps in flight across barriers */
+    tiled[0].unroll = 0;
+    tiled[1].count = tiled[2].count = 16;
+    tiled[1].ilp = 16;
+    wide_ro = cost(tiled, 6, 256, 64);
+    tiled[1].space = GP_SPACE_GLOBAL;
+    wide_coh = cost(tiled, 6, 256, 64);
+    assert_true(wide_ro.latency_cycles == wide_coh.latency_cycles);
+    /* the copy as a loop of its own in the trip */
+    tiled[1].count = tiled[2].count = 1;
+    tiled[1].ilp = 1;
+    nested[0] = loop(64, 7);
+    nested[1] = loop(2, 2);
+    nested[2] = tiled[1];
+    nested[3] = tiled[2];
+    memcpy(&nested[4], &tiled[3], 3 * sizeof nested[0]);
+    nested[7] = arith(GP_OP_INT, 1);
+    inner_coh = cost(nested, 8, 256, 32);
+    nested[2].space = GP_SPACE_TEXTURE;
+    inner_ro = cost(nested, 8, 256, 32);
+    assert_true(inner_ro.latency_cycles == inner_coh.latency_cycles);
+}
+
 /* A staged tile's halo: a load that only lane 0 of each warp makes, after
    the shared store of the tile's own load, issues when that load is back
    (ptxas keeps it in its `if`, behind the store, which needs the value);
@@ -1328,6 +1376,7 @@ int main(void)
         cmocka_unit_test(test_trailing_integer_ops_beside),
         cmocka_unit_test(test_address_arithmetic_beside_loads),
         cmocka_unit_test(test_barrier_waits_for_block),
+        cmocka_unit_test(test_readonly_loads_pass_barriers),
         cmocka_unit_test(test_halo_load_waits_for_store),
         cmocka_unit_test(test_row_addresses_limit_the_run),
         cmocka_unit_test(test_retire_lag_spares_the_memory_term),

@@ -11,7 +11,7 @@
  *
  *   gpuperf-retime --table TABLE.csv --device NAME --source TEXT
  *                  [--family F ...] [--own RAW.csv ... | --via RAW.csv ...]
- *                  RAW.csv [RAW.csv ...]
+ *                  [--regs] [--drop KEY ...] RAW.csv [RAW.csv ...]
  *
  * A table row and a raw row are the same kernel when their names are equal
  * and so are their params once the `regs=N` words are left out (the tables
@@ -27,7 +27,10 @@
  * kernel's raw name and params find it in the new card's files. With --regs,
  * the rows' regs=N words (params and script_params) take the registers the
  * new raw file's regs column reports: a bench rebuilt since the table's run
- * (its instrumentation moved out of the timed kernel) has its own. Every
+ * (its instrumentation moved out of the timed kernel) has its own. With
+ * --drop KEY, the KEY=... word leaves the rows' script_params: a parameter
+ * that described the table's run and not the new one (stamp=1, the H200's
+ * instances of a bench that still read clock64 in every trip). Every
  * error names file:line.
  *
  * Reads CSV through gpuperf's reader (core/src/csvfile.c, libcsv); '#' lines
@@ -296,32 +299,61 @@ static void put_field(const char *v, int first)
     }
 }
 
-/* v with each regs=N word's N replaced by regs, as one field */
-static void put_regs(const char *v, const char *regs, int first)
+/* 1 when word w (its first wl characters) is KEY=... for one of keys[0..n) */
+static int dropped(const char *w, size_t wl, const char *const *keys, int n)
+{
+    int i;
+    for (i = 0; i < n; i++) {
+        size_t kl = strlen(keys[i]);
+        if (wl > kl && strncmp(w, keys[i], kl) == 0 && w[kl] == '=')
+            return 1;
+    }
+    return 0;
+}
+
+/* v as one field, its words kept in order with the blanks before them: each
+   regs=N word's N replaced by regs (NULL: kept), each KEY=... word of a key
+   in drop[0..ndrop) left out with the blanks before it */
+static void put_words(const char *v, const char *regs, const char *const *drop, int ndrop,
+                      int first)
 {
     size_t need = strlen(v) + 1, n = 0;
-    const char *p;
+    const char *p = v;
     char *out;
-    for (p = v; (p = strstr(p, "regs=")) != NULL; p += 5)
-        need += strlen(regs);
+    if (regs)
+        for (const char *q = v; (q = strstr(q, "regs=")) != NULL; q += 5)
+            need += strlen(regs);
     out = malloc(need);
     if (!out)
         die("out of memory");
-    for (p = v; *p;) {
-        int word = p == v || p[-1] == ' ' || p[-1] == '\t';
-        if (word && strncmp(p, "regs=", 5) == 0) {
+    while (*p) {
+        const char *gap = p, *w;
+        size_t wl;
+        while (*p == ' ' || *p == '\t')
+            p++;
+        w = p;
+        while (*p && *p != ' ' && *p != '\t')
+            p++;
+        wl = (size_t)(p - w);
+        if (wl > 0 && dropped(w, wl, drop, ndrop))
+            continue;
+        memcpy(out + n, gap, (size_t)(w - gap));
+        n += (size_t)(w - gap);
+        if (regs && wl >= 5 && strncmp(w, "regs=", 5) == 0) {
             memcpy(out + n, "regs=", 5);
             n += 5;
             memcpy(out + n, regs, strlen(regs));
             n += strlen(regs);
-            for (p += 5; *p && *p != ' ' && *p != '\t'; p++)
-                ;
         } else {
-            out[n++] = *p++;
+            memcpy(out + n, w, wl);
+            n += wl;
         }
     }
     out[n] = '\0';
-    put_field(out, first);
+    /* a field whose first word was left out starts with its blank */
+    put_field(out + (n > 0 && ndrop > 0 && (out[0] == ' ' || out[0] == '\t') &&
+                     !(v[0] == ' ' || v[0] == '\t')),
+              first);
     free(out);
 }
 
@@ -354,7 +386,7 @@ static void usage(FILE *to)
 {
     fputs("usage: gpuperf-retime --table TABLE.csv --device NAME --source TEXT\n"
           "                      [--family F ...] [--own RAW.csv ... | --via RAW.csv ...]\n"
-          "                      [--regs] RAW.csv [RAW.csv ...]\n"
+          "                      [--regs] [--drop KEY ...] RAW.csv [RAW.csv ...]\n"
           "\n"
           "Writes to stdout the rows of a validation table timed again on another card:\n"
           "each row of TABLE.csv whose kernel one of the RAW.csv files (a bench's raw\n"
@@ -377,6 +409,10 @@ static void usage(FILE *to)
           "  --regs       set each written row's regs=N words (params, script_params) to\n"
           "               the registers its raw row's regs column reports: for a bench\n"
           "               rebuilt since the table's run (the raw files need a regs column)\n"
+          "  --drop KEY   leave each written row's KEY=... word out of its script_params\n"
+          "               (repeatable): a script parameter that told how the table's card\n"
+          "               ran the kernel and does not hold for the raw files' (stamp=1: the\n"
+          "               bench's instances that read clock64 in every trip)\n"
           "\n"
           "Rows the RAW files do not time are left out and counted on stderr. Exit status\n"
           "0; 1 for a file that cannot be read, a kernel timed twice, two --via kernels\n"
@@ -399,7 +435,8 @@ int main(int argc, char **argv)
     const char *fam[MAX_FAMILIES];
     const char *own_paths[MAX_FILES], *via_paths[MAX_FILES], *raw_paths[MAX_FILES];
     int nfam = 0, nown = 0, nvia = 0, nraw = 0, i, kept = 0, untimed = 0, not_own = 0, given_fam;
-    int set_regs = 0;
+    int set_regs = 0, ndrop = 0;
+    const char *drop[MAX_FAMILIES];
     raw_t *raws, *owns, *vias;
     sheet_t t;
     int c_dev, c_fam, c_name, c_params, c_meas, c_src, c_sparams;
@@ -412,12 +449,27 @@ int main(int argc, char **argv)
             return 0;
         } else if ((strcmp(a, "--table") == 0 || strcmp(a, "--device") == 0 ||
                     strcmp(a, "--source") == 0 || strcmp(a, "--family") == 0 ||
-                    strcmp(a, "--own") == 0 || strcmp(a, "--via") == 0) &&
+                    strcmp(a, "--own") == 0 || strcmp(a, "--via") == 0 ||
+                    strcmp(a, "--drop") == 0) &&
                    !has) {
             fprintf(stderr, "gpuperf-retime: %s needs a value\n", a);
             return 2;
         } else if (strcmp(a, "--regs") == 0) {
             set_regs = 1;
+        } else if (strcmp(a, "--drop") == 0) {
+            const char *k = argv[++i];
+            if (!*k || strpbrk(k, "= \t,\"")) {
+                fprintf(stderr,
+                        "gpuperf-retime: --drop takes a parameter's name (as `stamp` in "
+                        "stamp=1), got '%s'\n",
+                        k);
+                return 2;
+            }
+            if (ndrop == MAX_FAMILIES) {
+                fprintf(stderr, "gpuperf-retime: more than %d --drop\n", MAX_FAMILIES);
+                return 2;
+            }
+            drop[ndrop++] = k;
         } else if (strcmp(a, "--table") == 0) {
             table = argv[++i];
         } else if (strcmp(a, "--device") == 0) {
@@ -555,8 +607,11 @@ int main(int argc, char **argv)
                 put_field(device, k == 0);
             else if (k == c_meas)
                 put_field(cell(hit, from->c_median), k == 0);
-            else if (set_regs && (k == c_params || k == c_sparams))
-                put_regs(cell(r, k), cell(hit, from->c_regs), k == 0);
+            else if (set_regs && k == c_params)
+                put_words(cell(r, k), cell(hit, from->c_regs), NULL, 0, k == 0);
+            else if ((set_regs || ndrop > 0) && k == c_sparams)
+                put_words(cell(r, k), set_regs ? cell(hit, from->c_regs) : NULL, drop, ndrop,
+                          k == 0);
             else
                 put_field(cell(r, k), k == 0);
         }
