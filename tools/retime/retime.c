@@ -118,6 +118,18 @@ static const char *cell(const row_t *r, int col)
     return r->f[col]; /* col < the header's width, and so the row's (csvfile.h) */
 }
 
+/* The blank-separated word of *p after its blanks: its start (*w) and length
+   (*wl, 0 at the end); *p moves past it. */
+static size_t next_word(const char **p, const char **w)
+{
+    while (**p == ' ' || **p == '\t')
+        (*p)++;
+    *w = *p;
+    while (**p && **p != ' ' && **p != '\t')
+        (*p)++;
+    return (size_t)(*p - *w);
+}
+
 /* params without their regs=N words, single-spaced, into out */
 static void params_key(const char *params, char *out, size_t size)
 {
@@ -126,13 +138,7 @@ static void params_key(const char *params, char *out, size_t size)
     out[0] = '\0';
     while (*p) {
         const char *w;
-        size_t wl;
-        while (*p == ' ' || *p == '\t')
-            p++;
-        w = p;
-        while (*p && *p != ' ' && *p != '\t')
-            p++;
-        wl = (size_t)(p - w);
+        size_t wl = next_word(&p, &w);
         if (wl == 0 || (wl > 5 && strncmp(w, "regs=", 5) == 0))
             continue;
         if (n + wl + 2 > size)
@@ -328,13 +334,7 @@ static void put_words(const char *v, const char *regs, const char *const *drop, 
         die("out of memory");
     while (*p) {
         const char *gap = p, *w;
-        size_t wl;
-        while (*p == ' ' || *p == '\t')
-            p++;
-        w = p;
-        while (*p && *p != ' ' && *p != '\t')
-            p++;
-        wl = (size_t)(p - w);
+        size_t wl = next_word(&p, &w);
         if (wl > 0 && dropped(w, wl, drop, ndrop))
             continue;
         memcpy(out + n, gap, (size_t)(w - gap));
