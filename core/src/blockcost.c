@@ -936,7 +936,10 @@ static double register_copies(const walk_ctx_t *cx, const seg_sum_t *body)
  * its own between its copies). Coherent loads, atomics and asynchronous
  * copies stay behind the barrier, and so does every load of a trip that
  * reads clock64 through an asm with a "memory" clobber (its script states
- * those loads as global: docs/workloads.md). The copies in
+ * those loads as global: docs/workloads.md). A body whose loads are all
+ * from shared memory reads what the barrier publishes: its trips stay
+ * apart. Where global loads do pass, the trip's own shared loads, whose
+ * wait is small beside theirs, are divided with them. The copies in
  * flight are those of any unrolled loop (loop_mlp_depth), and at most
  * GP_HOIST_LOADS load instructions a thread. bench_tiles2's ldloop trips
  * on the H100 (a copy of L floats a thread into shared memory,
@@ -949,7 +952,7 @@ static double register_copies(const walk_ctx_t *cx, const seg_sum_t *body)
  */
 static int hoists_across_barriers(const seg_sum_t *body)
 {
-    return !body->coherent && !body->nested;
+    return body->gloads > 0 && !body->coherent && !body->nested;
 }
 
 /*

@@ -959,8 +959,8 @@ static void test_barrier_waits_for_block(void **state)
    a `const __restrict__` input): nvcc issues the loads of later unrolled
    trips ahead of the earlier trips' barriers, so the trips wait together,
    at most GP_HOIST_LOADS load instructions a thread. A coherent load, a
-   loop pinned to one copy, a body with a loop of its own, and a trip of more
-   loads than that stay one wait a trip. */
+   loop pinned to one copy, a body with a loop of its own, a trip of more
+   loads than that and a trip of shared loads alone stay one wait a trip. */
 static void test_readonly_loads_pass_barriers(void **state)
 {
     gp_op_t tiled[6] = {loop(64, 5), load(GP_PATTERN_UNIT, 1u << 30, 0), shared_load(),
@@ -1000,6 +1000,22 @@ static void test_readonly_loads_pass_barriers(void **state)
     nested[2].space = GP_SPACE_TEXTURE;
     inner_ro = cost(nested, 8, 256, 32);
     assert_true(inner_ro.latency_cycles == inner_coh.latency_cycles);
+    /* a trip that reads only shared memory reads what its barrier publishes
+       (s[t] = x; sync; x = f(s[t + 1]); sync): each trip waits for its own
+       shared load and the arithmetic on it */
+    {
+        gp_op_t smem[6] = {loop(64, 5), shared_load(), arith(GP_OP_BARRIER, 1),
+                           shared_load(), arith(GP_OP_FP32, 2), arith(GP_OP_BARRIER, 1)};
+        gp_block_cost_t sm, none;
+        smem[1].kind = GP_OP_STORE;
+        sm = cost(smem, 6, 1024, 16);
+        smem[3] = arith(GP_OP_INT, 1);
+        none = cost(smem, 6, 1024, 16);
+        /* the read's wait stays in every trip: 17 of its 23 cycles a trip,
+           where dividing it among unrolled trips left 0.7 */
+        assert_true(sm.latency_cycles - none.latency_cycles >=
+                    64 * 0.5 * g_dev.shared_memory_cycles);
+    }
 }
 
 /* A staged tile's halo: a load that only lane 0 of each warp makes, after
