@@ -983,7 +983,7 @@ static double loop_mlp_depth(const walk_ctx_t *cx, const seg_sum_t *body, double
         return 1;
     if (body->load_regs > 0)
         depth = GP_MIN(depth, register_copies(cx, body));
-    if (body->barrier && body->gloads > 0)
+    if (body->barrier) /* its loads pass the barriers: gloads > 0 */
         depth = GP_MIN(depth, GP_MAX(1.0, GP_HOIST_LOADS / body->gloads));
     if (miss > 0 && cap_bytes > 0)
         depth = GP_MIN(depth, cap_bytes / miss);

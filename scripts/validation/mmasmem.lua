@@ -18,11 +18,7 @@
 --             trip (bar=1) or not (bar=0); `warps` warps a block, each a 32x32 sub-tile.
 local kind   = gpuperf.param("kind", "cp", "cp | sq | mc")
 local regs   = gpuperf.param("regs", 72, "registers per thread, as ptxas reports")
-local stamp  = gpuperf.param("stamp", 0, "1: the kernel reads clock64 in every trip (asm volatile, \"memory\" clobber), as the bench's instances before 2026-12-07 did")
--- Every global input is `const __restrict__`: LDG.E.CONSTANT, space "texture", whose loads
--- nvcc may issue ahead of an earlier trip's barriers. A clock read with a "memory" clobber
--- keeps them in their trip, as it keeps a coherent load: stamp=1 writes them as "global".
-local ro     = stamp == 1 and "global" or "texture"
+local ro     = require("lib_stamp")()  -- the global loads' space: stamp=1 "global", else "texture"
 local w      = gpuperf.param("w", 2, "cp, sq: bytes per copy (2, 4, 8, 16)")
 local bk     = gpuperf.param("bk", 32, "cp: k per trip (16 or 32)")
 local form   = gpuperf.param("form", "lp", "cp, sq: lp | ur")

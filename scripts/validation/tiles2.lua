@@ -23,11 +23,7 @@
 -- The bench flushes the L2 before every repetition of the data=dram rows.
 local kind   = gpuperf.param("kind", "tile", "tile | ldloop | stencil")
 local regs   = gpuperf.param("regs", 32, "registers per thread, as ptxas reports")
-local stamp  = gpuperf.param("stamp", 0, "1: the kernel reads clock64 in every trip (asm volatile, \"memory\" clobber), as the bench's instances before 2026-12-07 did")
--- Every global input is `const __restrict__`: LDG.E.CONSTANT, space "texture", whose loads
--- nvcc may issue ahead of an earlier trip's barriers. A clock read with a "memory" clobber
--- keeps them in their trip, as it keeps a coherent load: stamp=1 writes them as "global".
-local ro     = stamp == 1 and "global" or "texture"
+local ro     = require("lib_stamp")()  -- the global loads' space: stamp=1 "global", else "texture"
 local shape  = gpuperf.param("shape", "g64", "tile: g64 | g128")
 local ldm    = gpuperf.param("ld", "rt", "tile: rt | un | co | f4")
 local comp   = gpuperf.param("comp", "full", "tile: full | none")

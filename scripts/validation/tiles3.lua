@@ -28,11 +28,7 @@
 -- The bench flushes the L2 before every repetition of wt and st (data=dram).
 local kind   = gpuperf.param("kind", "wt", "wt | st | tnl")
 local regs   = gpuperf.param("regs", 32, "registers per thread, as ptxas reports")
-local stamp  = gpuperf.param("stamp", 0, "1: the kernel reads clock64 in every trip (asm volatile, \"memory\" clobber), as the bench's instances before 2026-12-07 did")
--- Every global input is `const __restrict__`: LDG.E.CONSTANT, space "texture", whose loads
--- nvcc may issue ahead of an earlier trip's barriers. A clock read with a "memory" clobber
--- keeps them in their trip, as it keeps a coherent load: stamp=1 writes them as "global".
-local ro     = stamp == 1 and "global" or "texture"
+local ro     = require("lib_stamp")()  -- the global loads' space: stamp=1 "global", else "texture"
 local bk     = gpuperf.param("bk", 16, "wt: k per trip (16 or 32)")
 local ldm    = gpuperf.param("ld", "sc", "wt: sc | v8")
 local comp   = gpuperf.param("comp", "full", "wt: full | none")

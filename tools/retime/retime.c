@@ -319,7 +319,8 @@ static int dropped(const char *w, size_t wl, const char *const *keys, int n)
 
 /* v as one field, its words kept in order with the blanks before them: each
    regs=N word's N replaced by regs (NULL: kept), each KEY=... word of a key
-   in drop[0..ndrop) left out with the blanks before it */
+   in drop[0..ndrop) left out with the blanks before it (and the first word
+   kept loses its own where every word before it was left out) */
 static void put_words(const char *v, const char *regs, const char *const *drop, int ndrop,
                       int first)
 {
@@ -337,8 +338,10 @@ static void put_words(const char *v, const char *regs, const char *const *drop, 
         size_t wl = next_word(&p, &w);
         if (wl > 0 && dropped(w, wl, drop, ndrop))
             continue;
-        memcpy(out + n, gap, (size_t)(w - gap));
-        n += (size_t)(w - gap);
+        if (n > 0 || gap == v) {
+            memcpy(out + n, gap, (size_t)(w - gap));
+            n += (size_t)(w - gap);
+        }
         if (regs && wl >= 5 && strncmp(w, "regs=", 5) == 0) {
             memcpy(out + n, "regs=", 5);
             n += 5;
@@ -350,10 +353,7 @@ static void put_words(const char *v, const char *regs, const char *const *drop, 
         }
     }
     out[n] = '\0';
-    /* a field whose first word was left out starts with its blank */
-    put_field(out + (n > 0 && ndrop > 0 && (out[0] == ' ' || out[0] == '\t') &&
-                     !(v[0] == ' ' || v[0] == '\t')),
-              first);
+    put_field(out, first);
     free(out);
 }
 
