@@ -62,7 +62,8 @@
    barriers (blockcost.c hoists_across_barriers): 10, the SASS of
    bench_tiles2's k_ldloop<1, 1, 0> (one LDG.E.CONSTANT a trip, 16 trips
    unrolled, 32 registers) on sm_90, its loads of 10 trips issued before the
-   first trip's BAR.SYNC [sources: h100-cal] benches/tiles2_nostamp. */
+   first trip's BAR.SYNC [sources: h100-cal] benches/tiles2_nostamp
+   (sass_tiles2.txt.gz). */
 #define GP_HOIST_LOADS 10.0
 /* Bytes a thread slot of an SM can have in flight from memory: the 16-byte
    vector load, the widest a thread issues [sources: ptx] ld.v4, which every
