@@ -1078,10 +1078,17 @@ static double drawn_first_share(const gp_kernel_t *k, const gp_op_t *op, double 
  * the H200's chase of 32-byte nodes finds the other node of a 64-byte
  * granule in L2, [sources: h200-cal] cold rows), less what an earlier
  * launch left warm, and the re-visits the L2 no longer holds, at the
- * distance of the 128-byte lines the draws occupy (a chase's re-visits
- * come in cycles, lru_hit: a chase through 64 MiB of 128- or 32-byte nodes
- * keeps nothing of it in the 60 MiB L2 of the H200; a gather's are
- * independent draws, drawn_keep).
+ * distance of the 128-byte lines the draws occupy, a chase's as a
+ * gather's (drawn_keep: the draws are independent, and the L2 puts lines
+ * in its sets at random, so a re-visit farther than the capacity finds
+ * its line as often as its set keeps it, not never as a cyclic walk
+ * through an LRU cache would: the H200's chases through 64 MiB of 128- or
+ * 32-byte nodes, a random cycle or fresh draws alike, 32 or 128 threads
+ * of one block, 262144 steps each, take 0.82 to 0.88 of the time of the
+ * same chases through 256 MiB, a fifth to a quarter of the way to their
+ * time through 16 MiB, while one thread following the cycle, which
+ * re-visits nothing, takes the same time at both sizes ([sources:
+ * h200-cal] run10/cold rows)).
  * A gather's first touches come early, most of them in the launch's first
  * trips, so the share of requests that wait on DRAM is not the share of
  * their lanes compounded over the request (1 - (1 - miss)^lanes at the
@@ -1105,10 +1112,7 @@ static double drawn_dram_share(const gp_device_t *d, const gp_kernel_t *k, const
        its sectors are fetched) */
     fp = fetched_footprint(k, op, GP_MAX(su, (double)d->l1_line_bytes));
     dist = reread_distance(k, op, fp, 0, 1, 0);
-    f = drawn_first_share(k, op, fu,
-                          irm_addresses(k, op) ? drawn_keep(d, &op->access, dist, l2cap)
-                                               : lru_hit(dist, l2cap, 1),
-                          lanes_out);
+    f = drawn_first_share(k, op, fu, drawn_keep(d, &op->access, dist, l2cap), lanes_out);
     if (f < 0) {
         if (lanes_out)
             *lanes_out = 0;
