@@ -139,6 +139,7 @@ static const key_spec_t SCHEMA[] = {
     {"memory", "sparse_write_stores_log2", T_F64, OFF(sparse_write_stores_log2), OPT, 0, 16, "a random line n store instructions write together costs DRAM (1 + this log2 n) times its bytes' cost (measured; 0: its bytes' cost)"},
     {"memory", "sparse_write_l2_bytes", T_F64, OFF(sparse_write_l2_bytes), OPT, 0, 1e4, "L2 bytes' time per random store request of up to a sector (measured; 0: its bytes)"},
     {"memory", "sparse_write_l2_line_bytes", T_F64, OFF(sparse_write_l2_line_bytes), OPT, 0, 1e4, "same, per whole 128-byte line"},
+    {"memory", "sparse_write_l2_sector_bytes", T_F64, OFF(sparse_write_l2_sector_bytes), OPT, 0, 1e4, "same, per request of whole sectors only (measured; 0: sparse_write_l2_bytes)"},
     {"memory", "atomic_same_address_per_cycle", T_F64, OFF(atomic_same_address_per_cycle), OPT, 0, 1e6, "global atomics per SM cycle, GPU-wide, all on one address; 0: not known"},
     {"memory", "atomic_warp_address_per_cycle", T_F64, OFF(atomic_warp_address_per_cycle), OPT, 0, 1e6, "same, one address per warp; 0: not known"},
     {"memory", "atomic_distinct_per_cycle", T_F64, OFF(atomic_distinct_per_cycle), OPT, 0, 1e6, "same, every thread its own address; 0: not known"},
@@ -615,6 +616,9 @@ static int check_consistency(parse_state_t *st, gp_device_t *d)
     CHECK((d->sparse_write_l2_bytes > 0) == (d->sparse_write_l2_line_bytes > 0), "memory",
           "sparse_write_l2_bytes",
           "give sparse_write_l2_bytes and sparse_write_l2_line_bytes together or neither");
+    CHECK(!(d->sparse_write_l2_sector_bytes > 0) || d->sparse_write_l2_bytes > 0, "memory",
+          "sparse_write_l2_sector_bytes",
+          "sparse_write_l2_sector_bytes needs sparse_write_l2_bytes and sparse_write_l2_line_bytes");
     CHECK(d->max_block_x <= d->max_threads_per_block || d->max_block_x <= 1024, "sm",
           "max_block_x", "max_block_x exceeds max_threads_per_block");
     /* the largest grid's block count must fit the 64-bit counts of the engine */

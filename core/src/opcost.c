@@ -3370,10 +3370,15 @@ static void isolated_lines(const gp_device_t *d, const sector_bytes_t *sb, uint3
                                     : whole * d->sparse_write_bytes_sector +
                                           part * d->sparse_write_bytes_partial) *
                  (1 + d->sparse_write_stores_log2 * log2(GP_MAX(1.0, (double)popcount32(ops))));
-        if (l2cost)
+        if (l2cost) {
+            /* whole sectors only: replaced, nothing merged */
+            double req = part == 0 && d->sparse_write_l2_sector_bytes > 0
+                             ? d->sparse_write_l2_sector_bytes
+                             : d->sparse_write_l2_bytes;
             *l2cost += whole == per_line ? d->sparse_write_l2_line_bytes
-                                         : GP_MIN((whole + part) * d->sparse_write_l2_bytes,
+                                         : GP_MIN((whole + part) * req,
                                                   d->sparse_write_l2_line_bytes);
+        }
         if (lines)
             *lines += 1;
     }
@@ -3411,8 +3416,10 @@ static uint32_t draw_siblings(const gp_kernel_t *k, const gp_op_t *op, const gp_
  * (warm bytes). Where the draws name fewer lines (a radix sort's digit regions),
  * other stores complete them in the L2 and the store keeps the sectors it
  * fetches. Either way the L2 takes a request per line (sparse_write_l2_bytes
- * a request of up to a sector, sparse_write_l2_line_bytes a whole line:
- * 39 requests and 17.5 lines a clock). Stores that share their draws (a
+ * a request of up to a sector, sparse_write_l2_sector_bytes one of whole
+ * sectors, which the L2 replaces without merging bytes, and
+ * sparse_write_l2_line_bytes a whole line: 39, 44 and 17.5 requests a
+ * clock; [sources: h200-cal] run12 and run40/scatterw). Stores that share their draws (a
  * `draws` group: a struct's fields stored one by one at a hashed slot)
  * each take the L2 their own requests, while DRAM writes each line once
  * with the bytes they write together, (1 + sparse_write_stores_log2 log2 n)

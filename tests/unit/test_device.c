@@ -223,6 +223,22 @@ static void test_bad_values(void **state)
                      "together or neither", at2);
     }
     {
+        /* the whole-sector request's time refines the pair: not alone */
+        char *base = tc_read("devices/h200-sxm.ini");
+        char *one = tc_replace_line(base, "sparse_write_l2_bytes", "");
+        char *text = tc_replace_line(one, "sparse_write_l2_line_bytes", "");
+        gp_device_t dev;
+        gp_err_t err;
+        char where[64];
+        assert_int_equal(load(text, &dev, &err), -1);
+        snprintf(where, sizeof where, "t.ini:%d:", tc_line_of(text, "sparse_write_l2_sector_bytes"));
+        assert_contains(err.msg, where);
+        assert_contains(err.msg, "needs sparse_write_l2_bytes");
+        free(text);
+        free(one);
+        free(base);
+    }
+    {
         /* a request's translation wait: the reach and the cycles come together */
         char *base = tc_read("devices/h200-sxm.ini");
         int at = tc_line_of(base, "request_tlb_reach_bytes");

@@ -684,7 +684,8 @@ static void test_drawn_l2_granules(void **state)
 /* Random stores (run12 scatterw): each line a warp writes is an isolated
    DRAM write where the draws name more lines than the L2 holds: part of a
    sector (read, merged, written back), whole sectors, a whole line each
-   cost their measured bytes' worth, and the L2 a request per line; lines an
+   cost their measured bytes' worth, and the L2 a request per line (one of
+   whole sectors less than one that merges part of a sector); lines an
    earlier launch left in the L2 cost no DRAM; draws over a few regions
    (a radix sort's digits) leave their lines to be completed in the L2. */
 static void test_drawn_stores(void **state)
@@ -711,6 +712,12 @@ static void test_drawn_stores(void **state)
     assert_true(fabs(c.l2_bytes - 32 * d.sparse_write_l2_bytes) < 1e-6);
     c = drawn_store_cost(&d, g, sect, 4, range, span, 0, 1);
     assert_true(fabs(c.dram_bytes - 4 * d.sparse_write_bytes_sector) < 1e-6);
+    /* whole sectors: the L2 replaces them, a cheaper request than a merge */
+    assert_true(d.sparse_write_l2_sector_bytes > 0 &&
+                d.sparse_write_l2_sector_bytes < d.sparse_write_l2_bytes);
+    assert_true(fabs(c.l2_bytes - 4 * d.sparse_write_l2_sector_bytes) < 1e-6);
+    d.sparse_write_l2_sector_bytes = 0; /* not known: any request of up to a sector */
+    c = drawn_store_cost(&d, g, sect, 4, range, span, 0, 1);
     assert_true(fabs(c.l2_bytes - 4 * d.sparse_write_l2_bytes) < 1e-6);
     c = drawn_store_cost(&d, g, line, 4, range, span, 0, 1);
     assert_true(fabs(c.dram_bytes - d.sparse_write_bytes_line) < 1e-6);

@@ -446,6 +446,11 @@ typedef struct gp_device {
        the translation does not keep); 0: not known (none) */
     double tlb_dram_line_bytes;
     uint64_t tlb_dram_reach_bytes;
+    /* [memory], added within ABI 2: the L2's time for a random store's
+       request to a line whose bytes are all whole sectors (the sector
+       replaced, no bytes merged), as bytes at l2_bandwidth_gbps, in place of
+       sparse_write_l2_bytes; 0: not known (sparse_write_l2_bytes) */
+    double sparse_write_l2_sector_bytes;
 } gp_device_t;
 
 /* ------------------------------------------------------------------------ */
