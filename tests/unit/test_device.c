@@ -12,20 +12,27 @@ static int load(const char *text, gp_device_t *dev, gp_err_t *err)
     return gp_device_load_text("t.ini", text, strlen(text), dev, &arch, err);
 }
 
+/* Expect loading `text` to fail with an error containing `want` at line
+   `at`. */
+static void expect_text_error(const char *text, int at, const char *want)
+{
+    gp_device_t dev;
+    gp_err_t err;
+    char where[64];
+    assert_int_equal(load(text, &dev, &err), -1);
+    snprintf(where, sizeof where, "t.ini:%d:", at);
+    assert_contains(err.msg, where);
+    assert_contains(err.msg, want);
+}
+
 /* Replace a line of the H200 file and expect an error containing `want`
    at the line of `prefix` (or at want_line when > 0). */
 static void expect_error(const char *prefix, const char *line, const char *want, int want_line)
 {
     char *base = tc_read("devices/h200-sxm.ini");
     char *text = tc_replace_line(base, prefix, line);
-    gp_device_t dev;
-    gp_err_t err;
-    char where[64];
-    int at = want_line > 0 ? want_line : tc_line_of(text, *line ? line : prefix);
-    assert_int_equal(load(text, &dev, &err), -1);
-    snprintf(where, sizeof where, "t.ini:%d:", at);
-    assert_contains(err.msg, where);
-    assert_contains(err.msg, want);
+    expect_text_error(text, want_line > 0 ? want_line : tc_line_of(text, *line ? line : prefix),
+                      want);
     free(text);
     free(base);
 }
@@ -146,14 +153,8 @@ static void test_missing_required(void **state)
 {
     char *base = tc_read("devices/h200-sxm.ini");
     char *text = tc_replace_line(base, "warp_size", "");
-    gp_device_t dev;
-    gp_err_t err;
-    char want[64];
     (void)state;
-    assert_int_equal(load(text, &dev, &err), -1);
-    snprintf(want, sizeof want, "t.ini:%d:", tc_line_of(text, "[sm]"));
-    assert_contains(err.msg, want);
-    assert_contains(err.msg, "[sm] lacks the required key 'warp_size'");
+    expect_text_error(text, tc_line_of(text, "[sm]"), "[sm] lacks the required key 'warp_size'");
     free(text);
     free(base);
 }
@@ -227,13 +228,8 @@ static void test_bad_values(void **state)
         char *base = tc_read("devices/h200-sxm.ini");
         char *one = tc_replace_line(base, "sparse_write_l2_bytes", "");
         char *text = tc_replace_line(one, "sparse_write_l2_line_bytes", "");
-        gp_device_t dev;
-        gp_err_t err;
-        char where[64];
-        assert_int_equal(load(text, &dev, &err), -1);
-        snprintf(where, sizeof where, "t.ini:%d:", tc_line_of(text, "sparse_write_l2_sector_bytes"));
-        assert_contains(err.msg, where);
-        assert_contains(err.msg, "needs sparse_write_l2_bytes");
+        expect_text_error(text, tc_line_of(text, "sparse_write_l2_sector_bytes"),
+                          "needs sparse_write_l2_bytes");
         free(text);
         free(one);
         free(base);
