@@ -32,7 +32,9 @@ for dir in validation/h100/measured/benches/*/; do
     flushq) fam="--via $h/run10/flushq/flushq.csv" ;;
     reuse) fam="--via $h/run8/reuse/reuse.csv" ;;
     wpr) fam="--via $h/run45/wpr/wpr.csv" ;;
-    tiles2 | tiles3 | clock) fam="--via $h/run9/$bench/$bench.csv" ;;
+    clock) fam="--via $h/run9/$bench/$bench.csv" ;;
+    # the H200 table's tiles2 and tiles3 rows are its run68's (unstamped)
+    tiles2 | tiles3) fam="--via $h/run68/$bench/$bench.csv" ;;
     depgather) fam="--via $h/run27/depgather/depgather.csv" ;;
     lform) fam="--via $h/run38/lform/lform.csv --via $h/run39/lform/lform.csv" ;;
     l1issue) fam="--via $h/run42/l1issue/l1issue.csv" ;;

@@ -319,8 +319,13 @@ case_ "H200 table, all rows: accuracy gate"
 # cycle's LRU cliff; the cold rows through 64 MiB): 7.276%. A random store's
 # request of whole sectors takes the L2 less than one that merges part of a
 # sector (sparse_write_l2_sector_bytes, the scatterw c=2 W=16 and c=8 W=4 rows
-# in L2): 7.250%.
-gp validate validation/h200/calibration.csv --max-mape 7.25 --min-within-2x 0.990 \
+# in L2): 7.250%. The 410 rows of bench_mmasmem, bench_regblock, bench_tiles2
+# and bench_tiles3 (stamped kernels, run9 and run10) replaced by the 408 of
+# their run without the clock64 stamps in the timed kernels (run68, the H100's
+# benches/NAME_nostamp on the H200; their registers the kernels' own):
+# 7.137% over 5567 (5504 within 1.5x, 5541 within 2x; mmasmem 20.9 -> 14.1%,
+# regblock 15.2 -> 13.8%; worse tiles2 10.0 -> 13.2%, tiles3 12.9 -> 15.8%).
+gp validate validation/h200/calibration.csv --max-mape 7.14 --min-within-2x 0.990 \
     --min-within 1.5:0.98 --json
 expect_status 0
 n=$(json .overall.rows)
@@ -635,7 +640,12 @@ case_ "H200 tiles2 family: accuracy gate"
 # 2026-12-06: a loop's branch waits for the stall cycles ptxas keeps after its
 # exit compare (predicate_branch_cycles): 9.965 -> 10.03% (worse: the ldloop
 # copy loops, already over, +14..+29% -> +15..+29%).
-gp validate validation/h200/calibration.csv --family tiles2 --max-mape 10.04 --min-within-2x 1
+# 2026-12-07: the rows of bench_tiles2 without the clock64 stamps in its timed
+# kernels (run68; the loads of later unrolled trips pass the earlier barriers,
+# GP_HOIST_LOADS, decided on the H100's run of it): 10.03 -> 13.22% (worse:
+# ldloop_l8_rt and l16_rt +40..+70%, g128_f4_none +30..+45%; g128 with its
+# compute -31..-36%), all 86 within 2x.
+gp validate validation/h200/calibration.csv --family tiles2 --max-mape 13.23 --min-within-2x 1
 expect_status 0
 
 # What tiles2 leaves open (bench_tiles3, run9): a WMMA tile loop from shared
@@ -649,7 +659,10 @@ expect_status 0
 # and the WMMA rows with half-per-load copy loops (-16..-44%). 16.1% -> 14.3%
 # since the stencils' blocks wait at their one barrier together.
 case_ "H200 tiles3 family: accuracy gate"
-gp validate validation/h200/calibration.csv --family tiles3 --max-mape 14.4 --min-within-2x 1
+# 2026-12-07: the rows of bench_tiles3 without the clock64 stamps (run68):
+# 12.9 -> 15.85% (worse), 57 of 64 within 2x: the WMMA tile loops with scalar
+# copies and no mma (wt16_sc_none, wt32_sc_none) -48..-62%, as on the H100.
+gp validate validation/h200/calibration.csv --family tiles3 --max-mape 15.85 --min-within-2x 0.89
 expect_status 0
 
 # Shared-memory-staged WMMA GEMMs by phase (bench_mmasmem, run10): the tile
@@ -666,7 +679,13 @@ case_ "H200 mmasmem family: accuracy gate"
 # (GP_KNEE_P_L2): 20.66 -> 20.85% (worse). 2026-12-07: a stream's reads beyond
 # its writes at the DRAM's read-only rate (dram_read_gbps): 20.77 -> 20.90%
 # (worse: the copy loops' DRAM-bound rows, already fast).
-gp validate validation/h200/calibration.csv --family mmasmem --max-mape 20.95 --min-within-2x 0.9
+# 2026-12-07: the 130 rows of bench_mmasmem without the clock64 stamps in its
+# timed kernels (run68; two stamped rows have no counterpart: 96 registers hold
+# 5 blocks per SM and the bench times one wave): 20.90 -> 14.10% (bias -17.1 ->
+# -7.4%), 129 of 130 within 2x; the worst are unrolled copies of 32 bytes
+# without the mma (-35..-55%) and cp16_w8_ur_mma (-44%: nvcc keeps its tile
+# loop to one copy, the model two).
+gp validate validation/h200/calibration.csv --family mmasmem --max-mape 14.11 --min-within-2x 0.99
 expect_status 0
 
 # Loops of one load a trip feeding an arithmetic body, 1 to 16 warps per SM
@@ -805,7 +824,10 @@ expect_status 0
 # -45..-53%) and the n = 4096 copies alone of float4 (+42..+61%: the model
 # takes every panel re-read as a DRAM miss, 128 MiB of A and B past the L2).
 case_ "H200 regblock family: accuracy gate"
-gp validate validation/h200/calibration.csv --family regblock --max-mape 15.5 --min-within-2x 0.97
+# 2026-12-07: the rows of bench_regblock without the clock64 stamps (run68):
+# 15.2 -> 13.78%, all 128 within 2x; the worst are the n = 4096 copies alone
+# (+46..+72%) and t4_bk16_rt_full at n = 512 and 1024 (-40%).
+gp validate validation/h200/calibration.csv --family regblock --max-mape 13.78 --min-within-2x 1
 expect_status 0
 
 # Kernels right behind the benches' 1 GiB memset flush (bench_flushq): float4
