@@ -145,11 +145,30 @@ elseif kind == "ldloop" then
       copy[#copy + 1] = gpuperf.shared_store{index = function(t) return t.x + 256 * i end}
     end
   else
-    copy = { gpuperf.loop{L, var = "i", unroll = 4, body = {   -- a count nvcc does not know
-      gpuperf.int(2),
-      gpuperf.load{X, space = ro, index = function(t) return xi(t, t.i) end},
-      gpuperf.shared_store{index = function(t) return t.x + 256 * t.i end},
-    }} }
+    -- A count nvcc does not know (tid is not known to be below 256). The SASS of
+    -- k_ldloop<L, 0, 0> (validation/h100/measured/benches/tiles2_nostamp/
+    -- sass_tiles2.txt.gz; run68's opcode counts are the same, and run9's stamped
+    -- binary has the same blocks): the L mod 4 first trips one load and store at a
+    -- time (a third beside the second), then the rest in blocks of 16, 8 and 4
+    -- copies, each block's loads issued before its stores (the 16-copy block: 11,
+    -- then 5 more after 5 stores); not the 4 copies of a tile copy loop.
+    copy = {}
+    local function part(first, n, unroll)
+      copy[#copy + 1] = gpuperf.loop{n, var = "i", unroll = unroll, body = {
+        gpuperf.int(2),
+        gpuperf.load{X, space = ro, index = function(t) return xi(t, first + t.i) end},
+        gpuperf.shared_store{index = function(t) return t.x + 256 * (first + t.i) end},
+      }}
+    end
+    local rem, done = L % 4, 0
+    if rem >= 1 then part(0, 1, 1); done = 1 end
+    if rem >= 2 then part(1, rem - 1, rem - 1); done = rem end
+    while done < L do
+      local rest = L - done
+      local blk = rest > 12 and 16 or rest > 4 and 8 or 4
+      part(done, blk, blk)
+      done = done + blk
+    end
   end
   local body = { copy, gpuperf.barrier(), gpuperf.int(2),
                  gpuperf.shared_load{index = function(t) return (t.x * 33) % (L * 256) end},

@@ -325,7 +325,10 @@ case_ "H200 table, all rows: accuracy gate"
 # benches/NAME_nostamp on the H200; their registers the kernels' own):
 # 7.137% over 5567 (5504 within 1.5x, 5541 within 2x; mmasmem 20.9 -> 14.1%,
 # regblock 15.2 -> 13.8%; worse tiles2 10.0 -> 13.2%, tiles3 12.9 -> 15.8%).
-gp validate validation/h200/calibration.csv --max-mape 7.14 --min-within-2x 0.990 \
+# tiles2.lua's copy loop of a count nvcc does not know (kind=ldloop u=0) as its
+# SASS runs it, blocks of 16, 8 and 4 copies after the remainder trips, not 4
+# copies: 7.109% (5506 within 1.5x).
+gp validate validation/h200/calibration.csv --max-mape 7.11 --min-within-2x 0.990 \
     --min-within 1.5:0.98 --json
 expect_status 0
 n=$(json .overall.rows)
@@ -644,8 +647,12 @@ case_ "H200 tiles2 family: accuracy gate"
 # kernels (run68; the loads of later unrolled trips pass the earlier barriers,
 # GP_HOIST_LOADS, decided on the H100's run of it): 10.03 -> 13.22% (worse:
 # ldloop_l8_rt and l16_rt +40..+70%, g128_f4_none +30..+45%; g128 with its
-# compute -31..-36%), all 86 within 2x.
-gp validate validation/h200/calibration.csv --family tiles2 --max-mape 13.23 --min-within-2x 1
+# compute -31..-36%), all 86 within 2x. tiles2.lua's ldloop copy loop of a count
+# nvcc does not know as its SASS runs it (the remainder trips one at a time,
+# then blocks of 16, 8 and 4 copies, each block's loads before its stores; the
+# script had 4 copies): 13.22 -> 11.41% (ldloop_l8_rt and l16_rt +40..+70% ->
+# -15..+18%).
+gp validate validation/h200/calibration.csv --family tiles2 --max-mape 11.42 --min-within-2x 1
 expect_status 0
 
 # What tiles2 leaves open (bench_tiles3, run9): a WMMA tile loop from shared
@@ -1492,7 +1499,8 @@ readme_table "### Evaluation ("
 # worse mmasmem 14.40 -> 14.47%; 5411 within 1.5x), evaluation 9.7246%. A drawn
 # chase's re-visits beyond the L2 kept as a drawn gather's: 7.679%. A random
 # store's request of whole sectors at this card's sparse_write_l2_sector_bytes
-# (100, its scatterw rows in L2): 7.648%.
+# (100, its scatterw rows in L2): 7.648%. tiles2.lua's ldloop copy loop as its
+# SASS runs it (blocks of 16, 8 and 4 copies): 7.627% (5412 within 1.5x).
 case_ "H100 evaluation table: accuracy gate"
 gp validate validation/h100/evaluation.csv --max-mape 9.73 --min-within-2x 1 \
     --min-within 1.5:0.98 --json
@@ -1502,7 +1510,7 @@ expect_between "$n" 265 1000
 case_ "README.md: the H100 table is this validation's"
 readme_table "### A second Hopper card: the H100 ("
 case_ "H100 calibration kernels: accuracy gate"
-gp validate validation/h100/calibration.csv --max-mape 7.65 --min-within-2x 0.99 \
+gp validate validation/h100/calibration.csv --max-mape 7.63 --min-within-2x 0.99 \
     --min-within 1.5:0.98 --json
 expect_status 0
 n=$(json .overall.rows)
