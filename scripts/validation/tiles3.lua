@@ -6,7 +6,8 @@
 --              B (BK x 64) tiles copied into shared memory (rows padded by 8 halves),
 --              __syncthreads, BK/16 k steps, __syncthreads.
 --                ld sc: one half per load, `for (i = tid; i < 64*BK; i += 128)` copy
---                       loops (nvcc does not know the count: unrolled 4 times)
+--                       loops (nvcc does not know the count: unrolled 4 times; with
+--                       comp none ptxas keeps one load in flight, below)
 --                ld v8: one 16-byte load of 8 halves per thread, matrix and 16 k
 --                comp full: per k step 2 A and 2 B load_matrix_sync from shared memory
 --                       (ldmatrix: 16 bytes per lane) and 4 mma_sync; none: one shared
@@ -54,7 +55,14 @@ if kind == "wt" then
   local function add(op) trip[#trip + 1] = op end
   if ldm == "sc" then
     local LA = 64 * bk / T                               -- halves per thread and matrix
-    add(gpuperf.loop{LA, var = "i", unroll = 4, body = {
+    -- The copies in flight together. The SASS of k_wt<BK, sc, full> (validation/h100/
+    -- measured/benches/tiles3_nostamp/sass_tiles3.txt.gz; run68's opcode counts are
+    -- the same) issues each block of 4 copies' loads before their stores; that of
+    -- k_wt<BK, sc, none> (32 registers) issues LDG, STS, LDG, STS: every copy waits
+    -- for its own load. The stamped kernels (stamp=1, run9's SASS) keep 2 to 4
+    -- together in both.
+    local ur = (comp == "none" and ro == "texture") and 1 or 4
+    add(gpuperf.loop{LA, var = "i", unroll = ur, body = {
       gpuperf.int(4),
       gpuperf.load{A, space = ro, bytes = 2, index = function(t)
         local i = t.x + T * t.i
@@ -63,7 +71,7 @@ if kind == "wt" then
         local i = t.x + T * t.i
         return floor(i / bk) * AP + i % bk end},
     }})
-    add(gpuperf.loop{LA, var = "j", unroll = 4, body = {
+    add(gpuperf.loop{LA, var = "j", unroll = ur, body = {
       gpuperf.int(3),
       gpuperf.load{B, space = ro, bytes = 2, index = function(t)
         local i = t.x + T * t.j

@@ -327,8 +327,10 @@ case_ "H200 table, all rows: accuracy gate"
 # regblock 15.2 -> 13.8%; worse tiles2 10.0 -> 13.2%, tiles3 12.9 -> 15.8%).
 # tiles2.lua's copy loop of a count nvcc does not know (kind=ldloop u=0) as its
 # SASS runs it, blocks of 16, 8 and 4 copies after the remainder trips, not 4
-# copies: 7.109% (5506 within 1.5x).
-gp validate validation/h200/calibration.csv --max-mape 7.11 --min-within-2x 0.990 \
+# copies: 7.109% (5506 within 1.5x). tiles3.lua's scalar copies of the WMMA
+# tile loop without the mma one at a time, as their SASS issues them (LDG,
+# STS, LDG, STS at 32 registers): 7.036% (5514 within 1.5x, 5548 within 2x).
+gp validate validation/h200/calibration.csv --max-mape 7.04 --min-within-2x 0.990 \
     --min-within 1.5:0.98 --json
 expect_status 0
 n=$(json .overall.rows)
@@ -669,7 +671,10 @@ case_ "H200 tiles3 family: accuracy gate"
 # 2026-12-07: the rows of bench_tiles3 without the clock64 stamps (run68):
 # 12.9 -> 15.85% (worse), 57 of 64 within 2x: the WMMA tile loops with scalar
 # copies and no mma (wt16_sc_none, wt32_sc_none) -48..-62%, as on the H100.
-gp validate validation/h200/calibration.csv --family tiles3 --max-mape 15.85 --min-within-2x 0.89
+# Their SASS issues those copies one at a time (LDG, STS, LDG, STS in 32
+# registers; with the mma each block of 4 copies' loads before its stores), and
+# tiles3.lua now says so: 15.85 -> 9.54%, all 64 within 2x (those rows -2..+14%).
+gp validate validation/h200/calibration.csv --family tiles3 --max-mape 9.55 --min-within-2x 1
 expect_status 0
 
 # Shared-memory-staged WMMA GEMMs by phase (bench_mmasmem, run10): the tile
@@ -1501,6 +1506,8 @@ readme_table "### Evaluation ("
 # store's request of whole sectors at this card's sparse_write_l2_sector_bytes
 # (100, its scatterw rows in L2): 7.648%. tiles2.lua's ldloop copy loop as its
 # SASS runs it (blocks of 16, 8 and 4 copies): 7.627% (5412 within 1.5x).
+# tiles3.lua's scalar copies without the mma one at a time, as their SASS
+# issues them: 7.554% (5420 within 1.5x; tiles3 17.1 -> 10.9%).
 case_ "H100 evaluation table: accuracy gate"
 gp validate validation/h100/evaluation.csv --max-mape 9.73 --min-within-2x 1 \
     --min-within 1.5:0.98 --json
@@ -1510,7 +1517,7 @@ expect_between "$n" 265 1000
 case_ "README.md: the H100 table is this validation's"
 readme_table "### A second Hopper card: the H100 ("
 case_ "H100 calibration kernels: accuracy gate"
-gp validate validation/h100/calibration.csv --max-mape 7.63 --min-within-2x 0.99 \
+gp validate validation/h100/calibration.csv --max-mape 7.56 --min-within-2x 0.99 \
     --min-within 1.5:0.98 --json
 expect_status 0
 n=$(json .overall.rows)
