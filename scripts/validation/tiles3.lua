@@ -29,7 +29,7 @@
 -- The bench flushes the L2 before every repetition of wt and st (data=dram).
 local kind   = gpuperf.param("kind", "wt", "wt | st | tnl")
 local regs   = gpuperf.param("regs", 32, "registers per thread, as ptxas reports")
-local ro     = require("lib_stamp")()  -- the global loads' space: stamp=1 "global", else "texture"
+local ro, stamped = require("lib_stamp")()  -- the global loads' space: stamp=1 "global", else "texture"
 local bk     = gpuperf.param("bk", 16, "wt: k per trip (16 or 32)")
 local ldm    = gpuperf.param("ld", "sc", "wt: sc | v8")
 local comp   = gpuperf.param("comp", "full", "wt: full | none")
@@ -61,7 +61,7 @@ if kind == "wt" then
     -- k_wt<BK, sc, none> (32 registers) issues LDG, STS, LDG, STS: every copy waits
     -- for its own load. The stamped kernels (stamp=1, run9's SASS) keep 2 to 4
     -- together in both.
-    local ur = (comp == "none" and ro == "texture") and 1 or 4
+    local ur = (comp == "none" and not stamped) and 1 or 4
     add(gpuperf.loop{LA, var = "i", unroll = ur, body = {
       gpuperf.int(4),
       gpuperf.load{A, space = ro, bytes = 2, index = function(t)
