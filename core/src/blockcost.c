@@ -67,6 +67,9 @@ typedef struct seg_sum {
        out (a walk's own, not summed: a body with a body of its own never
        hoists its loads) */
     double gloads;
+    /* the fewest loads in flight one of those loads allows (gp_op_t.in_flight,
+       0: none says); a walk's own, not summed */
+    double window;
     /* of a loop body, the latency of its global loads of a buffer that a
        later store or atomic of the body writes: nvcc keeps the next trip's
        loads of that buffer behind the store (the two may name one word) and
@@ -294,6 +297,7 @@ typedef struct load_group {
                            each misses as its stream may */
     double busy;    /* L1 cycles of its requests so far: the next one waits behind them */
     double regs;    /* registers per thread its values hold */
+    double loads;   /* its load instructions (a thread's) */
     double miss;    /* bytes past L1 per warp */
     int adjacent;   /* 1 while the last op walked was one of its loads */
     /* the slowest of its DRAM runs (group_slowest): the device's wait per
@@ -376,7 +380,7 @@ static void flush_group(load_group_t *g, seg_sum_t *out)
     g->w_lines = g->w_lnone = g->w_xlnone = 0;
     out->mem_exp += g->exp;
     out->mem_gap += g->gap;
-    g->latency = g->busy = g->regs = g->miss = 0;
+    g->latency = g->busy = g->regs = g->miss = g->loads = 0;
     g->hit = g->missed = 0;
     g->exp = g->gap = 0;
     g->adjacent = 0;
@@ -746,12 +750,17 @@ static int run_fits(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, uint32
    and the load starts the next. */
 static void group_add(const walk_ctx_t *cx, load_group_t *g, uint32_t buffer, double latency,
                       double exp, double gap, double regs, double miss, double busy, double acc,
-                      int held, seg_sum_t *out)
+                      int held, double loads, uint32_t in_flight, seg_sum_t *out)
 {
     double cap_regs = mlp_regs(cx, acc), cap_bytes = mlp_warp_bytes(cx);
     if (g->regs > 0 && !(g->adjacent && held) &&
         ((cap_regs > 0 && g->regs + regs > cap_regs) ||
          (cap_bytes > 0 && miss > 0 && g->miss + miss > cap_bytes)))
+        flush_group(g, out);
+    /* the loads the script says the compiled code keeps in flight
+       (gp_op_t.in_flight, from its SASS) bound the group whatever the
+       registers would hold */
+    if (g->loads > 0 && in_flight > 0 && g->loads + loads > (double)in_flight)
         flush_group(g, out);
     /* the L1 serves a warp's requests one after another: a load leaves it
        behind those of the group issued before it, for the L1 cycles of
@@ -795,6 +804,7 @@ static void group_add(const walk_ctx_t *cx, load_group_t *g, uint32_t buffer, do
     g->latency = g->hit + g->exp;
     g->busy += busy;
     g->regs += regs;
+    g->loads += loads;
     g->miss += miss;
     g->adjacent = 1;
 }
@@ -985,6 +995,9 @@ static double loop_mlp_depth(const walk_ctx_t *cx, const seg_sum_t *body, double
         depth = GP_MIN(depth, register_copies(cx, body));
     if (body->barrier) /* its loads pass the barriers: gloads > 0 */
         depth = GP_MIN(depth, GP_MAX(1.0, GP_HOIST_LOADS / body->gloads));
+    /* the copies whose loads fit the loads the script says are in flight */
+    if (body->window > 0 && body->gloads > 0)
+        depth = GP_MIN(depth, GP_MAX(1.0, floor(body->window / body->gloads)));
     if (miss > 0 && cap_bytes > 0)
         depth = GP_MIN(depth, cap_bytes / miss);
     return GP_MAX(depth, 1.0);
@@ -1593,8 +1606,11 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
             }
             out->store += count * c.store_cycles;
             if (op->kind == GP_OP_LOAD &&
-                (op->space == GP_SPACE_GLOBAL || op->space == GP_SPACE_TEXTURE))
+                (op->space == GP_SPACE_GLOBAL || op->space == GP_SPACE_TEXTURE)) {
                 out->gloads += count;
+                if (op->in_flight > 0 && (!(out->window > 0) || op->in_flight < out->window))
+                    out->window = op->in_flight;
+            }
             if (((op->kind == GP_OP_LOAD || op->kind == GP_OP_ATOMIC) &&
                  (op->space == GP_SPACE_GLOBAL || op->space == GP_SPACE_LOCAL)) ||
                 op->kind == GP_OP_ASYNC_COPY)
@@ -1708,7 +1724,7 @@ static int walk(const walk_ctx_t *cx, const gp_op_t *ops, uint32_t n, int depth,
                                                  ? c.pipe_cycles[GP_PIPE_L1]
                                                  : c.pipe_cycles[GP_PIPE_L1] * hit1,
                                              ret),
-                              acc, run_held, out);
+                              acc, run_held, count, op->in_flight, out);
                     group_slowest(cx, &g, op, &c, count, l1m);
                     if (depth > 0 && l1m < 0) {
                         int next = next_trip_lines(cx, op);

@@ -95,12 +95,13 @@ enum {
     F_RESULT = 1u << 16,
     F_FROM_DATA = 1u << 17,
     F_WALK = 1u << 18,
-    F_DRAWS = 1u << 19
+    F_DRAWS = 1u << 19,
+    F_IN_FLIGHT = 1u << 20
 };
 static const char *const sb_mem_fields[] = {
     "buffer", "bytes", "pattern",   "stride", "offset",  "count", "ilp",   "footprint",
     "space",  "conflicts", "scope", "index",  "depends", "bins",  "range", "update",
-    "result", "from_data", "walk", "draws", NULL};
+    "result", "from_data", "walk", "draws", "in_flight", NULL};
 
 #define SB_ACCESS (F_BYTES | F_PATTERN | F_STRIDE | F_OFFSET | F_COUNT | F_ILP | F_INDEX)
 #define SB_GLOBAL (SB_ACCESS | F_BUFFER | F_FOOTPRINT)
@@ -113,7 +114,8 @@ static const struct sb_memctor {
     int space;
     unsigned fields;
 } sb_memctors[] = {
-    {"load", "load", -1, SB_GLOBAL | F_SPACE | F_DEPENDS | F_RANGE | F_WALK | F_DRAWS},
+    {"load", "load", -1,
+     SB_GLOBAL | F_SPACE | F_DEPENDS | F_RANGE | F_WALK | F_DRAWS | F_IN_FLIGHT},
     {"store", "store", -1, SB_GLOBAL | F_SPACE | F_RANGE | F_DRAWS},
     {"atomic", "atomic", -1,
      F_BUFFER | F_BYTES | F_COUNT | F_ILP | F_FOOTPRINT | F_SPACE | F_SCOPE | F_INDEX | F_BINS |
@@ -133,19 +135,19 @@ enum sb_fkey {
     K_OP, K_LINE, K_COUNT, K_FLOPS, K_TRIPS, K_PATHS, K_ILP, K_TYPE, K_VAR, K_SPACE, K_BYTES,
     K_BUFFER, K_INDEX, K_PATTERN, K_STRIDE, K_OFFSET, K_FOOTPRINT, K_CONFLICTS, K_SCOPE,
     K_DEPENDS, K_BINS, K_RANGE, K_UPDATE, K_UNROLL, K_RESULT, K_FROM_DATA, K_WALK, K_DRAWS,
-    SB_FKEYS
+    K_IN_FLIGHT, SB_FKEYS
 };
 static const char *const sb_fkey_names[SB_FKEYS] = {
     "op",     "line",  "count",   "flops",  "trips",     "paths",     "ilp",   "type",
     "var",    "space", "bytes",   "buffer", "index",     "pattern",   "stride", "offset",
     "footprint", "conflicts", "scope", "depends", "bins", "range", "update", "unroll",
-    "result", "from_data", "walk", "draws"};
+    "result", "from_data", "walk", "draws", "in_flight"};
 
 /* The sb_fkey named s (of len bytes); -1: none. */
 static int sb_fkey_find(const char *s, size_t len)
 {
     static const unsigned char lens[SB_FKEYS] = {2, 4, 5, 5, 5, 5, 3, 4, 3, 5, 5, 6,
-                                                 5, 7, 6, 6, 9, 9, 5, 7, 4, 5, 6, 6, 6, 9, 4, 5};
+                                                 5, 7, 6, 6, 9, 9, 5, 7, 4, 5, 6, 6, 6, 9, 4, 5, 9};
     int i;
     for (i = 0; i < SB_FKEYS; i++)
         if (lens[i] == len && sb_fkey_names[i][0] == s[0] &&
@@ -445,6 +447,18 @@ static void sb_mem_check(const sb_ctx_t *c, int t, const sb_opspec_t *spec, gp_o
             sb_fail(c, "'walk' applies to a chase, a load with depends = true whose index "
                        "draws from gpuperf.random; add depends = true or drop 'walk'");
         op->chase_draws = (uint32_t)sb_check_enum(c, v, "walk", sb_walk_names);
+    }
+    sb_drop(L, top);
+    /* the loads ptxas keeps in flight, as the SASS shows (the constructors
+       refuse the field on other ops) */
+    if (op->kind == GP_OP_LOAD && sb_get(L, t, K_IN_FLIGHT)) {
+        if (a->depends)
+            sb_fail(c, "'in_flight' applies to independent loads: a load with depends = true "
+                       "waits for the load before it; drop one of the two");
+        if (op->space != GP_SPACE_GLOBAL && op->space != GP_SPACE_TEXTURE)
+            sb_fail(c, "'in_flight' applies to global and texture loads; drop it from a %s load",
+                    sb_space_names[op->space]);
+        op->in_flight = (uint32_t)sb_check_uint(c, v, "in_flight", 1, 1024);
     }
     sb_drop(L, top);
     /* ops that read one index from data for several accesses draw alike

@@ -75,10 +75,24 @@ local function elem(t, j)
 end
 
 local u = kind == "mix" and 4 or 32          -- loads a trip of the compiled loop
+-- The ind loops' loads in flight, from their SASS (run9 sass_uniform.txt.gz, read by
+-- validation/h200/bench/check_window.sh: the most loads issued and not yet read in
+-- the unrolled main loop): ptxas reads each value a few loads after issuing it, 4 to
+-- 8 floats where the 32 registers would hold 13, 4 float4 where 43 would hold 6.
+local window = nil
+if kind == "ind" then
+  if vec == 4 or res == "l2" or coal then
+    window = 4
+  elseif same == 1 then
+    window = 5                                   -- w4: four words of one line
+  else
+    window = na == 1 and 7 or 8
+  end
+end
 local body = {}
 for q = 0, u - 1 do
   body[#body + 1] = gpuperf.load{x, bytes = 4 * vec, depends = kind == "chn",
-    index = function(t) return elem(t, u * t.j + q) end}
+    in_flight = window, index = function(t) return elem(t, u * t.j + q) end}
   if kind == "chn" then
     body[#body + 1] = gpuperf.int(2)             -- shift, add into the index
   end

@@ -330,7 +330,12 @@ case_ "H200 table, all rows: accuracy gate"
 # copies: 7.109% (5506 within 1.5x). tiles3.lua's scalar copies of the WMMA
 # tile loop without the mma one at a time, as their SASS issues them (LDG,
 # STS, LDG, STS at 32 registers): 7.036% (5514 within 1.5x, 5548 within 2x).
-gp validate validation/h200/calibration.csv --max-mape 7.04 --min-within-2x 0.990 \
+# The loads in flight that the SASS shows stated by uniform.lua (the ind loops:
+# 4 to 8 floats, 4 float4) and mmasmem.lua (the unrolled copies: 3 to 32 loads
+# ahead of their shared stores), gp_op_t.in_flight: 6.872% (5531 within 1.5x,
+# 5558 within 2x; uniform 14.4 -> 10.1%, mmasmem 14.1 -> 12.1%; worse the
+# uniform ind_l1 w4, a2, a4 rows at 1 to 8 warps, -8..+1% -> +12..+43%).
+gp validate validation/h200/calibration.csv --max-mape 6.88 --min-within-2x 0.990 \
     --min-within 1.5:0.98 --json
 expect_status 0
 n=$(json .overall.rows)
@@ -537,8 +542,14 @@ case_ "H200 uniform family: accuracy gate"
 # 14.42% (worse). 2026-12-04: a warp-uniform load's data back
 # l1_uniform_return_cycles (3.9) apart, hit or not: 13.74 -> 14.38% (worse:
 # the 1- to 8-warp ind_l1 rows, -6 -> -16%, keep 4 loads in flight where the
-# registers give 13, which the longer gap had covered).
-gp validate validation/h200/calibration.csv --family uniform --max-mape 14.45 --min-within-2x 0.92
+# registers give 13, which the longer gap had covered). 2026-12-07: the ind
+# loops' loads in flight as their SASS keeps them (in_flight: 4 to 8 floats, 4
+# float4): 14.37 -> 10.08%, 152 of 154 within 2x (the L2 rows of 1 to 16 warps
+# -51..-58% -> -3..-9%, the coalesced L1 ones -28..-34% -> -2..-6%; worse the
+# ind_l1 w4 rows, -8% -> +38..+43% at 1 to 8 warps, and a2, a4 +15..+20% at 1
+# and 2: the model waits a window's loads in a batch, where ptxas refills it as
+# each value is read).
+gp validate validation/h200/calibration.csv --family uniform --max-mape 10.09 --min-within-2x 0.98
 expect_status 0
 
 # A warp's independent loads, 1 to 16 a trip, 1 to 32 warps per SM, and the load
@@ -696,8 +707,11 @@ case_ "H200 mmasmem family: accuracy gate"
 # 5 blocks per SM and the bench times one wave): 20.90 -> 14.10% (bias -17.1 ->
 # -7.4%), 129 of 130 within 2x; the worst are unrolled copies of 32 bytes
 # without the mma (-35..-55%) and cp16_w8_ur_mma (-44%: nvcc keeps its tile
-# loop to one copy, the model two).
-gp validate validation/h200/calibration.csv --family mmasmem --max-mape 14.11 --min-within-2x 0.99
+# loop to one copy, the model two). 2026-12-07: the unrolled copies' loads in
+# flight ahead of their shared stores as the SASS keeps them (in_flight, 3 to
+# 32 by width, BK and the mma): 14.10 -> 12.14%, all 130 within 2x
+# (cp16_w8_ur_mma -44% -> +10%, the 32-k copies without the mma still -19..-40%).
+gp validate validation/h200/calibration.csv --family mmasmem --max-mape 12.15 --min-within-2x 1
 expect_status 0
 
 # Loops of one load a trip feeding an arithmetic body, 1 to 16 warps per SM
@@ -1507,7 +1521,9 @@ readme_table "### Evaluation ("
 # (100, its scatterw rows in L2): 7.648%. tiles2.lua's ldloop copy loop as its
 # SASS runs it (blocks of 16, 8 and 4 copies): 7.627% (5412 within 1.5x).
 # tiles3.lua's scalar copies without the mma one at a time, as their SASS
-# issues them: 7.554% (5420 within 1.5x; tiles3 17.1 -> 10.9%).
+# issues them: 7.554% (5420 within 1.5x; tiles3 17.1 -> 10.9%). The uniform
+# and mmasmem loads in flight as their SASS keeps them (in_flight): 7.405%
+# (5434 within 1.5x; uniform 14.3 -> 10.6%, mmasmem 14.5 -> 12.6%).
 case_ "H100 evaluation table: accuracy gate"
 gp validate validation/h100/evaluation.csv --max-mape 9.73 --min-within-2x 1 \
     --min-within 1.5:0.98 --json
@@ -1517,7 +1533,7 @@ expect_between "$n" 265 1000
 case_ "README.md: the H100 table is this validation's"
 readme_table "### A second Hopper card: the H100 ("
 case_ "H100 calibration kernels: accuracy gate"
-gp validate validation/h100/calibration.csv --max-mape 7.56 --min-within-2x 0.99 \
+gp validate validation/h100/calibration.csv --max-mape 7.41 --min-within-2x 0.99 \
     --min-within 1.5:0.98 --json
 expect_status 0
 n=$(json .overall.rows)

@@ -323,6 +323,40 @@ static void test_straight_run_boundaries(void **state)
     assert_true(p.latency_cycles < 1.5 * g_dev.dram_cycles);
 }
 
+/* A run's loads wait in windows of gp_op_t.in_flight, whatever the
+   registers hold: 16 independent DRAM loads in 64 registers wait one
+   latency together, 4 at a time four; a window as wide as the run changes
+   nothing. In a loop, the copies side by side are those whose loads fit
+   the window too. */
+static void test_in_flight_window(void **state)
+{
+    gp_op_t run[17], body[18];
+    gp_block_cost_t all, four, wide, l_all, l_two;
+    uint32_t k;
+    (void)state;
+    for (k = 0; k < 16; k++)
+        run[k] = load(GP_PATTERN_UNIT, 1u << 30, 0);
+    run[16] = arith(GP_OP_FP32, 16);
+    all = cost(run, 17, 256, 64);
+    for (k = 0; k < 16; k++)
+        run[k].in_flight = 4;
+    four = cost(run, 17, 256, 64);
+    for (k = 0; k < 16; k++)
+        run[k].in_flight = 16;
+    wide = cost(run, 17, 256, 64);
+    assert_true(all.latency_cycles < 1.5 * g_dev.dram_cycles);
+    assert_true(four.latency_cycles >= 3.8 * g_dev.dram_cycles);
+    assert_true(wide.latency_cycles == all.latency_cycles);
+    /* a loop of one load and its add a trip, left to the model's unrolling */
+    body[0] = loop(256, 2);
+    body[1] = load(GP_PATTERN_UNIT, 1u << 30, 0);
+    body[2] = arith(GP_OP_FP32, 1);
+    l_all = cost(body, 3, 256, 64);
+    body[1].in_flight = 2;
+    l_two = cost(body, 3, 256, 64);
+    assert_true(l_two.latency_cycles > 1.5 * l_all.latency_cycles);
+}
+
 /* A branch whose guarded ops are loads and arithmetic alone is predicated
    by nvcc (`if (c >= 0) s += v[e] * x[c]`): the loads on either side share
    one batch, as with no branch. A branch followed by a store before the
@@ -1370,6 +1404,7 @@ int main(void)
         cmocka_unit_test(test_one_thread_not_slower),
         cmocka_unit_test(test_straight_loads_overlap_arithmetic),
         cmocka_unit_test(test_straight_run_boundaries),
+        cmocka_unit_test(test_in_flight_window),
         cmocka_unit_test(test_predicated_branch),
         cmocka_unit_test(test_tensor_instructions),
         cmocka_unit_test(test_tensor_clock),

@@ -1252,7 +1252,7 @@ static const bad_case_t bad_cases[] = {
     {"bad_result_load.lua",
      "bad_result_load.lua:3: gpuperf.load: unknown field 'result' (accepted: "
      "[1], buffer, bytes, pattern, stride, offset, count, ilp, footprint, "
-     "space, index, depends, range, walk, draws)",
+     "space, index, depends, range, walk, draws, in_flight)",
      NULL, 0, 0},
     {"bad_walk_value.lua",
      "bad_walk_value.lua:3: gpuperf.load: 'walk' must be one of \"cycle\", "
@@ -1270,6 +1270,22 @@ static const bad_case_t bad_cases[] = {
      "bad_draws_no_draw.lua:5: launch 'k': work[1]: the store at line 3: 'draws' names the "
      "draws of its index function, which draws nothing; call gpuperf.random(lo, hi) in it, "
      "or drop 'draws'",
+     NULL, 0, 0},
+    {"bad_in_flight_value.lua",
+     "bad_in_flight_value.lua:3: gpuperf.load: 'in_flight' must be an integer from 1 to "
+     "1024, got 0",
+     NULL, 0, 0},
+    {"bad_in_flight_chase.lua",
+     "bad_in_flight_chase.lua:3: gpuperf.load: 'in_flight' applies to independent loads: "
+     "a load with depends = true waits for the load before it; drop one of the two",
+     NULL, 0, 0},
+    {"bad_in_flight_shared.lua",
+     "bad_in_flight_shared.lua:2: gpuperf.shared_load: unknown field 'in_flight' "
+     "(accepted: bytes, pattern, stride, offset, count, ilp, conflicts, index, depends)",
+     NULL, 0, 0},
+    {"bad_in_flight_local.lua",
+     "bad_in_flight_local.lua:2: gpuperf.load: 'in_flight' applies to global and texture "
+     "loads; drop it from a local load",
      NULL, 0, 0},
     {"bad_walk_gather.lua",
      "bad_walk_gather.lua:3: gpuperf.load: 'walk' applies to a chase, a load "

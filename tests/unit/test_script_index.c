@@ -526,6 +526,23 @@ static void test_random_shared_draws(void **state)
     gp_workload_free(&wl);
 }
 
+/* `in_flight` reaches the load it is given on, and only that one. */
+static void test_load_in_flight(void **state)
+{
+    static const char src[] =
+        "local v = gpuperf.buffer('v', 4 * 2^20)\n"
+        "gpuperf.launch{ name = 'g', grid = 132, block = 32, regs = 32, work = {\n"
+        "  gpuperf.load{v, in_flight = 4}, gpuperf.load{v, space = 'texture', in_flight = 7},\n"
+        "  gpuperf.load{v}, gpuperf.fp32(1) } }\n";
+    gp_workload_t wl;
+    (void)state;
+    run_good(src, &wl);
+    assert_int_equal(op_at(&wl, 0, 0)->in_flight, 4);
+    assert_int_equal(op_at(&wl, 0, 1)->in_flight, 7);
+    assert_int_equal(op_at(&wl, 0, 2)->in_flight, 0);
+    gp_workload_free(&wl);
+}
+
 /* A gather folded into a small buffer (line = (i + 97 w) % lines, the
    chase bench's gather): the extrapolation counts every wrap as new lines,
    the range the lanes reach stands instead; a fold that wraps once (the
@@ -969,6 +986,7 @@ int main(void)
         cmocka_unit_test(test_fp_gather),
         cmocka_unit_test(test_random_apart_per_op),
         cmocka_unit_test(test_random_shared_draws),
+        cmocka_unit_test(test_load_in_flight),
         cmocka_unit_test(test_fp_folded),
         cmocka_unit_test(test_fp_fold_period),
         cmocka_unit_test(test_fp_chase),

@@ -699,7 +699,14 @@ typedef struct gp_op {
        the script's `draws` name); 0 (the default): the op draws its own
        (added within ABI 2, from the reserved space) */
     uint32_t draw_group;
-    uint32_t reserved[2];
+    /* LOAD (global or texture, independent): the most loads of its run, this
+       one counted, that the compiled code keeps in flight, issued and their
+       values not yet used, as the kernel's SASS shows (ptxas may keep fewer
+       than the registers would hold: it reads each value a few loads after
+       issuing it); 0 (the default): as many as the registers hold (added
+       within ABI 2, from the reserved space) */
+    uint32_t in_flight;
+    uint32_t reserved[1];
 } gp_op_t;
 
 /* A kernel launch as the engine hands it to a plugin. */
