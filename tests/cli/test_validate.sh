@@ -335,7 +335,9 @@ case_ "H200 table, all rows: accuracy gate"
 # ahead of their shared stores), gp_op_t.in_flight: 6.872% (5531 within 1.5x,
 # 5558 within 2x; uniform 14.4 -> 10.1%, mmasmem 14.1 -> 12.1%; worse the
 # uniform ind_l1 w4, a2, a4 rows at 1 to 8 warps, -8..+1% -> +12..+43%).
-gp validate validation/h200/calibration.csv --max-mape 6.88 --min-within-2x 0.990 \
+# regblock.lua's copy loops the same way (run69's SASS): 6.839% (5533 within
+# 1.5x; regblock 13.8 -> 12.3%).
+gp validate validation/h200/calibration.csv --max-mape 6.84 --min-within-2x 0.990 \
     --min-within 1.5:0.98 --json
 expect_status 0
 n=$(json .overall.rows)
@@ -852,8 +854,12 @@ expect_status 0
 case_ "H200 regblock family: accuracy gate"
 # 2026-12-07: the rows of bench_regblock without the clock64 stamps (run68):
 # 15.2 -> 13.78%, all 128 within 2x; the worst are the n = 4096 copies alone
-# (+46..+72%) and t4_bk16_rt_full at n = 512 and 1024 (-40%).
-gp validate validation/h200/calibration.csv --family regblock --max-mape 13.78 --min-within-2x 1
+# (+46..+72%) and t4_bk16_rt_full at n = 512 and 1024 (-40%). 2026-12-07: the
+# copy loops' loads ahead of their shared stores as the SASS keeps them
+# (in_flight, run69: 1 to 4 of 4): 13.78 -> 12.35% (t4_bk16_rt_full -40% ->
+# -1..-8%, the 8x8 rt copies alone -12..-23% -> -11..+4%; worse the at copies
+# alone, -7..-24% -> -12..-26%, and t8_bk8_rt_load at n = 4096 +1 -> +14%).
+gp validate validation/h200/calibration.csv --family regblock --max-mape 12.35 --min-within-2x 1
 expect_status 0
 
 # Kernels right behind the benches' 1 GiB memset flush (bench_flushq): float4
@@ -1523,7 +1529,8 @@ readme_table "### Evaluation ("
 # tiles3.lua's scalar copies without the mma one at a time, as their SASS
 # issues them: 7.554% (5420 within 1.5x; tiles3 17.1 -> 10.9%). The uniform
 # and mmasmem loads in flight as their SASS keeps them (in_flight): 7.405%
-# (5434 within 1.5x; uniform 14.3 -> 10.6%, mmasmem 14.5 -> 12.6%).
+# (5434 within 1.5x; uniform 14.3 -> 10.6%, mmasmem 14.5 -> 12.6%); with
+# regblock.lua's copy loops too: 7.372% (5436; regblock 15.6 -> 14.2%).
 case_ "H100 evaluation table: accuracy gate"
 gp validate validation/h100/evaluation.csv --max-mape 9.73 --min-within-2x 1 \
     --min-within 1.5:0.98 --json
@@ -1533,7 +1540,7 @@ expect_between "$n" 265 1000
 case_ "README.md: the H100 table is this validation's"
 readme_table "### A second Hopper card: the H100 ("
 case_ "H100 calibration kernels: accuracy gate"
-gp validate validation/h100/calibration.csv --max-mape 7.41 --min-within-2x 0.99 \
+gp validate validation/h100/calibration.csv --max-mape 7.38 --min-within-2x 0.99 \
     --min-within 1.5:0.98 --json
 expect_status 0
 n=$(json .overall.rows)
