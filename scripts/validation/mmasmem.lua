@@ -86,14 +86,23 @@ if kind == "cp" or kind == "sq" then
   if form == "lp" then
     local function ja(t) return t.i end
     local function jb(t) return t.j end
+    -- The loads of the A and B copy loops' 4 copies ptxas keeps ahead of their shared
+    -- stores (k_cp<w, bk, 0, comp, 0>, the SASS named for `ur` below).
+    local lpw = {
+      none = { [16] = { [16] = { 2, 2 }, [32] = { 2, 2 } }, [8] = { [16] = { 3, 3 }, [32] = { 3, 3 } },
+               [4] = { [16] = { 4, 4 }, [32] = { 4, 4 } }, [2] = { [16] = { 4, 4 }, [32] = { 4, 4 } } },
+      mma  = { [16] = { [16] = { 2, 2 }, [32] = { 3, 2 } }, [8] = { [16] = { 2, 3 }, [32] = { 3, 3 } },
+               [4] = { [16] = { 4, 4 }, [32] = { 4, 4 } }, [2] = { [16] = { 2, 3 }, [32] = { 4, 4 } } },
+    }
+    local lw = ro == "texture" and lpw[comp][w][bk] or {}
     add(gpuperf.loop{NC, var = "i", unroll = 4, body = {
       gpuperf.int(4),
-      gpuperf.load{A, space = ro, bytes = w, index = a_ld(ja)},
+      gpuperf.load{A, space = ro, bytes = w, in_flight = lw[1], index = a_ld(ja)},
       gpuperf.shared_store{bytes = w, index = a_st(ja)},
     }})
     add(gpuperf.loop{NC, var = "j", unroll = 4, body = {
       gpuperf.int(3),
-      gpuperf.load{B, space = ro, bytes = w, index = b_ld(jb)},
+      gpuperf.load{B, space = ro, bytes = w, in_flight = lw[2], index = b_ld(jb)},
       gpuperf.shared_store{bytes = w, index = b_st(jb)},
     }})
   elseif form == "ur" then
