@@ -330,7 +330,7 @@ static void test_straight_run_boundaries(void **state)
    the window too. */
 static void test_in_flight_window(void **state)
 {
-    gp_op_t run[17], body[18];
+    gp_op_t run[17], body[3];
     gp_block_cost_t all, four, wide, l_all, l_two;
     uint32_t k;
     (void)state;
